@@ -1,0 +1,122 @@
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { apiKeys, type CoreDeps } from '@aqs/core';
+import { DataDirLockedError } from '@aqs/db';
+import { buildOpenApiDocument } from '@aqs/api';
+import type { ApiKeySummary } from '@aqs/contracts';
+import type { Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { buildCoreDeps, openConfiguredStore } from './runtime.ts';
+import { callAdminSocket } from './admin-socket.ts';
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+  api-keys create --email <user email> [--name <label>]   issue a key (printed alone on the last line)
+  api-keys list [--email <user email>]                    list keys (prefix, owner, state)
+  api-keys revoke <prefix>                                revoke a key by its prefix
+  migrate                                                 apply the database migrations
+  openapi [--out <file>]                                  print or write the OpenAPI document
+
+The CLI reads the same configuration as the server (DATA_DIR, DATABASE_URL). With the embedded
+store it works while the server runs, through the server's admin socket in DATA_DIR.`;
+
+interface Admin {
+  create(email: string, name?: string): Promise<{ key: string; summary: ApiKeySummary }>;
+  list(email?: string): Promise<ApiKeySummary[]>;
+  revoke(prefix: string): Promise<ApiKeySummary>;
+  close(): Promise<void>;
+}
+
+/** Direct access to the store when it can be opened; otherwise the running server's admin socket. */
+async function openAdmin(config: Config): Promise<Admin> {
+  try {
+    const store = await openConfiguredStore(config);
+    const deps: CoreDeps = buildCoreDeps(config, store, createLogger('warn', process.stderr as never));
+    return {
+      create: (email, name) => apiKeys.createApiKey(deps, { email, name }),
+      list: (email) => apiKeys.listApiKeys(deps, { email }),
+      revoke: (prefix) => apiKeys.revokeApiKey(deps, prefix),
+      close: () => store.close(),
+    };
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    const dir = config.dataDir;
+    return {
+      create: async (email, name) =>
+        (await callAdminSocket(dir, 'POST', '/api-keys', { email, name })) as { key: string; summary: ApiKeySummary },
+      list: async (email) =>
+        (await callAdminSocket(dir, 'GET', `/api-keys${email ? `?email=${encodeURIComponent(email)}` : ''}`)) as ApiKeySummary[],
+      revoke: async (prefix) => (await callAdminSocket(dir, 'POST', '/api-keys/revoke', { prefix })) as ApiKeySummary,
+      close: async () => undefined,
+    };
+  }
+}
+
+function describe(key: ApiKeySummary): string {
+  const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.last_used_at ? `last used ${key.last_used_at}` : 'never used';
+  return `${key.prefix}  ${key.user_email}  ${key.name ?? '-'}  created ${key.created_at}  ${state}`;
+}
+
+/** Runs one CLI command; returns the process exit code. Output goes to `out`, problems to `err`. */
+export async function runCli(
+  argv: string[],
+  config: Config,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+  err: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  try {
+    if (command === 'migrate') {
+      const store = await openConfiguredStore(config);
+      await store.close();
+      out(`Migrations applied (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`}).`);
+      return 0;
+    }
+    if (command === 'openapi') {
+      const { values } = parseArgs({ args: [sub, ...rest].filter((a): a is string => a !== undefined), options: { out: { type: 'string' } } });
+      const text = `${JSON.stringify(buildOpenApiDocument(config.appUrl), null, 2)}\n`;
+      if (values.out) writeFileSync(values.out, text);
+      else out(text.trimEnd());
+      return 0;
+    }
+    if (command === 'api-keys' && (sub === 'create' || sub === 'list' || sub === 'revoke')) {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { email: { type: 'string' }, name: { type: 'string' } },
+      });
+      if (sub === 'create' && !values.email) {
+        err('api-keys create needs --email <user email> (the user must have registered).');
+        return 2;
+      }
+      if (sub === 'revoke' && !positionals[0]) {
+        err('api-keys revoke needs the key prefix, e.g. `api-keys revoke 3k9xq2m7ab` (see `api-keys list`).');
+        return 2;
+      }
+      const admin = await openAdmin(config);
+      try {
+        if (sub === 'create') {
+          const { key, summary } = await admin.create(values.email as string, values.name);
+          out(`Created API key ${summary.prefix} for ${summary.user_email} (workspace ${summary.workspace_id}).`);
+          out('Store it now: it is shown only once. Send it in the X-API-Key header.');
+          out(key);
+        } else if (sub === 'list') {
+          const keys = await admin.list(values.email);
+          if (keys.length === 0) out('No API keys.');
+          for (const key of keys) out(describe(key));
+        } else {
+          const revoked = await admin.revoke(positionals[0] as string);
+          out(`Revoked API key ${revoked.prefix} of ${revoked.user_email}.`);
+        }
+      } finally {
+        await admin.close();
+      }
+      return 0;
+    }
+    err(USAGE);
+    return 2;
+  } catch (error) {
+    err(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+}

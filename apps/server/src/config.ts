@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const positiveInt = (name: string, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number of at least 1 (got "${value}")` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  PORT: positiveInt('PORT', 8080).pipe(z.number().max(65535, 'PORT must be at most 65535')),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://'),
+  APP_URL: z.url('APP_URL must be an absolute http(s) URL such as https://aqs.example.com').optional(),
+  SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || /^smtps?:\/\//.test(v), 'SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.com:587'),
+  MAIL_FROM: z.string().min(3).default('Analytics Query Service <no-reply@localhost>'),
+  RATE_LIMIT_PER_MINUTE: positiveInt('RATE_LIMIT_PER_MINUTE', 20),
+  AUTH_RATE_LIMIT_PER_CLIENT: positiveInt('AUTH_RATE_LIMIT_PER_CLIENT', 60),
+  LOG_LEVEL: z.enum(logLevels, { message: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+  NODE_ENV: z.string().optional(),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appUrl: string;
+  /** Where the secret key came from: the environment, or a key file under DATA_DIR (`generated` when made now). */
+  secretKey: { value: string; source: 'env' | 'file' | 'generated'; path?: string };
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  rateLimitPerMinute: number;
+  authRequestsPerClient: number;
+  logLevel: (typeof logLevels)[number];
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the key file, or creates one the first time. */
+function loadSecretKey(dataDir: string, fromEnv: string | undefined): Config['secretKey'] {
+  if (fromEnv) return { value: fromEnv, source: 'env' };
+  const path = join(dataDir, 'secret.key');
+  if (existsSync(path)) return { value: readFileSync(path, 'utf8').trim(), source: 'file', path };
+  mkdirSync(dataDir, { recursive: true });
+  const value = randomBytes(32).toString('base64');
+  writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
+  return { value, source: 'generated', path };
+}
+
+/** The only reader of the environment. Relative DATA_DIR is taken from where the command was run. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const baseDir = env.INIT_CWD ?? process.cwd();
+  const dataDir = isAbsolute(e.DATA_DIR) ? e.DATA_DIR : resolve(baseDir, e.DATA_DIR);
+  const appUrl = (e.APP_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL || undefined,
+    appUrl,
+    secretKey: loadSecretKey(dataDir, e.SECRET_KEY),
+    smtpUrl: e.SMTP_URL || undefined,
+    mailFrom: e.MAIL_FROM,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    authRequestsPerClient: e.AUTH_RATE_LIMIT_PER_CLIENT,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,225 @@
+import { Hono, type Context as HonoContext } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { HttpBindings } from '@hono/node-server';
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { createOpenApiFetchHandler } from 'trpc-to-openapi';
+import type { Logger as PinoLogger } from 'pino';
+import { accounts, apiKeys, DomainError, hitFixedWindow, type CoreDeps, type Principal } from '@aqs/core';
+import type { Store } from '@aqs/db';
+import { appRouter, NO_ROUTE_DETAIL, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
+import { randomUUID } from 'node:crypto';
+import { readBodyText, withBody } from './body.ts';
+import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
+import { mountDocs } from './docs.ts';
+import { webPlaceholderHtml } from './web.ts';
+
+export interface AppDeps {
+  core: CoreDeps;
+  store: Store;
+  logger: PinoLogger;
+  appUrl: string;
+  rateLimitPerMinute: number;
+  openApiDocument: object;
+}
+
+type Env = {
+  Bindings: Partial<HttpBindings>;
+  Variables: { requestId: string; principal: Principal | undefined; log: PinoLogger };
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const API_PREFIXES = ['/api/', '/auth/', '/trpc/'];
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function problemResponse(c: HonoContext<Env>, problem: ProblemResponse): Response {
+  for (const [name, value] of Object.entries(problem.headers)) c.header(name, value);
+  return c.json(problem.body, problem.status as 400);
+}
+
+function noRoute(c: HonoContext<Env>) {
+  return { detail: `No route ${c.req.method} ${c.req.path}. The API reference is at /docs.` };
+}
+
+function originOf(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createApp(deps: AppDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  const cookie = sessionCookieSettings(deps.appUrl);
+  const appOrigin = new URL(deps.appUrl).origin;
+
+  // Request id, access log and security headers on every response.
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const log = deps.logger.child({ requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    c.set('principal', undefined);
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'same-origin');
+    c.header('X-Frame-Options', 'DENY');
+    const principal = c.get('principal');
+    log.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        userId: principal?.userId,
+        auth: principal?.authMethod,
+      },
+      'request',
+    );
+  });
+
+  app.onError((error, c) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) c.get('log')?.error({ err: error }, 'unhandled error');
+    return problemResponse(c, problem);
+  });
+
+  app.notFound((c) => c.json(noRoute(c), 404));
+
+  const guarded = async (c: HonoContext<Env>, next: () => Promise<void>) => {
+    // 1. Buffer the body once, within the size limit (the adapters then read the copy).
+    if (!SAFE_METHODS.has(c.req.method)) {
+      const text = await readBodyText(c.req.raw);
+      const isRest = !c.req.path.startsWith('/trpc/');
+      // REST clients may POST without a body; the adapter wants `{}` as JSON.
+      c.req.raw = isRest && text.trim() === '' ? withBody(c.req.raw, '{}', 'application/json') : withBody(c.req.raw, text);
+    }
+
+    // 2. Authenticate. An API key wins over a cookie; an invalid key is a 401 with no fallback.
+    const apiKey = c.req.header('x-api-key');
+    const sessionToken = readCookie(c.req.header('cookie'), cookie.name);
+    let principal: Principal | undefined;
+    if (apiKey !== undefined) {
+      principal = await apiKeys.principalFromApiKey(deps.core, apiKey.trim());
+      if (!principal) throw new DomainError('unauthorized', 'The API key in X-API-Key is invalid or has been revoked. Ask the operator for a new one.');
+    } else if (sessionToken) {
+      principal = await accounts.principalFromSession(deps.core, sessionToken);
+    }
+    c.set('principal', principal);
+
+    // 3. CSRF: a state-changing request riding on the cookie must come from our own origin.
+    if (!SAFE_METHODS.has(c.req.method) && apiKey === undefined) {
+      const origin = originOf(c.req.header('origin')) ?? originOf(c.req.header('referer'));
+      const host = c.req.header('host');
+      const allowed = origin !== undefined && (origin === appOrigin || (host !== undefined && new URL(origin).host === host));
+      if (origin !== undefined && !allowed) {
+        throw new DomainError('forbidden', 'Cross-origin request refused: cookie-authenticated changes must come from the app itself.');
+      }
+      if (origin === undefined && sessionToken !== undefined) {
+        throw new DomainError('forbidden', 'Request refused: a cookie-authenticated change must carry an Origin header. Use an API key for server-to-server calls.');
+      }
+    }
+
+    // 4. Rate limit every authenticated request, per API key or per user.
+    if (principal) {
+      const key = principal.authMethod === 'api_key' ? `api:key:${principal.apiKeyId}` : `api:user:${principal.userId}`;
+      const hit = await hitFixedWindow(deps.core.db, key, deps.rateLimitPerMinute, 60);
+      c.header('X-RateLimit-Limit', String(hit.limit));
+      c.header('X-RateLimit-Remaining', String(hit.remaining));
+      if (!hit.allowed) {
+        c.header('Retry-After', String(hit.resetInSeconds));
+        return c.json(
+          { detail: `Rate limit exceeded: ${hit.limit} requests per minute. Try again in ${hit.resetInSeconds} seconds.` },
+          429,
+        );
+      }
+    }
+    await next();
+  };
+  for (const prefix of API_PREFIXES) app.use(`${prefix}*`, guarded);
+
+  const contextFor = (c: HonoContext<Env>, setCookie: (value: string) => void): ApiContext => ({
+    deps: deps.core,
+    principal: c.get('principal'),
+    requestId: c.get('requestId'),
+    userAgent: c.req.header('user-agent') ?? null,
+    clientAddress: c.env?.incoming?.socket.remoteAddress ?? 'unknown',
+    session: {
+      set: (token, expiresAt) => setCookie(serializeSessionCookie(cookie, token, expiresAt)),
+      clear: () => setCookie(clearSessionCookie(cookie)),
+    },
+    response: {},
+  });
+
+  const logFailure = (c: HonoContext<Env>, error: unknown) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) c.get('log').error({ err: error }, 'procedure failed');
+  };
+
+  // tRPC for the web app (batching on: a batch is one request against the rate limit).
+  app.all('/trpc/*', async (c) => {
+    const res = await fetchRequestHandler({
+      endpoint: '/trpc',
+      req: c.req.raw,
+      router: appRouter,
+      allowMethodOverride: false,
+      createContext: ({ resHeaders }) => contextFor(c, (value) => resHeaders.append('Set-Cookie', value)),
+      onError: ({ error }) => logFailure(c, error),
+      responseMeta: ({ ctx, errors }) => {
+        if (errors.length > 0) {
+          const problem = toProblem(errors[0]);
+          return { status: errors.length === 1 ? problem.status : undefined, headers: problem.headers };
+        }
+        return ctx?.response.status ? { status: ctx.response.status } : {};
+      },
+    });
+    return c.newResponse(res.body, res);
+  });
+
+  // REST: the same router through trpc-to-openapi, with errors rewritten to `{detail}`.
+  const rest = async (c: HonoContext<Env>) => {
+    const res = await createOpenApiFetchHandler({
+      endpoint: '/',
+      req: c.req.raw,
+      router: appRouter,
+      createContext: ({ res: adapterRes }: { res: { setHeader(name: string, value: string | string[]): void } }) =>
+        contextFor(c, (value) => adapterRes.setHeader('Set-Cookie', value)),
+      onError: ({ error }: { error: unknown }) => logFailure(c, error),
+      responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) => {
+        if (errors.length > 0) {
+          const problem = toProblem(errors[0]);
+          return { status: problem.status, headers: problem.headers };
+        }
+        return ctx?.response.status ? { status: ctx.response.status } : {};
+      },
+    } as never);
+    if (res.status < 400) return c.newResponse(res.body, res);
+    const body = (await res.json().catch(() => ({}))) as { problem?: ProblemResponse['body'] };
+    let problem = body.problem ?? { detail: 'Something went wrong on our side. The error was logged; try again.' };
+    if (res.status === 404 && problem.detail === NO_ROUTE_DETAIL) problem = noRoute(c);
+    const headers = new Headers(res.headers);
+    headers.delete('content-length');
+    return c.newResponse(JSON.stringify(problem), { status: res.status as ContentfulStatusCode, headers });
+  };
+  app.all('/api/*', rest);
+  app.all('/auth/*', rest);
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' as const }));
+  app.get('/readyz', async (c) => {
+    try {
+      await deps.store.ping();
+      return c.json({ status: 'ok' as const });
+    } catch (error) {
+      c.get('log').warn({ err: error }, 'readiness check failed');
+      return c.json({ detail: 'The app store is not reachable.' }, 503);
+    }
+  });
+  app.get('/openapi.json', (c) => c.json(deps.openApiDocument));
+  mountDocs(app);
+  app.get('/', (c) => c.html(webPlaceholderHtml));
+  return app;
+}

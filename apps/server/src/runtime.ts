@@ -1,0 +1,99 @@
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { DestinationStream, Logger } from 'pino';
+import { openStore, type Store } from '@aqs/db';
+import { defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type CoreDeps, type MailTransport } from '@aqs/core';
+import { buildOpenApiDocument } from '@aqs/api';
+import type { Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { logTransport, smtpTransport } from './mail.ts';
+import { createApp } from './http/app.ts';
+import { startAdminSocket } from './admin-socket.ts';
+
+export async function openConfiguredStore(config: Config): Promise<Store> {
+  return config.databaseUrl
+    ? openStore({ kind: 'postgres', url: config.databaseUrl })
+    : openStore({ kind: 'pglite', dataDir: config.dataDir });
+}
+
+export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail?: MailTransport): CoreDeps {
+  return {
+    db: store.db,
+    logger,
+    mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
+    auth: { ...defaultAuthSettings, appUrl: config.appUrl, authRequestsPerClient: config.authRequestsPerClient },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  store: Store;
+  deps: CoreDeps;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logDestination?: DestinationStream;
+  /** Use an already open store (tests); it is not closed by close(). */
+  store?: Store;
+  mail?: MailTransport;
+}
+
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
+
+/** Opens the store, builds the dependencies, and serves the app. Port 0 picks a free port. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = createLogger(config.logLevel, options.logDestination);
+  if (config.secretKey.source === 'generated') {
+    logger.warn({ path: config.secretKey.path }, 'SECRET_KEY is not set: generated one and saved it under DATA_DIR. Set SECRET_KEY in production, and the same one on every instance.');
+  }
+  const store = options.store ?? (await openConfiguredStore(config));
+  const ownsStore = !options.store;
+  const deps = buildCoreDeps(config, store, logger, options.mail);
+  const app = createApp({
+    core: deps,
+    store,
+    logger,
+    appUrl: config.appUrl,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    openApiDocument: buildOpenApiDocument(config.appUrl),
+  });
+  const adminSocket = store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;
+
+  const server: ServerType = await new Promise((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = (server as HttpServer).address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  const maintenance = setInterval(() => {
+    void Promise.all([deleteExpiredCounters(store.db), deleteExpiredSessions(deps)]).catch((error: unknown) =>
+      logger.warn({ err: error }, 'maintenance failed'),
+    );
+  }, MAINTENANCE_INTERVAL_MS);
+  maintenance.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    store,
+    deps,
+    logger,
+    close: () => {
+      closing ??= (async () => {
+        clearInterval(maintenance);
+        await new Promise<void>((resolve) => {
+          (server as HttpServer).closeAllConnections?.();
+          server.close(() => resolve());
+        });
+        if (adminSocket) await new Promise<void>((resolve) => adminSocket.close(() => resolve()));
+        if (ownsStore) await store.close();
+      })();
+      return closing;
+    },
+  };
+}

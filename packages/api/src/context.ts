@@ -1,0 +1,17 @@
+import type { CoreDeps, Principal } from '@aqs/core';
+
+/** What the HTTP layer gives every procedure. The principal comes from the credential alone. */
+export interface Context {
+  deps: CoreDeps;
+  principal: Principal | undefined;
+  requestId: string;
+  userAgent: string | null;
+  /** Socket address of the client, for the auth brute-force limit (never X-Forwarded-For). */
+  clientAddress: string;
+  session: {
+    set(token: string, expiresAt: Date): void;
+    clear(): void;
+  };
+  /** A procedure may set a success status other than 200 (201, 202); the adapters send it. */
+  response: { status?: number };
+}

@@ -1,0 +1,149 @@
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { z } from 'zod';
+import { detailSchema, healthSchema, problemSchema } from '@aqs/contracts';
+import { appRouter } from './router.ts';
+import type { Meta } from './trpc.ts';
+
+export const API_TITLE = 'Analytics Query Service API';
+export const API_VERSION = '1.0.0';
+
+const problemRef = { $ref: '#/components/schemas/Problem' };
+const problemContent = { 'application/json': { schema: problemRef } };
+const intHeader = (description: string) => ({ description, schema: { type: 'integer' } });
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': intHeader('Requests allowed in the current one-minute window.'),
+  'X-RateLimit-Remaining': intHeader('Requests left in the current window.'),
+};
+
+const ERROR_DESCRIPTIONS: Record<string, string> = {
+  '400': 'Malformed request (for example a body that is not JSON).',
+  '401': 'No valid session cookie or API key.',
+  '403': 'Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check).',
+  '404': 'Unknown route, or no such resource in your workspace.',
+  '409': 'Conflicts with the current state.',
+  '413': 'Body larger than 1 MiB.',
+  '415': 'Body is not sent as `application/json`.',
+  '422': 'Validation failed; `errors` names each offending field.',
+  '429': 'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status.',
+  '500': 'Unexpected error; the body says nothing about internals.',
+};
+
+function errorResponse(status: string, withRetryAfter: boolean) {
+  return {
+    description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+    headers:
+      status === '429' && withRetryAfter
+        ? { 'Retry-After': intHeader('Seconds until the window resets.'), ...rateLimitHeaders }
+        : undefined,
+    content: problemContent,
+  };
+}
+
+/** Plain Hono routes the tRPC adapter cannot express; later issues add SSE and download routes here. */
+export const plainRoutePaths: ZodOpenApiPathsObject = {
+  '/healthz': {
+    get: {
+      tags: ['Operations'],
+      summary: 'Liveness: the process is up',
+      responses: { '200': { description: 'Up.', content: { 'application/json': { schema: healthSchema } } } },
+    },
+  },
+  '/readyz': {
+    get: {
+      tags: ['Operations'],
+      summary: 'Readiness: the app store answers',
+      responses: {
+        '200': { description: 'Ready.', content: { 'application/json': { schema: healthSchema } } },
+        '503': { description: 'The store is unreachable.', content: { 'application/json': { schema: problemSchema } } },
+      },
+    },
+  },
+  '/openapi.json': {
+    get: {
+      tags: ['Operations'],
+      summary: 'This OpenAPI document',
+      responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: z.object({}).loose() } } } },
+    },
+  },
+  '/docs': {
+    get: {
+      tags: ['Operations'],
+      summary: 'Interactive API reference (served by the app, no CDN)',
+      responses: { '200': { description: 'HTML page.', content: { 'text/html': { schema: z.string() } } } },
+    },
+  },
+};
+
+const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
+type Operation = {
+  security?: unknown[];
+  requestBody?: unknown;
+  parameters?: unknown[];
+  responses: Record<string, Record<string, unknown>>;
+};
+
+function successStatuses(): Map<string, number> {
+  const map = new Map<string, number>();
+  for (const procedure of Object.values(appRouter._def.procedures)) {
+    const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
+    if (meta?.openapi && meta.successStatus) {
+      map.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta.successStatus);
+    }
+  }
+  return map;
+}
+
+/**
+ * Generates the document from the router, then makes it tell the truth: real success statuses,
+ * the `{detail}` error body everywhere, rate-limit headers on authenticated routes, and the plain routes.
+ */
+export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
+  const doc = generateOpenApiDocument(appRouter, {
+    title: API_TITLE,
+    version: API_VERSION,
+    baseUrl,
+    description: [
+      'Ask natural-language questions of your data sources. Authenticate with the session cookie set by',
+      '`POST /auth/email/login`, or with an operator-issued API key in the `X-API-Key` header.',
+      'When both are sent, the API key is used and the cookie is ignored (an invalid key is a 401; there is no fallback).',
+      'Every authenticated request counts against a limit of 20 requests per fixed one-minute window, per API key or per signed-in user.',
+      'Errors are JSON `{"detail": "<sentence>"}`; validation errors (422) add `errors`, quota errors (429) add `code`.',
+      'Cookie-authenticated requests that change state must come from the app\'s own origin (`Origin` header checked).',
+    ].join(' '),
+    securitySchemes: {
+      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'aqs_session', description: 'Session cookie set at sign-in (`__Host-aqs_session` over HTTPS).' },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator-issued API key.' },
+    },
+    paths: plainRoutePaths,
+  });
+  const statuses = successStatuses();
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  schemas.Problem = z.toJSONSchema(problemSchema, { target: 'openapi-3.0' });
+  schemas.Detail ??= z.toJSONSchema(detailSchema, { target: 'openapi-3.0' });
+
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    if (!(path.startsWith('/api/') || path.startsWith('/auth/'))) continue;
+    for (const method of HTTP_METHODS) {
+      const op = (item as Record<string, Operation | undefined>)[method];
+      if (!op) continue;
+      const protectedOp = Array.isArray(op.security) && op.security.length > 0;
+      const responses: Operation['responses'] = {};
+      const success = statuses.get(`${method} ${path}`) ?? 200;
+      const ok = op.responses['200'];
+      if (ok) responses[String(success)] = { ...ok, headers: protectedOp ? { ...(ok.headers as object), ...rateLimitHeaders } : ok.headers };
+      const errors = ['500'];
+      if (op.requestBody) errors.push('400', '413', '415', '422');
+      else if (op.parameters?.length) errors.push('422');
+      if (protectedOp) errors.push('401', '429');
+      if (method !== 'get' && protectedOp) errors.push('403');
+      if (path.includes('{')) errors.push('404');
+      if (path.startsWith('/auth/email/')) errors.push('429');
+      for (const status of [...new Set(errors)].sort()) responses[status] = errorResponse(status, true);
+      op.responses = responses;
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,38 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Principal } from '@aqs/core';
+import type { Context } from './context.ts';
+import { toProblem } from './errors.ts';
+
+export type Meta = OpenApiMeta<{
+  /** Success status when it is not 200; also written into the OpenAPI document. */
+  successStatus?: 201 | 202;
+}>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // The same problem body reaches tRPC clients (the web app) and, through the REST wrapper, REST clients.
+    errorFormatter: ({ shape, error }) => {
+      const problem = toProblem(error);
+      return { message: problem.body.detail, code: shape.code, data: { httpStatus: problem.status }, problem: problem.body };
+    },
+  });
+
+export const router = t.router;
+export const middleware = t.middleware;
+
+const withStatus = t.middleware(async ({ ctx, meta, next }) => {
+  if (meta?.successStatus) ctx.response.status = meta.successStatus;
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(withStatus);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.principal) {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in, or send an API key in the X-API-Key header.' });
+  }
+  return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
+});

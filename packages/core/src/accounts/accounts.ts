@@ -1,0 +1,297 @@
+import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import {
+  authTokens,
+  connections,
+  newId,
+  runs,
+  users,
+  workspaceMembers,
+  workspaces,
+  type Database,
+  type Executor,
+} from '@aqs/db';
+import type {
+  LoginInput,
+  Me,
+  OnboardingStatus,
+  RegisterInput,
+  SessionInfo,
+} from '@aqs/contracts';
+import { DomainError } from '../errors.ts';
+import { randomToken, sha256Hex } from '../crypto.ts';
+import { nowOf, type CoreDeps } from '../ports.ts';
+import type { Principal } from '../principal.ts';
+import { hitFixedWindow } from '../limits/rate-limit.ts';
+import { deliverEmail } from '../mail/deliver.ts';
+import { accountExistsMessage, resetPasswordMessage, verifyEmailMessage } from '../mail/templates.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
+import { endAllSessionsOfUser, endSession, findLiveSession, issueSession, type IssuedSession } from './sessions.ts';
+import { sessionWorkspace, workspaceAccess } from './principals.ts';
+
+export const REGISTER_ACCEPTED =
+  'Thanks. If this address can be registered, we have sent a link to confirm it. You can sign in now.';
+export const FORGOT_ACCEPTED = 'If an account exists for that address, we have sent a link to reset its password.';
+const BAD_CREDENTIALS = 'Email or password is incorrect.';
+const BAD_TOKEN =
+  'This link is invalid, was already used, or has expired. Request a new one and use the newest email.';
+
+/** Throws 429 when a client or account has used up its auth attempts (brute-force limit). */
+export async function enforceAuthLimit(
+  deps: CoreDeps,
+  scope: 'client' | 'account',
+  subject: string,
+): Promise<void> {
+  const limit = scope === 'client' ? deps.auth.authRequestsPerClient : deps.auth.loginAttemptsPerAccount;
+  const hit = await hitFixedWindow(deps.db, `auth-${scope}:${subject}`, limit, deps.auth.authLimitWindowSeconds, nowOf(deps));
+  if (!hit.allowed) {
+    const minutes = Math.ceil(hit.resetInSeconds / 60);
+    throw new DomainError(
+      'rate_limited',
+      scope === 'client'
+        ? `Too many sign-in requests from this address. Try again in ${minutes} minute(s).`
+        : `Too many sign-in attempts for this account. Try again in ${minutes} minute(s), or reset the password.`,
+      { retryAfterSeconds: hit.resetInSeconds },
+    );
+  }
+}
+
+async function issueToken(
+  db: Executor,
+  userId: string,
+  purpose: 'verify_email' | 'reset_password',
+  ttlSeconds: number,
+  now: Date,
+): Promise<string> {
+  const token = randomToken(32);
+  await db.insert(authTokens).values({
+    id: newId('tok'),
+    userId,
+    purpose,
+    tokenHash: sha256Hex(token),
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + ttlSeconds * 1000),
+  });
+  return token;
+}
+
+/** Marks a token used, atomically: of two concurrent uses exactly one gets the user id. */
+async function consumeToken(
+  db: Executor,
+  token: string,
+  purpose: 'verify_email' | 'reset_password',
+  now: Date,
+): Promise<string | undefined> {
+  const [row] = await db
+    .update(authTokens)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(authTokens.tokenHash, sha256Hex(token)),
+        eq(authTokens.purpose, purpose),
+        isNull(authTokens.consumedAt),
+        gt(authTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: authTokens.userId });
+  return row?.userId;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === '23505') return true;
+  }
+  return false;
+}
+
+/**
+ * Registers an account. Answers the same way whether or not the address is taken (no enumeration):
+ * a new address gets a confirmation link, a taken one a note that the account exists.
+ */
+export async function register(deps: CoreDeps, input: RegisterInput): Promise<void> {
+  const now = nowOf(deps);
+  const passwordHash = await hashPassword(input.password);
+  const [existing] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+  if (existing) {
+    await deliverEmail(deps, accountExistsMessage(deps.auth.appUrl, input.email));
+    return;
+  }
+  let token: string;
+  try {
+    token = await deps.db.transaction(async (tx) => {
+      const userId = newId('usr');
+      const workspaceId = newId('wsp');
+      await tx.insert(users).values({ id: userId, email: input.email, name: input.name ?? null, passwordHash, createdAt: now, updatedAt: now });
+      await tx.insert(workspaces).values({
+        id: workspaceId,
+        name: input.name ? `${input.name}'s workspace` : 'Personal workspace',
+        ownerUserId: userId,
+        personal: true,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await tx.insert(workspaceMembers).values({ workspaceId, userId, role: 'owner', createdAt: now });
+      return issueToken(tx, userId, 'verify_email', deps.auth.verifyEmailTokenSeconds, now);
+    });
+  } catch (error) {
+    // A concurrent registration of the same address won the race: answer as for a taken address.
+    if (isUniqueViolation(error)) return;
+    throw error;
+  }
+  await deliverEmail(
+    deps,
+    verifyEmailMessage(deps.auth.appUrl, input.email, token, Math.round(deps.auth.verifyEmailTokenSeconds / 3600)),
+  );
+}
+
+export async function login(
+  deps: CoreDeps,
+  input: LoginInput,
+  userAgent: string | null,
+): Promise<{ session: IssuedSession; info: SessionInfo }> {
+  await enforceAuthLimit(deps, 'account', input.email);
+  const [user] = await deps.db.select().from(users).where(eq(users.email, input.email)).limit(1);
+  if (!user) {
+    await burnPasswordCheck(input.password);
+    throw new DomainError('unauthorized', BAD_CREDENTIALS);
+  }
+  if (!(await verifyPassword(user.passwordHash, input.password))) {
+    throw new DomainError('unauthorized', BAD_CREDENTIALS);
+  }
+  const access = await sessionWorkspace(deps.db, user.id);
+  if (!access) throw new DomainError('forbidden', 'This account has no workspace. Contact the operator.');
+  const session = await issueSession(deps, user.id, userAgent);
+  const principal: Principal = {
+    userId: user.id,
+    email: user.email,
+    workspaceId: access.workspaceId,
+    role: access.role,
+    plan: access.plan,
+    authMethod: 'session',
+    sessionId: session.sessionId,
+  };
+  const me = await getMe(deps, principal);
+  return { session, info: { ...me, session_expires_at: session.absoluteExpiresAt.toISOString() } };
+}
+
+/** Resolves a session cookie token to the principal, or undefined when the session is not live. */
+export async function principalFromSession(deps: CoreDeps, token: string): Promise<Principal | undefined> {
+  const session = await findLiveSession(deps, token);
+  if (!session) return undefined;
+  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, session.userId)).limit(1);
+  if (!user) return undefined;
+  const access = await sessionWorkspace(deps.db, user.id);
+  if (!access) return undefined;
+  return {
+    userId: user.id,
+    email: user.email,
+    workspaceId: access.workspaceId,
+    role: access.role,
+    plan: access.plan,
+    authMethod: 'session',
+    sessionId: session.id,
+  };
+}
+
+/** Replaces the caller's session with a new one (new token, fresh idle window, same absolute cap rules). */
+export async function refreshSession(
+  deps: CoreDeps,
+  principal: Principal,
+  userAgent: string | null,
+): Promise<{ session: IssuedSession; info: SessionInfo }> {
+  if (principal.authMethod !== 'session' || !principal.sessionId) {
+    throw new DomainError('bad_request', 'Only a browser session can be refreshed; API keys do not expire.');
+  }
+  const sessionId = principal.sessionId;
+  const session = await deps.db.transaction(async (tx) => {
+    await endSession({ db: tx }, sessionId);
+    return issueSession({ ...deps, db: tx }, principal.userId, userAgent);
+  });
+  const me = await getMe(deps, { ...principal, sessionId: session.sessionId });
+  return { session, info: { ...me, session_expires_at: session.absoluteExpiresAt.toISOString() } };
+}
+
+export async function logout(deps: { db: Database }, principal: Principal | undefined): Promise<void> {
+  if (principal?.sessionId) await endSession(deps, principal.sessionId);
+}
+
+export async function verifyEmail(deps: CoreDeps, token: string): Promise<void> {
+  const now = nowOf(deps);
+  await deps.db.transaction(async (tx) => {
+    const userId = await consumeToken(tx, token, 'verify_email', now);
+    if (!userId) throw new DomainError('bad_request', BAD_TOKEN);
+    await tx.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+  });
+}
+
+export async function resendVerification(deps: CoreDeps, principal: Principal): Promise<string> {
+  const now = nowOf(deps);
+  const [user] = await deps.db.select().from(users).where(eq(users.id, principal.userId)).limit(1);
+  if (!user) throw new DomainError('unauthorized', 'Sign in again.');
+  if (user.emailVerifiedAt) return 'Your email address is already confirmed.';
+  const token = await issueToken(deps.db, user.id, 'verify_email', deps.auth.verifyEmailTokenSeconds, now);
+  await deliverEmail(
+    deps,
+    verifyEmailMessage(deps.auth.appUrl, user.email, token, Math.round(deps.auth.verifyEmailTokenSeconds / 3600)),
+  );
+  return `We sent a new confirmation link to ${user.email}.`;
+}
+
+export async function forgotPassword(deps: CoreDeps, email: string): Promise<void> {
+  const now = nowOf(deps);
+  const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
+  if (!user) return;
+  const token = await issueToken(deps.db, user.id, 'reset_password', deps.auth.resetPasswordTokenSeconds, now);
+  await deliverEmail(
+    deps,
+    resetPasswordMessage(deps.auth.appUrl, email, token, Math.round(deps.auth.resetPasswordTokenSeconds / 60)),
+  );
+}
+
+/** Sets a new password from a reset link; every session of the user ends. */
+export async function resetPassword(deps: CoreDeps, token: string, password: string): Promise<void> {
+  const now = nowOf(deps);
+  const passwordHash = await hashPassword(password);
+  await deps.db.transaction(async (tx) => {
+    const userId = await consumeToken(tx, token, 'reset_password', now);
+    if (!userId) throw new DomainError('bad_request', BAD_TOKEN);
+    const [user] = await tx.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId)).limit(1);
+    // Opening the emailed link proves the address, so it counts as verified.
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: now, emailVerifiedAt: user?.verifiedAt ?? now })
+      .where(eq(users.id, userId));
+    await endAllSessionsOfUser({ db: tx }, userId);
+  });
+}
+
+export async function getMe(deps: { db: Executor }, principal: Principal): Promise<Me> {
+  const [user] = await deps.db.select().from(users).where(eq(users.id, principal.userId)).limit(1);
+  const access = await workspaceAccess(deps.db, principal.userId, principal.workspaceId);
+  if (!user || !access) throw new DomainError('unauthorized', 'Your account or workspace no longer exists. Sign in again.');
+  const verified = user.emailVerifiedAt !== null;
+  return {
+    user: { id: user.id, email: user.email, name: user.name, email_verified: verified, created_at: user.createdAt.toISOString() },
+    workspace: { id: access.workspaceId, name: access.name, plan: access.plan, role: access.role, personal: access.personal },
+    plan: access.plan,
+    email_verified: verified,
+    auth_method: principal.authMethod,
+  };
+}
+
+export async function onboardingStatus(deps: { db: Executor }, principal: Principal): Promise<OnboardingStatus> {
+  const [user] = await deps.db.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, principal.userId)).limit(1);
+  // Demo connections are created for the user, so only a connection they made counts as their first.
+  const [conn] = await deps.db
+    .select({ n: count() })
+    .from(connections)
+    .where(and(eq(connections.workspaceId, principal.workspaceId), eq(connections.isDemo, false)));
+  const [run] = await deps.db.select({ n: count() }).from(runs).where(eq(runs.workspaceId, principal.workspaceId));
+  const steps = {
+    verify_email: Boolean(user?.verifiedAt),
+    first_connection: (conn?.n ?? 0) > 0,
+    first_question: (run?.n ?? 0) > 0,
+  };
+  const order = ['verify_email', 'first_connection', 'first_question'] as const;
+  const next = order.find((step) => !steps[step]) ?? null;
+  return { steps, completed: next === null, next_step: next };
+}

@@ -1,0 +1,10 @@
+export * from './errors.ts';
+export * from './ports.ts';
+export * from './principal.ts';
+export { randomToken, sha256Hex } from './crypto.ts';
+export * as accounts from './accounts/accounts.ts';
+export * as apiKeys from './accounts/api-keys.ts';
+export { hashPassword, verifyPassword } from './accounts/passwords.ts';
+export { deleteExpiredSessions } from './accounts/sessions.ts';
+export { hitFixedWindow, deleteExpiredCounters, type WindowHit } from './limits/rate-limit.ts';
+export { deliverEmail } from './mail/deliver.ts';

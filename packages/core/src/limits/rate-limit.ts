@@ -1,0 +1,48 @@
+import { lt, sql } from 'drizzle-orm';
+import { rateLimitCounters, type Executor } from '@aqs/db';
+
+export interface WindowHit {
+  /** Requests counted in this window, this one included. */
+  count: number;
+  limit: number;
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetInSeconds: number;
+}
+
+/**
+ * Counts one request against a fixed window shared by all server instances. The increment is a single
+ * atomic upsert, so N parallel requests see N distinct counts and exactly `limit` of them are allowed.
+ */
+export async function hitFixedWindow(
+  db: Executor,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  now: Date = new Date(),
+): Promise<WindowHit> {
+  const windowMs = windowSeconds * 1000;
+  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const windowEnd = new Date(windowStart.getTime() + windowMs);
+  const [row] = await db
+    .insert(rateLimitCounters)
+    .values({ key, windowStart, count: 1, expiresAt: windowEnd })
+    .onConflictDoUpdate({
+      target: [rateLimitCounters.key, rateLimitCounters.windowStart],
+      set: { count: sql`${rateLimitCounters.count} + 1` },
+    })
+    .returning({ count: rateLimitCounters.count });
+  const count = row?.count ?? 1;
+  return {
+    count,
+    limit,
+    allowed: count <= limit,
+    remaining: Math.max(0, limit - count),
+    resetInSeconds: Math.max(1, Math.ceil((windowEnd.getTime() - now.getTime()) / 1000)),
+  };
+}
+
+export async function deleteExpiredCounters(db: Executor, now: Date = new Date()): Promise<void> {
+  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expiresAt, now));
+}

@@ -1,0 +1,57 @@
+import type { Database } from '@aqs/db';
+
+/** Structured logger (pino-compatible subset). */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends one email; `transport` says how ('smtp', or 'log' when no SMTP server is configured). */
+export interface MailTransport {
+  readonly kind: 'smtp' | 'log';
+  send(message: EmailMessage): Promise<void>;
+}
+
+export interface AuthSettings {
+  /** Public base URL of the app; every link in an email starts with it. */
+  appUrl: string;
+  sessionIdleSeconds: number;
+  sessionAbsoluteSeconds: number;
+  verifyEmailTokenSeconds: number;
+  resetPasswordTokenSeconds: number;
+  /** Sign-in attempts allowed per account per window. */
+  loginAttemptsPerAccount: number;
+  /** Auth route calls (register, login, forgot, reset, verify) allowed per client address per window. */
+  authRequestsPerClient: number;
+  authLimitWindowSeconds: number;
+}
+
+export interface CoreDeps {
+  db: Database;
+  logger: Logger;
+  mail: MailTransport;
+  auth: AuthSettings;
+  now?: () => Date;
+}
+
+export const defaultAuthSettings: Omit<AuthSettings, 'appUrl'> = {
+  sessionIdleSeconds: 7 * 24 * 3600,
+  sessionAbsoluteSeconds: 30 * 24 * 3600,
+  verifyEmailTokenSeconds: 48 * 3600,
+  resetPasswordTokenSeconds: 3600,
+  loginAttemptsPerAccount: 10,
+  authRequestsPerClient: 60,
+  authLimitWindowSeconds: 15 * 60,
+};
+
+export function nowOf(deps: { now?: () => Date }): Date {
+  return deps.now ? deps.now() : new Date();
+}

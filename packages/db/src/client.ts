@@ -1,0 +1,106 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema.ts';
+import { acquireDataDirLock } from './lock.ts';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Anything queries can run on: the database or a transaction. */
+export type Executor = Database | Transaction;
+
+export type StoreOptions =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite-memory' }
+  | { kind: 'postgres'; url: string; maxConnections?: number };
+
+export interface Store {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Database;
+  /** Runs a trivial query; throws when the store is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '..', 'migrations');
+const MIGRATION_LOCK_ID = 7_263_001;
+
+/** Opens the app store and applies the committed migrations. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.kind === 'postgres') return openPostgres(options.url, options.maxConnections ?? 10);
+  return openPglite(options.kind === 'pglite' ? options.dataDir : undefined);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Store> {
+  const release = dataDir ? acquireDataDirLock(dataDir) : () => undefined;
+  try {
+    let client: PGlite;
+    if (dataDir) {
+      const pgDir = join(dataDir, 'pglite');
+      mkdirSync(pgDir, { recursive: true });
+      client = await PGlite.create(pgDir);
+    } else {
+      client = await PGlite.create();
+    }
+    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    await migratePglite(db as never, { migrationsFolder });
+    let closed = false;
+    return {
+      kind: 'pglite',
+      db,
+      ping: async () => {
+        await client.query('select 1');
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function openPostgres(url: string, max: number): Promise<Store> {
+  const sql = postgres(url, { max, onnotice: () => undefined, connect_timeout: 10 });
+  try {
+    const db = drizzlePostgres(sql, { schema }) as unknown as Database;
+    // Several instances may start at once: serialise migrations with an advisory lock.
+    const reserved = await sql.reserve();
+    try {
+      await reserved`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      await migratePostgres(db as never, { migrationsFolder });
+    } finally {
+      await reserved`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => undefined);
+      reserved.release();
+    }
+    return {
+      kind: 'postgres',
+      db,
+      ping: async () => {
+        await sql`select 1`;
+      },
+      close: async () => {
+        await sql.end({ timeout: 5 });
+      },
+    };
+  } catch (error) {
+    await sql.end({ timeout: 1 }).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data directory ${dataDir} is in use by another process (pid ${pid}). ` +
+        'Only one process may open the embedded store: stop the other process, point DATA_DIR elsewhere, ' +
+        'or set DATABASE_URL to use PostgreSQL.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite does not lock its directory and two processes on one directory silently lose rows,
+ * so the store takes an exclusive lock file (created with O_EXCL) holding the owner's pid.
+ * A lock left by a dead process is taken over.
+ */
+export function acquireDataDirLock(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockPath = join(dataDir, 'store.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        rmSync(lockPath, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processIsAlive(pid)) {
+        throw new DataDirLockedError(dataDir, pid);
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not take the lock on ${dataDir}; remove ${lockPath} if no server is running.`);
+}

@@ -1,0 +1,6 @@
+// Shared defaults for every package's vitest config.
+export const sharedTestConfig = {
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  reporters: ['default'],
+} as const;
