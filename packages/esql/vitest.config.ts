@@ -2,5 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { sharedTestConfig } from '../../vitest.shared.ts';
 
 export default defineConfig({
-  test: { ...sharedTestConfig, include: ['test/**/*.test.ts'] },
+  test: {
+    testTimeout: sharedTestConfig.testTimeout,
+    hookTimeout: sharedTestConfig.hookTimeout,
+    reporters: [...sharedTestConfig.reporters],
+    include: ['test/**/*.test.ts'],
+  },
 });
