@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeys, type CoreDeps } from '@aqs/core';
 import { DataDirLockedError } from '@aqs/db';
@@ -15,7 +16,7 @@ export const USAGE = `Usage: npm run cli -- <command>
   api-keys list [--email <user email>]                    list keys (prefix, owner, state)
   api-keys revoke <prefix>                                revoke a key by its prefix
   migrate                                                 apply the database migrations
-  openapi [--out <file>]                                  print or write the OpenAPI document
+  openapi [--out <file>] [--base-url <url>]               print or write the OpenAPI document
 
 The CLI reads the same configuration as the server (DATA_DIR, DATABASE_URL). With the embedded
 store it works while the server runs, through the server's admin socket in DATA_DIR.`;
@@ -73,9 +74,12 @@ export async function runCli(
       return 0;
     }
     if (command === 'openapi') {
-      const { values } = parseArgs({ args: [sub, ...rest].filter((a): a is string => a !== undefined), options: { out: { type: 'string' } } });
-      const text = `${JSON.stringify(buildOpenApiDocument(config.appUrl), null, 2)}\n`;
-      if (values.out) writeFileSync(values.out, text);
+      const { values } = parseArgs({
+        args: [sub, ...rest].filter((a): a is string => a !== undefined),
+        options: { out: { type: 'string' }, 'base-url': { type: 'string' } },
+      });
+      const text = `${JSON.stringify(buildOpenApiDocument(values['base-url'] ?? config.appUrl), null, 2)}\n`;
+      if (values.out) writeFileSync(resolve(config.workingDir, values.out), text);
       else out(text.trimEnd());
       return 0;
     }

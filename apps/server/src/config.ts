@@ -54,6 +54,8 @@ export interface Config {
   authRequestsPerClient: number;
   logLevel: (typeof logLevels)[number];
   production: boolean;
+  /** Directory the command was run from (npm's INIT_CWD); relative paths given to the CLI start here. */
+  workingDir: string;
 }
 
 export class ConfigError extends Error {
@@ -97,5 +99,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRequestsPerClient: e.AUTH_RATE_LIMIT_PER_CLIENT,
     logLevel: e.LOG_LEVEL,
     production: e.NODE_ENV === 'production',
+    workingDir: baseDir,
   };
 }

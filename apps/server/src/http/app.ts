@@ -40,6 +40,22 @@ function noRoute(c: HonoContext<Env>) {
   return { detail: `No route ${c.req.method} ${c.req.path}. The API reference is at /docs.` };
 }
 
+/** REST bodies are JSON objects; an array or a bare value gets a 422 that says so (invalid JSON is left to the adapter's 400). */
+function assertJsonObjectBody(text: string): void {
+  if (text.trim() === '') return;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new DomainError('validation', 'The request body must be a JSON object.', {
+      fields: [{ field: 'body', message: 'must be a JSON object such as {"name": "value"}' }],
+    });
+  }
+}
+
 function originOf(value: string | undefined): string | undefined {
   if (!value) return undefined;
   try {
@@ -84,6 +100,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   app.onError((error, c) => {
     const problem = toProblem(error);
+    // The client may still be sending the rest of an oversize body: this connection cannot be reused.
+    if (problem.status === 413) c.header('Connection', 'close');
     if (problem.status >= 500) c.get('log')?.error({ err: error }, 'unhandled error');
     return problemResponse(c, problem);
   });
@@ -95,6 +113,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (!SAFE_METHODS.has(c.req.method)) {
       const text = await readBodyText(c.req.raw);
       const isRest = !c.req.path.startsWith('/trpc/');
+      if (isRest) assertJsonObjectBody(text);
       // REST clients may POST without a body; the adapter wants `{}` as JSON.
       c.req.raw = isRest && text.trim() === '' ? withBody(c.req.raw, '{}', 'application/json') : withBody(c.req.raw, text);
     }

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Browser, PASSWORD, signedInBrowser, startTestServer, type TestServer } from './harness.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('bad input gets the documented status and a detail naming the problem', () => {
+  const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+    fetch(`${server.url}/auth/email/login`, { method: 'POST', headers, body }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }));
+
+  it('malformed JSON is a 400', async () => {
+    const res = await post('{"email": ');
+    expect(res).toEqual({ status: 400, json: { detail: 'The request body is not valid JSON.' } });
+  });
+
+  it('wrong types and unknown fields are a 422 naming each field', async () => {
+    const res = await post(JSON.stringify({ email: 42, password: ['x'], role: 'admin' }));
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual([
+      { field: 'email', message: expect.stringMatching(/expected string/) },
+      { field: 'password', message: expect.stringMatching(/expected string/) },
+      { field: 'role', message: 'is not a known field; remove it' },
+    ]);
+    expect(res.json.detail).toMatch(/`email`.*`password`.*`role`/);
+  });
+
+  it('missing fields are a 422 saying they are required', async () => {
+    const res = await post('{}');
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual([
+      { field: 'email', message: 'is required' },
+      { field: 'password', message: 'is required' },
+    ]);
+  });
+
+  it('a body that is not an object is a 422', async () => {
+    const res = await post('[1,2]');
+    expect(res.status).toBe(422);
+    expect(res.json.errors[0].field).toBe('body');
+  });
+
+  it('an oversize body is a 413, whatever Content-Length says', async () => {
+    const big = JSON.stringify({ email: 'a@b.co', password: 'x'.repeat(1024 * 1024) });
+    expect((await post(big)).status).toBe(413);
+    const chunked = await fetch(`${server.url}/auth/email/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode('x'.repeat(100 * 1024)));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(((await chunked.json()) as { detail: string }).detail).toMatch(/larger than 1 MiB/);
+  });
+
+  it('a non-JSON content type is a 415', async () => {
+    const res = await post('email=a', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(res.status).toBe(415);
+    expect(res.json.detail).toMatch(/application\/json/);
+  });
+
+  it('an empty POST body is read as {}', async () => {
+    const res = await fetch(`${server.url}/auth/logout`, { method: 'POST' });
+    expect(res.status).toBe(200);
+  });
+
+  it('unknown routes are a JSON 404 naming the route, under /api/v1 and elsewhere', async () => {
+    for (const path of ['/api/v1/nope', '/auth/nope', '/nope']) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ detail: `No route GET ${path}. The API reference is at /docs.` });
+    }
+  });
+
+  it('tRPC callers get the same problem body', async () => {
+    const res = await fetch(`${server.url}/trpc/auth.login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email: 'nope', password: PASSWORD }),
+    });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { error: { message: string; problem: { errors: unknown[] } } };
+    expect(body.error.problem.errors).toEqual([{ field: 'email', message: 'must be an email address such as ada@example.com' }]);
+    expect(JSON.stringify(body)).not.toContain('stack');
+  });
+});
+
+describe('operations', () => {
+  it('every response carries a request id, and a sane incoming one is kept', async () => {
+    const a = await fetch(`${server.url}/healthz`);
+    expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const b = await fetch(`${server.url}/nope`, { headers: { 'x-request-id': 'trace-123' } });
+    expect(b.headers.get('x-request-id')).toBe('trace-123');
+    const c = await fetch(`${server.url}/healthz`, { headers: { 'x-request-id': 'bad id with spaces\n' } });
+    expect(c.headers.get('x-request-id')).not.toContain('bad');
+    expect(server.logs()).toContain('"requestId":"trace-123"');
+  });
+
+  it('healthz and readyz answer', async () => {
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' });
+  });
+
+  it('the placeholder web page is served at /', async () => {
+    const res = await fetch(`${server.url}/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Analytics Query Service');
+  });
+});
+
+describe('when the store fails', () => {
+  it('readyz is 503 and requests get a 500 with no internals', async () => {
+    const broken = await startTestServer();
+    const browser = await signedInBrowser(broken);
+    await broken.store.close();
+    try {
+      const ready = await fetch(`${broken.url}/readyz`);
+      expect(ready.status).toBe(503);
+      const me = await browser.get('/auth/me');
+      expect(me.status).toBe(500);
+      expect(me.json).toEqual({ detail: 'Something went wrong on our side. The error was logged; try again.' });
+      const login = await new Browser(broken.url).post('/auth/email/login', { email: 'a@b.co', password: PASSWORD });
+      expect(login.status).toBe(500);
+      expect(Object.keys(login.json)).toEqual(['detail']);
+    } finally {
+      await broken.close().catch(() => undefined);
+    }
+  });
+});

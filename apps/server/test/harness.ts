@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { desc, eq } from 'drizzle-orm';
+import { outboxEmails } from '@aqs/db';
+import { createTestStore, type TestStoreKind } from '@aqs/db/testing';
+import type { MailTransport } from '@aqs/core';
+import { loadConfig } from '../src/config.ts';
+import { startServer, type RunningServer } from '../src/runtime.ts';
+
+export interface TestServer extends RunningServer {
+  logs(): string;
+  dataDir: string;
+  /** Latest email sent to an address, from the outbox. */
+  lastEmail(to: string): Promise<{ subject: string; text: string } | undefined>;
+}
+
+export async function startTestServer(
+  options: { storeKind?: TestStoreKind; env?: Record<string, string>; mail?: MailTransport } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-test-'));
+  const config = loadConfig({
+    PORT: '1',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    AUTH_RATE_LIMIT_PER_CLIENT: '100000',
+    ...options.env,
+  });
+  config.port = 0;
+  const store = await createTestStore(options.storeKind ?? 'pglite');
+  let logText = '';
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      logText += String(chunk);
+      callback();
+    },
+  });
+  const server = await startServer(config, { store, logDestination: sink, mail: options.mail });
+  // Tests reach the server as the configured APP_URL origin would.
+  return {
+    ...server,
+    dataDir,
+    logs: () => logText,
+    lastEmail: async (to) => {
+      const [row] = await store.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.toAddress, to))
+        .orderBy(desc(outboxEmails.createdAt))
+        .limit(1);
+      return row ? { subject: row.subject, text: row.textBody } : undefined;
+    },
+    close: async () => {
+      await server.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function tokenFromEmail(text: string): string {
+  const match = /token=([A-Za-z0-9_-]+)/.exec(text);
+  if (!match?.[1]) throw new Error(`no token in email:\n${text}`);
+  return match[1];
+}
+
+let counter = 0;
+export function uniqueEmail(tag = 'user'): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+/** A tiny HTTP client that keeps the session cookie and sends the app's Origin on changes. */
+export class Browser {
+  cookie: string | undefined;
+  lastSetCookie: string | undefined;
+  constructor(
+    readonly baseUrl: string,
+    readonly origin: string = baseUrl,
+  ) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const h: Record<string, string> = { ...headers };
+    if (this.cookie) h.cookie = this.cookie;
+    if (method !== 'GET' && h.origin === undefined) h.origin = this.origin;
+    if (body !== undefined && h['content-type'] === undefined) h['content-type'] = 'application/json';
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: h,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) {
+      this.lastSetCookie = setCookie;
+      const pair = setCookie.split(';')[0] ?? '';
+      this.cookie = pair.endsWith('=') ? undefined : pair;
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, json: json as Record<string, any>, text };
+  }
+
+  get(path: string, headers?: Record<string, string>) {
+    return this.request('GET', path, undefined, headers);
+  }
+  post(path: string, body: unknown = {}, headers?: Record<string, string>) {
+    return this.request('POST', path, body, headers);
+  }
+}
+
+/** Registers, confirms nothing, and signs in; returns the signed-in browser. */
+export async function signedInBrowser(server: TestServer, email = uniqueEmail()): Promise<Browser> {
+  const browser = new Browser(server.url);
+  const reg = await browser.post('/auth/email/register', { email, password: PASSWORD });
+  if (reg.status !== 202) throw new Error(`register failed: ${reg.status} ${reg.text}`);
+  const login = await browser.post('/auth/email/login', { email, password: PASSWORD });
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+  return browser;
+}

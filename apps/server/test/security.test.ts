@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { authTokens, sessions, users } from '@aqs/db';
+import { apiKeys, verifyPassword } from '@aqs/core';
+import { Browser, PASSWORD, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from './harness.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('session cookie', () => {
+  it('is HttpOnly, SameSite=Lax, Path=/, has a 256-bit token stored only as a hash, and is new at every login', async () => {
+    const email = uniqueEmail('cookie');
+    const browser = await signedInBrowser(server, email);
+    const setCookie = browser.lastSetCookie ?? '';
+    expect(setCookie).toMatch(/^aqs_session=[A-Za-z0-9_-]{43};/);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Lax');
+    expect(setCookie).toContain('Path=/');
+    expect(setCookie).not.toContain('Secure');
+    const token = (browser.cookie ?? '').split('=')[1] ?? '';
+    const rows = await server.store.db.select().from(sessions);
+    expect(rows.some((r) => r.tokenHash === token)).toBe(false);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.tokenHash))).toBe(true);
+
+    const second = new Browser(server.url);
+    await second.post('/auth/email/login', { email, password: PASSWORD });
+    expect(second.cookie).not.toBe(browser.cookie);
+  });
+
+  it('is __Host- prefixed and Secure when APP_URL is https', async () => {
+    const secure = await startTestServer({ env: { APP_URL: 'https://aqs.example.com' } });
+    try {
+      const email = uniqueEmail('secure');
+      const browser = new Browser(secure.url, 'https://aqs.example.com');
+      await browser.post('/auth/email/register', { email, password: PASSWORD });
+      const login = await browser.post('/auth/email/login', { email, password: PASSWORD });
+      expect(login.status).toBe(200);
+      expect(browser.lastSetCookie).toMatch(/^__Host-aqs_session=/);
+      expect(browser.lastSetCookie).toContain('Secure');
+      expect((await browser.get('/auth/me')).status).toBe(200);
+    } finally {
+      await secure.close();
+    }
+  });
+
+  it('expires after the idle timeout and after the absolute lifetime, server side', async () => {
+    const email = uniqueEmail('expiry');
+    const idle = await signedInBrowser(server, email);
+    const [user] = await server.store.db.select().from(users).where(eq(users.email, email));
+    await server.store.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 8 * 24 * 3600 * 1000) })
+      .where(eq(sessions.userId, user!.id));
+    expect((await idle.get('/auth/me')).status).toBe(401);
+
+    const absolute = new Browser(server.url);
+    await absolute.post('/auth/email/login', { email, password: PASSWORD });
+    await server.store.db.update(sessions).set({ absoluteExpiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user!.id));
+    expect((await absolute.get('/auth/me')).status).toBe(401);
+    expect(await server.store.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toHaveLength(0);
+  });
+});
+
+describe('passwords and tokens at rest', () => {
+  it('stores an argon2id hash that verifies, not the password', async () => {
+    const email = uniqueEmail('hash');
+    await signedInBrowser(server, email);
+    const [user] = await server.store.db.select().from(users).where(eq(users.email, email));
+    expect(user!.passwordHash).not.toContain(PASSWORD);
+    expect(user!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await verifyPassword(user!.passwordHash, PASSWORD)).toBe(true);
+    expect(await verifyPassword(user!.passwordHash, `${PASSWORD}!`)).toBe(false);
+  });
+
+  it('stores email tokens hashed, and an expired one is refused', async () => {
+    const email = uniqueEmail('tokens');
+    await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
+    const text = (await server.lastEmail(email))?.text ?? '';
+    const token = /token=([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
+    expect(token.length).toBeGreaterThanOrEqual(43);
+    const [user] = await server.store.db.select().from(users).where(eq(users.email, email));
+    const rows = await server.store.db.select().from(authTokens).where(eq(authTokens.userId, user!.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.tokenHash).not.toBe(token);
+    await server.store.db.update(authTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authTokens.userId, user!.id));
+    expect((await new Browser(server.url).post('/auth/email/verify', { token })).status).toBe(400);
+  });
+});
+
+describe('CSRF: cookie-authenticated changes must come from our origin', () => {
+  it.each([
+    ['application/json', '{}'],
+    ['text/plain', '{}'],
+    ['application/x-www-form-urlencoded', 'a=b'],
+    ['multipart/form-data; boundary=x', '--x--'],
+    [undefined, undefined],
+  ])('refuses a cross-origin POST with content type %s', async (contentType, body) => {
+    const browser = await signedInBrowser(server);
+    const headers: Record<string, string> = { origin: 'https://evil.example' };
+    if (contentType) headers['content-type'] = contentType;
+    const res = await browser.request('POST', '/auth/refresh', body, headers);
+    expect(res.status).toBe(403);
+    expect(res.json.detail).toMatch(/Cross-origin request refused/);
+    expect((await browser.get('/auth/me')).status).toBe(200);
+  });
+
+  it('refuses a cookie-authenticated POST with neither Origin nor Referer, and a foreign Referer', async () => {
+    const browser = await signedInBrowser(server);
+    const res = await fetch(`${server.url}/auth/refresh`, {
+      method: 'POST',
+      headers: { cookie: browser.cookie ?? '', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(res.status).toBe(403);
+    const referer = await fetch(`${server.url}/auth/logout`, {
+      method: 'POST',
+      headers: { cookie: browser.cookie ?? '', 'content-type': 'application/json', referer: 'https://evil.example/page' },
+      body: '{}',
+    });
+    expect(referer.status).toBe(403);
+    expect((await browser.get('/auth/me')).status).toBe(200);
+  });
+
+  it('accepts the app origin (APP_URL) and the same origin, and exempts API keys', async () => {
+    const email = uniqueEmail('csrf-ok');
+    const browser = await signedInBrowser(server, email);
+    expect((await browser.post('/auth/refresh', {}, { origin: 'http://127.0.0.1:1' })).status).toBe(200);
+    expect((await browser.post('/auth/refresh')).status).toBe(200);
+    const { key } = await apiKeys.createApiKey({ db: server.store.db }, { email });
+    const res = await fetch(`${server.url}/auth/email/resend-verification`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: '{}',
+    });
+    expect(res.status).toBe(202);
+  });
+
+  it('never changes state on GET (a GET to a mutation route is refused)', async () => {
+    const browser = await signedInBrowser(server);
+    const res = await browser.get('/auth/logout');
+    expect(res.status).toBe(404);
+    const trpc = await browser.get('/trpc/auth.logout');
+    expect(trpc.status).toBe(405);
+    expect((await browser.get('/auth/me')).status).toBe(200);
+  });
+});
+
+describe('no account enumeration', () => {
+  it('register answers identically for a new and a taken address', async () => {
+    const email = uniqueEmail('enum');
+    const first = await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
+    const second = await new Browser(server.url).post('/auth/email/register', { email, password: 'other password' });
+    expect(second.status).toBe(first.status);
+    expect(second.json).toEqual(first.json);
+    expect((await server.lastEmail(email))?.subject).toBe('Someone tried to register with your email address');
+  });
+
+  it('login answers identically for an unknown email and a wrong password, in similar time', async () => {
+    const email = uniqueEmail('enum-login');
+    await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
+    const time = async (body: object) => {
+      const started = performance.now();
+      const res = await new Browser(server.url).post('/auth/email/login', body);
+      return { res, ms: performance.now() - started };
+    };
+    const unknown: number[] = [];
+    const wrong: number[] = [];
+    let a, b;
+    for (let i = 0; i < 4; i++) {
+      a = await time({ email: uniqueEmail('nobody'), password: 'wrong password' });
+      b = await time({ email, password: 'wrong password' });
+      unknown.push(a.ms);
+      wrong.push(b.ms);
+    }
+    expect(a!.res.status).toBe(401);
+    expect(b!.res.status).toBe(401);
+    expect(a!.res.json).toEqual(b!.res.json);
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    // Without the dummy hash an unknown email answers in ~1 ms against ~20+ ms for a real check.
+    expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
+  });
+
+  it('forgot-password answers identically whether or not the account exists', async () => {
+    const email = uniqueEmail('enum-forgot');
+    await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
+    const known = await new Browser(server.url).post('/auth/email/forgot-password', { email });
+    const unknown = await new Browser(server.url).post('/auth/email/forgot-password', { email: uniqueEmail('ghost') });
+    expect(known.status).toBe(202);
+    expect(unknown.status).toBe(202);
+    expect(unknown.json).toEqual(known.json);
+  });
+});
+
+describe('brute-force limits on sign-in', () => {
+  it('limits attempts per account, with the same answer for unknown accounts', async () => {
+    const email = uniqueEmail('brute');
+    await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await new Browser(server.url).post('/auth/email/login', { email, password: 'guess' })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    const blocked = await new Browser(server.url).post('/auth/email/login', { email, password: PASSWORD });
+    expect(blocked.status).toBe(429);
+    expect(blocked.json.detail).toMatch(/Too many sign-in attempts/);
+    expect(blocked.json.code).toBeUndefined();
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('limits auth requests per client address', async () => {
+    const strict = await startTestServer({ env: { AUTH_RATE_LIMIT_PER_CLIENT: '3' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await new Browser(strict.url).post('/auth/email/forgot-password', { email: uniqueEmail() })).status);
+      }
+      expect(statuses).toEqual([202, 202, 202, 429]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('both credentials', () => {
+  it('uses the API key and ignores the cookie; an invalid key is a 401 even with a valid cookie', async () => {
+    const cookieOwner = await signedInBrowser(server, uniqueEmail('cookie-owner'));
+    const keyOwnerEmail = uniqueEmail('key-owner');
+    await signedInBrowser(server, keyOwnerEmail);
+    const { key } = await apiKeys.createApiKey({ db: server.store.db }, { email: keyOwnerEmail });
+    const both = await cookieOwner.get('/auth/me', { 'x-api-key': key });
+    expect(both.status).toBe(200);
+    expect(both.json.user.email).toBe(keyOwnerEmail);
+    expect(both.json.auth_method).toBe('api_key');
+    const bad = await cookieOwner.get('/auth/me', { 'x-api-key': 'aqs_0000000000_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' });
+    expect(bad.status).toBe(401);
+    expect(bad.json.detail).toMatch(/API key/);
+  });
+});
+
+describe('secrets never reach the logs', () => {
+  it('logs no password, session token or API key', async () => {
+    const email = uniqueEmail('logs');
+    const password = 'log-canary-password-123';
+    const browser = new Browser(server.url);
+    await browser.post('/auth/email/register', { email, password });
+    await browser.post('/auth/email/login', { email, password });
+    await browser.post('/auth/email/login', { email, password: 'log-canary-wrong-password' });
+    const { key } = await apiKeys.createApiKey({ db: server.store.db }, { email });
+    await fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key } });
+    await browser.post('/auth/refresh');
+    const token = (browser.cookie ?? '').split('=')[1] ?? '';
+    const logs = server.logs();
+    expect(logs).toContain(email);
+    expect(logs).not.toContain(password);
+    expect(logs).not.toContain('log-canary-wrong-password');
+    expect(logs).not.toContain(token);
+    expect(logs).not.toContain(key);
+  });
+});
