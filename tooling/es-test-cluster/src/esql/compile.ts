@@ -212,8 +212,25 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
       return constant(p.type, p.value, text, e.loc);
     }
     case 'list': {
-      problem(ctx, e.loc, `a list of values is not supported here [${text}]`);
-      return failed(e.loc, text);
+      const items = e.values.map((v) => compileExpr(v, scope, ctx));
+      if (items.some(isFailed)) return failed(e.loc, text);
+      const nonNull = items.filter((i) => i.type !== 'null');
+      if (items.some((i) => !i.constant)) {
+        problem(ctx, e.loc, `a list literal can only contain constants [${text}]`);
+        return failed(e.loc, text);
+      }
+      let t: EsqlType = nonNull[0]?.type ?? 'null';
+      for (const i of nonNull) {
+        if (i.type === t) continue;
+        if (isNumericType(i.type) && isNumericType(t)) t = numericResult(t, i.type);
+        else {
+          problem(ctx, i.loc, `Data type [${typeName(i.type)}] in list [${text}] does not match the list type [${typeName(t)}]`);
+          return failed(e.loc, text);
+        }
+      }
+      const vals = items.map((i) => i.fn([])).filter((v): v is Scalar => v !== null && !Array.isArray(v));
+      const value = vals.length === 0 ? null : vals.length === 1 ? (vals[0] as Scalar) : vals;
+      return constant(t, value, text, e.loc);
     }
     case 'map':
       problem(ctx, e.loc, `a map is not supported here [${text}]`);
