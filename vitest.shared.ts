@@ -2,5 +2,4 @@
 export const sharedTestConfig = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
-  reporters: ['default'],
-} as const;
+};

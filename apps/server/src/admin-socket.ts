@@ -1,5 +1,5 @@
 import { chmodSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { apiKeys, DomainError, type CoreDeps } from '@aqs/core';
@@ -16,7 +16,7 @@ export function adminSocketPath(dataDir: string): string {
 const createInput = z.object({ email: z.string().min(3), name: z.string().optional() });
 const revokeInput = z.object({ prefix: z.string().min(4) });
 
-async function readJson(req: import('node:http').IncomingMessage): Promise<unknown> {
+async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');

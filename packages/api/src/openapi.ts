@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
-import { detailSchema, healthSchema, problemSchema } from '@aqs/contracts';
+import { healthSchema, problemSchema } from '@aqs/contracts';
 import { appRouter } from './router.ts';
 import type { Meta } from './trpc.ts';
 
@@ -55,6 +55,7 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
       summary: 'Readiness: the app store answers',
       responses: {
         '200': { description: 'Ready.', content: { 'application/json': { schema: healthSchema } } },
+        // Also registers the shared Problem component every error response refers to.
         '503': { description: 'The store is unreachable.', content: { 'application/json': { schema: problemSchema } } },
       },
     },
@@ -121,8 +122,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   const statuses = successStatuses();
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
-  schemas.Problem = z.toJSONSchema(problemSchema, { target: 'openapi-3.0' });
-  schemas.Detail ??= z.toJSONSchema(detailSchema, { target: 'openapi-3.0' });
+  if (!schemas.Problem) throw new Error('the Problem schema must be registered through a documented route');
 
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     if (!(path.startsWith('/api/') || path.startsWith('/auth/'))) continue;

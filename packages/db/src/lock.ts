@@ -24,6 +24,10 @@ function processIsAlive(pid: number): boolean {
   }
 }
 
+/** Lock files this process holds: a file naming our own pid but absent here was left by an earlier
+ * process that had the same pid (a container's pid 1 after a restart), so it is stale. */
+const heldHere = new Set<string>();
+
 /**
  * PGlite does not lock its directory and two processes on one directory silently lose rows,
  * so the store takes an exclusive lock file (created with O_EXCL) holding the owner's pid.
@@ -37,16 +41,19 @@ export function acquireDataDirLock(dataDir: string): () => void {
       const fd = openSync(lockPath, 'wx', 0o600);
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      heldHere.add(lockPath);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(lockPath);
         rmSync(lockPath, { force: true });
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processIsAlive(pid)) {
+      const ours = pid === process.pid;
+      if ((ours && heldHere.has(lockPath)) || (!ours && Number.isInteger(pid) && pid > 0 && processIsAlive(pid))) {
         throw new DataDirLockedError(dataDir, pid);
       }
       rmSync(lockPath, { force: true });
