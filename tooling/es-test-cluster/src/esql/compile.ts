@@ -486,7 +486,7 @@ function compileBinary(op: string, le: Expression, re: Expression, loc: Location
   const integral = t !== 'double';
   const check = (v: number): number => {
     if (t === 'integer' && (v > INT_MAX || v < INT_MIN)) throw new EvalError('java.lang.ArithmeticException: integer overflow');
-    if (t === 'long' && !Number.isSafeInteger(v) && Math.abs(v) >= 9223372036854775807) throw new EvalError('java.lang.ArithmeticException: long overflow');
+    if (t === 'long' && !Number.isSafeInteger(v) && Math.abs(v) >= 2 ** 63) throw new EvalError('java.lang.ArithmeticException: long overflow');
     return v;
   };
   let f: (a: number, b: number) => number;

@@ -166,11 +166,11 @@ const CONVERTERS: Record<string, Converter> = {
   },
   to_long: {
     type: 'long', accepts: (t) => isNumericType(t) || isStringType(t) || t === 'boolean' || isDateType(t) || t === 'null', expected: 'boolean, date, date_nanos, double, integer, keyword, long, text or unsigned_long',
-    convert: (v, t) => toIntegral(v, t, -9223372036854775808, 9223372036854775807, 'long'),
+    convert: (v, t) => toIntegral(v, t, -(2 ** 63), 2 ** 63, 'long'),
   },
   to_unsigned_long: {
     type: 'unsigned_long', accepts: (t) => isNumericType(t) || isStringType(t) || t === 'boolean' || isDateType(t) || t === 'null', expected: 'boolean, date, double, integer, keyword, long, text or unsigned_long',
-    convert: (v, t) => toIntegral(v, t, 0, 18446744073709551615, 'unsigned_long'),
+    convert: (v, t) => toIntegral(v, t, 0, 2 ** 64, 'unsigned_long'),
   },
   to_double: {
     type: 'double', accepts: (t) => isNumericType(t) || isStringType(t) || t === 'boolean' || isDateType(t) || t === 'null', expected: 'boolean, date, double, integer, keyword, long, text or unsigned_long',

@@ -169,7 +169,7 @@ export function compileGrok(pattern: string): GrokPattern {
   let counter = 0;
   const expand = (p: string, depth: number): string => {
     if (depth > 20) throw new Error('grok pattern nesting too deep');
-    return p.replace(/%\{(\w+)(?::([\w.@\[\]-]+))?(?::(\w+))?\}/g, (_all, syntax: string, semantic: string | undefined, type: string | undefined) => {
+    return p.replace(/%\{(\w+)(?::([\w.@[\]-]+))?(?::(\w+))?\}/g, (_all, syntax: string, semantic: string | undefined, type: string | undefined) => {
       const def = GROK_BASE[syntax];
       if (def === undefined) throw new Error(`Unable to find pattern [${syntax}] in Grok's pattern dictionary`);
       const body = expand(def, depth + 1);
