@@ -2,7 +2,6 @@ import { Hono, type Context as HonoContext } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { HttpBindings } from '@hono/node-server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import type { Logger as PinoLogger } from 'pino';
 import { accounts, apiKeys, DomainError, hitFixedWindow, type CoreDeps, type Principal } from '@aqs/core';
 import type { Store } from '@aqs/db';
@@ -11,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { readBodyText, withBody } from './body.ts';
 import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
 import { mountDocs } from './docs.ts';
+import { createRestHandler } from './rest.ts';
 import { webPlaceholderHtml } from './web.ts';
 
 export interface AppDeps {
@@ -200,22 +200,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
 
   // REST: the same router through trpc-to-openapi, with errors rewritten to `{detail}`.
+  const restHandler = createRestHandler((error) => deps.logger.error({ err: error }, 'procedure failed'));
   const rest = async (c: HonoContext<Env>) => {
-    const res = await createOpenApiFetchHandler({
-      endpoint: '/',
-      req: c.req.raw,
-      router: appRouter,
-      createContext: ({ res: adapterRes }: { res: { setHeader(name: string, value: string | string[]): void } }) =>
-        contextFor(c, (value) => adapterRes.setHeader('Set-Cookie', value)),
-      onError: ({ error }: { error: unknown }) => logFailure(c, error),
-      responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) => {
-        if (errors.length > 0) {
-          const problem = toProblem(errors[0]);
-          return { status: problem.status, headers: problem.headers };
-        }
-        return ctx?.response.status ? { status: ctx.response.status } : {};
-      },
-    } as never);
+    const bodyText = SAFE_METHODS.has(c.req.method) ? '' : await c.req.raw.text();
+    const res = await restHandler(c.req.raw, bodyText, (setHeader) =>
+      contextFor(c, (value) => setHeader('Set-Cookie', value)),
+    );
     if (res.status < 400) return c.newResponse(res.body, res);
     const body = (await res.json().catch(() => ({}))) as { problem?: ProblemResponse['body'] };
     let problem = body.problem ?? { detail: 'Something went wrong on our side. The error was logged; try again.' };

@@ -26,7 +26,7 @@ import { deliverEmail } from '../mail/deliver.ts';
 import { accountExistsMessage, resetPasswordMessage, verifyEmailMessage } from '../mail/templates.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { endAllSessionsOfUser, endSession, findLiveSession, issueSession, type IssuedSession } from './sessions.ts';
-import { sessionWorkspace, workspaceAccess } from './principals.ts';
+import { sessionWorkspace } from './principals.ts';
 
 export const REGISTER_ACCEPTED =
   'Thanks. If this address can be registered, we have sent a link to confirm it. You can sign in now.';
@@ -177,13 +177,11 @@ export async function login(
 export async function principalFromSession(deps: CoreDeps, token: string): Promise<Principal | undefined> {
   const session = await findLiveSession(deps, token);
   if (!session) return undefined;
-  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, session.userId)).limit(1);
-  if (!user) return undefined;
-  const access = await sessionWorkspace(deps.db, user.id);
+  const access = await sessionWorkspace(deps.db, session.userId, session.currentWorkspaceId);
   if (!access) return undefined;
   return {
-    userId: user.id,
-    email: user.email,
+    userId: session.userId,
+    email: session.email,
     workspaceId: access.workspaceId,
     role: access.role,
     plan: access.plan,
@@ -265,14 +263,20 @@ export async function resetPassword(deps: CoreDeps, token: string, password: str
 }
 
 export async function getMe(deps: { db: Executor }, principal: Principal): Promise<Me> {
-  const [user] = await deps.db.select().from(users).where(eq(users.id, principal.userId)).limit(1);
-  const access = await workspaceAccess(deps.db, principal.userId, principal.workspaceId);
-  if (!user || !access) throw new DomainError('unauthorized', 'Your account or workspace no longer exists. Sign in again.');
+  const [row] = await deps.db
+    .select({ user: users, workspaceName: workspaces.name, personal: workspaces.personal, plan: workspaces.plan, role: workspaceMembers.role })
+    .from(users)
+    .innerJoin(workspaceMembers, and(eq(workspaceMembers.userId, users.id), eq(workspaceMembers.workspaceId, principal.workspaceId)))
+    .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
+    .where(eq(users.id, principal.userId))
+    .limit(1);
+  if (!row) throw new DomainError('unauthorized', 'Your account or workspace no longer exists. Sign in again.');
+  const { user } = row;
   const verified = user.emailVerifiedAt !== null;
   return {
     user: { id: user.id, email: user.email, name: user.name, email_verified: verified, created_at: user.createdAt.toISOString() },
-    workspace: { id: access.workspaceId, name: access.name, plan: access.plan, role: access.role, personal: access.personal },
-    plan: access.plan,
+    workspace: { id: principal.workspaceId, name: row.workspaceName, plan: row.plan, role: row.role, personal: row.personal },
+    plan: row.plan,
     email_verified: verified,
     auth_method: principal.authMethod,
   };

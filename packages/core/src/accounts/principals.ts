@@ -36,12 +36,22 @@ export async function personalWorkspaceId(db: Executor, userId: string): Promise
   return row?.id;
 }
 
-/** The workspace a session acts in: the user's current one while still a member, else the personal one. */
-export async function sessionWorkspace(db: Executor, userId: string): Promise<WorkspaceAccess | undefined> {
-  const [user] = await db.select({ current: users.currentWorkspaceId }).from(users).where(eq(users.id, userId)).limit(1);
-  if (!user) return undefined;
-  if (user.current) {
-    const access = await workspaceAccess(db, userId, user.current);
+/**
+ * The workspace a session acts in: the user's current one while still a member, else the personal one.
+ * Pass `current` when it is already known (it is read with the session) to save a query.
+ */
+export async function sessionWorkspace(
+  db: Executor,
+  userId: string,
+  current?: string | null,
+): Promise<WorkspaceAccess | undefined> {
+  if (current === undefined) {
+    const [user] = await db.select({ current: users.currentWorkspaceId }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) return undefined;
+    current = user.current;
+  }
+  if (current) {
+    const access = await workspaceAccess(db, userId, current);
     if (access) return access;
   }
   const personal = await personalWorkspaceId(db, userId);

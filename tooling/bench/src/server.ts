@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import autocannon from 'autocannon';
+import { median, ratio, repoRoot, serverDir, spawnReady, type Proc } from './processes.ts';
+
+const BENCH_SECONDS = 5;
+const baselineScript = join(repoRoot, 'tooling', 'bench', 'src', 'bare-server.ts');
+
+async function requestsPerSecond(url: string, headers: Record<string, string>): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: BENCH_SECONDS, headers });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function settleRss(proc: Proc): Promise<number> {
+  await new Promise((r) => setTimeout(r, 2000));
+  return proc.rssMb();
+}
+
+/** Start-up to ready on an existing data dir, authenticated GET /auth/me throughput, idle memory. */
+export async function benchServer(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-'));
+  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_RATE_LIMIT_PER_CLIENT: '1000000' };
+  try {
+    // Create the data directory once (not measured), then register a user and issue a key.
+    const first = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+    const email = 'bench@example.com';
+    await fetch(`${first.url}/auth/email/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench password 123' }),
+    });
+    await first.stop();
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'api-keys', 'create', '--email', email], {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: 'utf8',
+    });
+    const apiKey = cli.stdout.trim().split('\n').at(-1) ?? '';
+    if (!apiKey.startsWith('aqs_')) throw new Error(`could not create a bench API key: ${cli.stderr}`);
+
+    const serviceStarts: number[] = [];
+    const bareStarts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const bare = await spawnReady(baselineScript, ['{port}'], {}, repoRoot);
+      bareStarts.push(bare.readyMs);
+      await bare.stop();
+      const service = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+      serviceStarts.push(service.readyMs);
+      await service.stop();
+    }
+    console.log(
+      `startup to ready (existing data dir): service ${median(serviceStarts).toFixed(0)} ms, bare Hono ${median(bareStarts).toFixed(0)} ms (${ratio(median(serviceStarts), median(bareStarts))})`,
+    );
+
+    const bare = await spawnReady(baselineScript, ['{port}'], {}, repoRoot);
+    const service = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+    try {
+      const idleService = await settleRss(service);
+      const idleBare = await settleRss(bare);
+      console.log(`memory at idle (RSS): service ${idleService.toFixed(0)} MB, bare Hono ${idleBare.toFixed(0)} MB (${ratio(idleService, idleBare)})`);
+      const bareRps = await requestsPerSecond(`${bare.url}/auth/me`, {});
+      const meRps = await requestsPerSecond(`${service.url}/auth/me`, { 'x-api-key': apiKey });
+      console.log(
+        `GET /auth/me with an API key (embedded store): ${meRps.toFixed(0)} req/s; bare Hono route: ${bareRps.toFixed(0)} req/s (bare is ${ratio(bareRps, meRps)} faster)`,
+      );
+    } finally {
+      await service.stop();
+      await bare.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
