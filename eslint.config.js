@@ -1,11 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/test-output/**', 'packages/client/src/schema.ts', 'packages/db/migrations/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',

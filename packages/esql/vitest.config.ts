@@ -1,11 +1,4 @@
 import { defineConfig } from 'vitest/config';
 import { sharedTestConfig } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  test: {
-    testTimeout: sharedTestConfig.testTimeout,
-    hookTimeout: sharedTestConfig.hookTimeout,
-    reporters: [...sharedTestConfig.reporters],
-    include: ['test/**/*.test.ts'],
-  },
-});
+export default defineConfig({ test: { ...sharedTestConfig, include: ['test/**/*.test.ts'] } });

@@ -11,7 +11,7 @@ import { readBodyText, withBody } from './body.ts';
 import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
 import { mountDocs } from './docs.ts';
 import { createRestHandler } from './rest.ts';
-import { webPlaceholderHtml } from './web.ts';
+import { webIndexHtml } from './web.ts';
 
 export interface AppDeps {
   core: CoreDeps;
@@ -229,6 +229,6 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.get('/openapi.json', (c) => c.json(deps.openApiDocument));
   mountDocs(app);
-  app.get('/', (c) => c.html(webPlaceholderHtml));
+  app.get('/', (c) => c.html(webIndexHtml));
   return app;
 }
