@@ -32,7 +32,7 @@ interface Admin {
 async function openAdmin(config: Config): Promise<Admin> {
   try {
     const store = await openConfiguredStore(config);
-    const deps: CoreDeps = buildCoreDeps(config, store, createLogger('warn', process.stderr as never));
+    const deps: CoreDeps = buildCoreDeps(config, store, createLogger('warn', process.stderr as never)).deps;
     return {
       create: (email, name) => apiKeys.createApiKey(deps, { email, name }),
       list: (email) => apiKeys.listApiKeys(deps, { email }),

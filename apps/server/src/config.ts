@@ -36,6 +36,11 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Analytics Query Service <no-reply@localhost>'),
   RATE_LIMIT_PER_MINUTE: positiveInt('RATE_LIMIT_PER_MINUTE', 20),
   AUTH_RATE_LIMIT_PER_CLIENT: positiveInt('AUTH_RATE_LIMIT_PER_CLIENT', 60),
+  ALLOW_PRIVATE_NETWORKS: z
+    .enum(['true', 'false', ''], { message: 'ALLOW_PRIVATE_NETWORKS must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
+  QUERY_TIMEOUT_SECONDS: positiveInt('QUERY_TIMEOUT_SECONDS', 30),
   LOG_LEVEL: z.enum(logLevels, { message: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -53,6 +58,9 @@ export interface Config {
   rateLimitPerMinute: number;
   authRequestsPerClient: number;
   logLevel: (typeof logLevels)[number];
+  /** Let connections reach loopback, private and link-local addresses (self-hosting, tests). */
+  allowPrivateNetworks: boolean;
+  queryTimeoutMs: number;
   production: boolean;
   /** Directory the command was run from (npm's INIT_CWD); relative paths given to the CLI start here. */
   workingDir: string;
@@ -98,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     authRequestsPerClient: e.AUTH_RATE_LIMIT_PER_CLIENT,
     logLevel: e.LOG_LEVEL,
+    allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
+    queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
     production: e.NODE_ENV === 'production',
     workingDir: baseDir,
   };

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { openStore, type Store } from '@aqs/db';
-import { defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type CoreDeps, type MailTransport } from '@aqs/core';
+import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type CoreDeps, type MailTransport } from '@aqs/core';
+import { openDemoDatabase } from '@aqs/connectors';
+import { join } from 'node:path';
 import { buildOpenApiDocument } from '@aqs/api';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -17,12 +19,33 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
     : openStore({ kind: 'pglite', dataDir: config.dataDir });
 }
 
-export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail?: MailTransport): CoreDeps {
+export interface BuiltDeps {
+  deps: CoreDeps;
+  /** Closes what the dependencies opened on demand (the demo database). */
+  close(): Promise<void>;
+}
+
+export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail?: MailTransport): BuiltDeps {
+  let demo: ReturnType<typeof openDemoDatabase> | undefined;
   return {
-    db: store.db,
-    logger,
-    mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
-    auth: { ...defaultAuthSettings, appUrl: config.appUrl, authRequestsPerClient: config.authRequestsPerClient },
+    deps: {
+      db: store.db,
+      logger,
+      mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
+      auth: { ...defaultAuthSettings, appUrl: config.appUrl, authRequestsPerClient: config.authRequestsPerClient },
+      dataSources: {
+        secrets: createSecretBox(config.secretKey.value),
+        allowPrivateNetworks: config.allowPrivateNetworks,
+        requestTimeoutMs: config.queryTimeoutMs,
+        demoDatabase: () => {
+          demo ??= openDemoDatabase({ dataDir: join(config.dataDir, 'demo') });
+          return demo;
+        },
+      },
+    },
+    close: async () => {
+      if (demo) await (await demo).close();
+    },
   };
 }
 
@@ -51,7 +74,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const store = options.store ?? (await openConfiguredStore(config));
   const ownsStore = !options.store;
-  const deps = buildCoreDeps(config, store, logger, options.mail);
+  const built = buildCoreDeps(config, store, logger, options.mail);
+  const deps = built.deps;
   const app = createApp({
     core: deps,
     store,
@@ -91,6 +115,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.close(() => resolve());
         });
         if (adminSocket) await new Promise<void>((resolve) => adminSocket.close(() => resolve()));
+        await built.close();
         if (ownsStore) await store.close();
       })();
       return closing;

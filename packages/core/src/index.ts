@@ -8,3 +8,7 @@ export { hashPassword, verifyPassword } from './accounts/passwords.ts';
 export { deleteExpiredSessions } from './accounts/sessions.ts';
 export { hitFixedWindow, deleteExpiredCounters, type WindowHit } from './limits/rate-limit.ts';
 export { deliverEmail } from './mail/deliver.ts';
+export * as connections from './connections/service.ts';
+export * as schema from './connections/schema.ts';
+export { createSecretBox, type SecretBox } from './secret-box.ts';
+export { PLAN_LIMITS, type PlanLimits } from './limits/plans.ts';

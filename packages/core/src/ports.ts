@@ -1,4 +1,6 @@
 import type { Database } from '@aqs/db';
+import type { EmbeddedDatabase } from '@aqs/connectors';
+import type { SecretBox } from './secret-box.ts';
 
 /** Structured logger (pino-compatible subset). */
 export interface Logger {
@@ -34,11 +36,21 @@ export interface AuthSettings {
   authLimitWindowSeconds: number;
 }
 
+export interface DataSourceSettings {
+  secrets: SecretBox;
+  /** ALLOW_PRIVATE_NETWORKS: let connections reach loopback and private addresses (tests, self-hosting). */
+  allowPrivateNetworks: boolean;
+  requestTimeoutMs: number;
+  /** Opens the embedded demo database on first use (it costs memory and start-up time otherwise). */
+  demoDatabase(): Promise<EmbeddedDatabase>;
+}
+
 export interface CoreDeps {
   db: Database;
   logger: Logger;
   mail: MailTransport;
   auth: AuthSettings;
+  dataSources: DataSourceSettings;
   now?: () => Date;
 }
 

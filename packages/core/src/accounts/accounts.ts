@@ -17,6 +17,7 @@ import type {
   RegisterInput,
   SessionInfo,
 } from '@aqs/contracts';
+import { DEMO_CONNECTION } from '@aqs/connectors';
 import { DomainError } from '../errors.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
@@ -130,6 +131,20 @@ export async function register(deps: CoreDeps, input: RegisterInput): Promise<vo
         updatedAt: now,
       });
       await tx.insert(workspaceMembers).values({ workspaceId, userId, role: 'owner', createdAt: now });
+      // Every new workspace starts with the embedded demo connection, so there is something to ask at once.
+      await tx.insert(connections).values({
+        id: newId('con'),
+        workspaceId,
+        createdBy: userId,
+        name: DEMO_CONNECTION.name,
+        dialect: DEMO_CONNECTION.dialect,
+        authMode: DEMO_CONNECTION.authMode,
+        config: DEMO_CONNECTION.config,
+        tags: DEMO_CONNECTION.tags,
+        isDemo: true,
+        createdAt: now,
+        updatedAt: now,
+      });
       return issueToken(tx, userId, 'verify_email', deps.auth.verifyEmailTokenSeconds, now);
     });
   } catch (error) {

@@ -1,0 +1,43 @@
+import type { Connector, DialectDescriptor } from './types.ts';
+import { elasticsearchConnector } from './elasticsearch/connector.ts';
+import { postgresConnector } from './postgres/connector.ts';
+
+export * from './types.ts';
+export { ConnectorError, type ConnectorErrorKind } from './errors.ts';
+export { isBlockedAddress, guardedLookup, assertHostAllowed } from './network.ts';
+export { openDemoDatabase, DEMO_CONNECTION } from './demo/database.ts';
+
+const connectors: Record<string, Connector> = {
+  elasticsearch: elasticsearchConnector,
+  postgres: postgresConnector,
+};
+
+/** Engines users ask for that are not supported yet: listed so clients can show them as coming. */
+const unavailable: DialectDescriptor[] = [
+  ['opensearch', 'OpenSearch', 'OpenSearch implements PPL, not ES|QL; it is not supported.'],
+  ['mysql', 'MySQL / MariaDB', 'Planned after PostgreSQL.'],
+  ['bigquery', 'Google BigQuery', 'Planned.'],
+  ['snowflake', 'Snowflake', 'Planned.'],
+  ['clickhouse', 'ClickHouse', 'Planned.'],
+].map(([id, name, note]) => ({
+  id: id as string,
+  name: name as string,
+  availability: 'unavailable' as const,
+  availability_note: note as string,
+  query_language: id === 'opensearch' ? 'PPL' : 'SQL',
+  auth_modes: [],
+}));
+
+/** The authoritative list of engines: the available connectors first, then the planned ones. */
+export function listDialects(): DialectDescriptor[] {
+  return [...Object.values(connectors).map((c) => c.descriptor), ...unavailable];
+}
+
+export function findDialect(id: string): DialectDescriptor | undefined {
+  return listDialects().find((d) => d.id === id);
+}
+
+/** The connector of an available dialect, or undefined. */
+export function connectorFor(dialect: string): Connector | undefined {
+  return connectors[dialect];
+}

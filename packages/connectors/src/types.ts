@@ -1,0 +1,189 @@
+import type { FieldError } from '@aqs/contracts';
+
+// ---------- descriptors (drive GET /connections/dialects and the connection form) ----------
+
+export type FormFieldType = 'url' | 'string' | 'secret' | 'boolean' | 'pem' | 'string_list' | 'integer' | 'enum';
+
+export interface FormField {
+  /** Key inside the connection's `config` object, e.g. `cluster_url`. */
+  name: string;
+  label: string;
+  type: FormFieldType;
+  required: boolean;
+  secret: boolean;
+  help: string;
+  default?: string | number | boolean | string[];
+  options?: string[];
+  placeholder?: string;
+}
+
+export interface AuthModeDescriptor {
+  id: string;
+  name: string;
+  description: string;
+  recommended: boolean;
+  /** Shown in the UI and attached to connections using this mode (e.g. basic auth: development only). */
+  warning: string | null;
+  /** Every field the form shows for this mode, in order (connection fields and credentials). */
+  fields: FormField[];
+}
+
+export interface DialectDescriptor {
+  id: string;
+  name: string;
+  availability: 'available' | 'unavailable';
+  /** Why an unavailable dialect cannot be chosen yet. */
+  availability_note: string | null;
+  query_language: string;
+  auth_modes: AuthModeDescriptor[];
+}
+
+// ---------- a connection as the connector sees it ----------
+
+/** A stored connection with its secrets decrypted, for the duration of one operation. */
+export interface ConnectionTarget {
+  id: string;
+  dialect: string;
+  authMode: string;
+  /** Non-secret configuration, as parsed by `parseConfig`. */
+  config: Record<string, unknown>;
+  /** Secret fields by name (decrypted). */
+  secrets: Record<string, string>;
+}
+
+/** Runtime facilities the service hands to connectors. */
+export interface ConnectorContext {
+  /** Operator setting ALLOW_PRIVATE_NETWORKS: permits loopback/private/link-local targets (tests, self-hosting). */
+  allowPrivateNetworks: boolean;
+  /** Per-request timeout toward the engine. */
+  requestTimeoutMs: number;
+  /** The embedded demo database (PGlite), when the service runs one. */
+  demoDatabase?: EmbeddedDatabase;
+}
+
+/** The subset of PGlite the demo connection needs (kept structural so callers need not import PGlite). */
+export interface EmbeddedDatabase {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; fields: { name: string; dataTypeID: number }[] }>;
+  exec(sql: string): Promise<unknown>;
+  transaction<T>(fn: (tx: {
+    query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; fields: { name: string; dataTypeID: number }[] }>;
+    exec(sql: string): Promise<unknown>;
+    rollback(): Promise<void>;
+  }) => Promise<T>): Promise<T>;
+}
+
+// ---------- results ----------
+
+export type CheckStatus = 'passed' | 'failed' | 'warning' | 'skipped';
+
+export interface TestCheck {
+  /** Stable id, e.g. `reachability`, `tls`, `credentials`, `query_endpoint`, `privileges`, `scope`. */
+  id: string;
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+/** Answer of `POST /connections/{id}/test`: each check, and for a failure the spec's symptom, cause and fix. */
+export interface TestResult {
+  ok: boolean;
+  checks: TestCheck[];
+  symptom: string | null;
+  cause: string | null;
+  fix: string | null;
+  server: { version: string | null; flavor: string | null } | null;
+}
+
+export interface IntrospectedColumn {
+  /** Dot-notation for nested object fields (`user.name`); multi-fields too (`message.keyword`). */
+  name: string;
+  /** Type as the query language sees it (ES|QL type after widening; PostgreSQL type name). */
+  type: string;
+  /** Type as stored (mapping type; PostgreSQL udt name). */
+  native_type: string;
+  nullable: boolean | null;
+  /** False for fields the query language cannot read (ES nested fields). */
+  queryable: boolean;
+  description: string | null;
+  note: string | null;
+}
+
+export interface ForeignKey {
+  columns: string[];
+  references: { schema: string | null; table: string; columns: string[] };
+}
+
+export interface IntrospectedTable {
+  /** As written in a query: `orders` (PostgreSQL, with `schema` separately) or the index / alias / data stream name. */
+  name: string;
+  schema: string | null;
+  kind: 'table' | 'view' | 'materialized_view' | 'index' | 'alias' | 'data_stream';
+  columns: IntrospectedColumn[];
+  primary_key: string[];
+  foreign_keys: ForeignKey[];
+  row_estimate: number | null;
+  /** Backing indices of an alias or data stream. */
+  members: string[];
+  warnings: string[];
+}
+
+export interface Introspection {
+  dialect: string;
+  /** Schemas (PostgreSQL) or scope patterns (Elasticsearch) with how many tables each holds. */
+  schemas: { name: string; table_count: number }[];
+  tables: IntrospectedTable[];
+  warnings: string[];
+  server_version: string | null;
+}
+
+export interface QueryWarning {
+  /** Stable code, e.g. `partial_results`, `row_cap`, `default_limit`. */
+  code: string;
+  message: string;
+}
+
+export interface ValidatedQuery {
+  /** The text that will run: the input, re-printed or wrapped, with the row cap applied. */
+  text: string;
+  warnings: QueryWarning[];
+}
+
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  /** Maximum rows returned (default 5000). `truncated` says whether more existed. */
+  rowCap: number;
+  timeoutMs: number;
+}
+
+export interface ExecuteResult {
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  truncated: boolean;
+  partial: boolean;
+  warnings: QueryWarning[];
+  took_ms: number;
+}
+
+export interface ParsedConfig {
+  config: Record<string, unknown>;
+  secrets: Record<string, string>;
+}
+
+export interface Connector {
+  readonly descriptor: DialectDescriptor;
+  /**
+   * Validates a whole configuration for an auth mode and splits it into non-secret config and
+   * secrets. Errors name fields as `config.<name>` with a sentence that says how to fix them.
+   */
+  parseConfig(authMode: string, input: Record<string, unknown>): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] };
+  /** Standing warnings of a connection (basic auth, TLS verification off, ...). */
+  warnings(target: ConnectionTarget): string[];
+  test(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult>;
+  introspect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection>;
+  /** Parses and checks a generated query (read-only, in scope, row cap). Throws ConnectorError kind `query_rejected`. */
+  validateQuery(target: ConnectionTarget, text: string, options: { rowCap: number }): ValidatedQuery;
+  /** Runs a validated query read-only. Throws ConnectorError mapped to the symptom table. */
+  execute(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult>;
+}
+
+export const DEFAULT_ROW_CAP = 5000;

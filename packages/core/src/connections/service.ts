@@ -1,0 +1,283 @@
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { connections, newId, workspaces, type Executor } from '@aqs/db';
+import type { Connection, ConnectionCreateInput, ConnectionPatchInput, FieldError } from '@aqs/contracts';
+import {
+  connectorFor,
+  findDialect,
+  listDialects,
+  type AuthModeDescriptor,
+  type Connector,
+  type ConnectionTarget,
+  type ConnectorContext,
+  type DialectDescriptor,
+  type TestResult,
+} from '@aqs/connectors';
+import { DomainError } from '../errors.ts';
+import type { CoreDeps } from '../ports.ts';
+import type { Principal } from '../principal.ts';
+import { PLAN_LIMITS } from '../limits/plans.ts';
+
+export type ConnectionRow = typeof connections.$inferSelect;
+
+/** The hidden auth mode of the demo connection, served by the embedded demo database. */
+export const EMBEDDED_AUTH_MODE = 'embedded';
+
+function validation(fields: FieldError[]): DomainError {
+  return new DomainError('validation', 'The connection is invalid.', { fields });
+}
+
+export function dialects(): DialectDescriptor[] {
+  return listDialects();
+}
+
+export function authModesOf(dialect: string | undefined): { dialect: string; auth_modes: AuthModeDescriptor[] } {
+  if (!dialect) throw validation([{ field: 'dialect', message: 'is required, e.g. ?dialect=elasticsearch' }]);
+  const found = findDialect(dialect);
+  if (!found) {
+    const known = listDialects().map((d) => d.id).join(', ');
+    throw validation([{ field: 'dialect', message: `is not a known dialect; use one of: ${known}` }]);
+  }
+  return { dialect: found.id, auth_modes: found.auth_modes };
+}
+
+function availableConnector(dialect: string, field = 'dialect'): Connector {
+  const connector = connectorFor(dialect);
+  if (connector) return connector;
+  const known = findDialect(dialect);
+  if (known) throw validation([{ field, message: `${known.name} is not available yet: ${known.availability_note ?? 'see GET /api/v1/connections/dialects'}` }]);
+  const ids = listDialects().filter((d) => d.availability === 'available').map((d) => d.id).join(', ');
+  throw validation([{ field, message: `is not a known dialect; use one of: ${ids}` }]);
+}
+
+function authMode(connector: Connector, id: string): AuthModeDescriptor {
+  const mode = connector.descriptor.auth_modes.find((m) => m.id === id);
+  if (!mode) {
+    const ids = connector.descriptor.auth_modes.map((m) => m.id).join(', ');
+    throw validation([{ field: 'auth_mode', message: `is not an auth mode of ${connector.descriptor.name}; use one of: ${ids}` }]);
+  }
+  return mode;
+}
+
+function aad(connectionId: string, field: string): string {
+  return `connection:${connectionId}:${field}`;
+}
+
+function sealSecrets(deps: CoreDeps, connectionId: string, secrets: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(secrets).map(([field, value]) => [field, deps.dataSources.secrets.seal(value, aad(connectionId, field))]));
+}
+
+function openSecrets(deps: CoreDeps, row: ConnectionRow): Record<string, string> {
+  return Object.fromEntries(Object.entries(row.secrets).map(([field, envelope]) => [field, deps.dataSources.secrets.open(envelope, aad(row.id, field))]));
+}
+
+/** The connection with its secrets decrypted, for one connector call. */
+export function targetOf(deps: CoreDeps, row: ConnectionRow): ConnectionTarget {
+  return { id: row.id, dialect: row.dialect, authMode: row.authMode, config: row.config, secrets: openSecrets(deps, row) };
+}
+
+export async function connectorContext(deps: CoreDeps, row: ConnectionRow): Promise<ConnectorContext> {
+  const ctx: ConnectorContext = {
+    allowPrivateNetworks: deps.dataSources.allowPrivateNetworks,
+    requestTimeoutMs: deps.dataSources.requestTimeoutMs,
+  };
+  if (row.authMode === EMBEDDED_AUTH_MODE) ctx.demoDatabase = await deps.dataSources.demoDatabase();
+  return ctx;
+}
+
+/** The API shape: secrets never leave the server; each secret field says only whether it is set. */
+export function toConnection(row: ConnectionRow): Connection {
+  const connector = connectorFor(row.dialect);
+  const mode = connector?.descriptor.auth_modes.find((m) => m.id === row.authMode);
+  const config: Record<string, unknown> = { ...row.config };
+  for (const field of mode?.fields.filter((f) => f.secret) ?? []) config[`${field.name}_set`] = field.name in row.secrets;
+  const target: ConnectionTarget = { id: row.id, dialect: row.dialect, authMode: row.authMode, config: row.config, secrets: {} };
+  return {
+    id: row.id,
+    name: row.name,
+    dialect: row.dialect,
+    auth_mode: row.authMode,
+    config,
+    tags: row.tags,
+    paused: row.paused,
+    is_demo: row.isDemo,
+    warnings: connector && row.authMode !== EMBEDDED_AUTH_MODE ? connector.warnings(target) : [],
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** A connection of the caller's workspace; any other id is a 404, whoever owns it. */
+export async function loadOwnedConnection(db: Executor, principal: Principal, id: string): Promise<ConnectionRow> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.id, id), eq(connections.workspaceId, principal.workspaceId)))
+    .limit(1);
+  if (!row) throw new DomainError('not_found', `Connection ${id} was not found in your workspace.`);
+  return row;
+}
+
+/**
+ * Takes a connection slot: locks the workspace row so concurrent creations see each other, then
+ * counts active (not paused, not demo) connections against the plan.
+ */
+async function takeSlot(tx: Executor, workspaceId: string): Promise<void> {
+  const [ws] = await tx.select({ plan: workspaces.plan }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+  if (!ws) throw new DomainError('not_found', 'Workspace not found.');
+  const [active] = await tx
+    .select({ n: count() })
+    .from(connections)
+    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.paused, false), eq(connections.isDemo, false)));
+  const limit = PLAN_LIMITS[ws.plan].connections;
+  if ((active?.n ?? 0) >= limit) {
+    throw new DomainError(
+      'quota_exceeded',
+      `Your ${ws.plan} plan allows ${limit} active connections. Pause or delete one (pausing frees its slot and deletes nothing), or upgrade the plan.`,
+      { code: 'quota_connections_exceeded' },
+    );
+  }
+}
+
+function parseOrThrow(connector: Connector, mode: string, config: Record<string, unknown>) {
+  const parsed = connector.parseConfig(mode, config);
+  if (!parsed.ok) throw validation(parsed.errors);
+  return parsed.value;
+}
+
+export async function listConnections(deps: CoreDeps, principal: Principal, filter: { tag?: string | undefined }): Promise<Connection[]> {
+  const conditions = [eq(connections.workspaceId, principal.workspaceId)];
+  if (filter.tag) conditions.push(sql`${connections.tags} @> ${JSON.stringify([filter.tag])}::jsonb`);
+  const rows = await deps.db.select().from(connections).where(and(...conditions)).orderBy(desc(connections.isDemo), desc(connections.createdAt));
+  return rows.map(toConnection);
+}
+
+export async function createConnection(deps: CoreDeps, principal: Principal, input: ConnectionCreateInput): Promise<Connection> {
+  const connector = availableConnector(input.dialect);
+  authMode(connector, input.auth_mode);
+  const parsed = parseOrThrow(connector, input.auth_mode, input.config);
+  const id = newId('con');
+  const now = new Date();
+  const row = await deps.db.transaction(async (tx) => {
+    await takeSlot(tx, principal.workspaceId);
+    const [inserted] = await tx
+      .insert(connections)
+      .values({
+        id,
+        workspaceId: principal.workspaceId,
+        createdBy: principal.userId,
+        name: input.name,
+        dialect: input.dialect,
+        authMode: input.auth_mode,
+        config: parsed.config,
+        secrets: sealSecrets(deps, id, parsed.secrets),
+        tags: input.tags,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
+  if (!row) throw new Error('connection insert returned no row');
+  return toConnection(row);
+}
+
+export async function getConnection(deps: CoreDeps, principal: Principal, id: string): Promise<Connection> {
+  return toConnection(await loadOwnedConnection(deps.db, principal, id));
+}
+
+export async function updateConnection(deps: CoreDeps, principal: Principal, input: ConnectionPatchInput): Promise<Connection> {
+  const row = await loadOwnedConnection(deps.db, principal, input.id);
+  if (row.isDemo && (input.config !== undefined || input.auth_mode !== undefined)) {
+    throw new DomainError('conflict', 'The demo connection cannot be reconfigured; create a connection of your own instead.');
+  }
+  const changes: Partial<typeof connections.$inferInsert> = { updatedAt: new Date() };
+  if (input.name !== undefined) changes.name = input.name;
+  if (input.tags !== undefined) changes.tags = input.tags;
+  if (input.config !== undefined || input.auth_mode !== undefined) {
+    const connector = availableConnector(row.dialect);
+    const mode = authMode(connector, input.auth_mode ?? row.authMode);
+    const allowed = new Set(mode.fields.map((f) => f.name));
+    const merged: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries({ ...row.config, ...openSecrets(deps, row) })) if (allowed.has(key)) merged[key] = value;
+    for (const [key, value] of Object.entries(input.config ?? {})) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    const parsed = parseOrThrow(connector, mode.id, merged);
+    changes.authMode = mode.id;
+    changes.config = parsed.config;
+    changes.secrets = sealSecrets(deps, row.id, parsed.secrets);
+  }
+  const [updated] = await deps.db.update(connections).set(changes).where(eq(connections.id, row.id)).returning();
+  if (!updated) throw new DomainError('not_found', `Connection ${input.id} was not found in your workspace.`);
+  return toConnection(updated);
+}
+
+export async function deleteConnection(deps: CoreDeps, principal: Principal, id: string): Promise<void> {
+  const row = await loadOwnedConnection(deps.db, principal, id);
+  await deps.db.delete(connections).where(eq(connections.id, row.id));
+}
+
+export async function duplicateConnection(deps: CoreDeps, principal: Principal, id: string): Promise<Connection> {
+  const row = await loadOwnedConnection(deps.db, principal, id);
+  const copyId = newId('con');
+  const now = new Date();
+  const copy = await deps.db.transaction(async (tx) => {
+    if (!row.isDemo) await takeSlot(tx, principal.workspaceId);
+    const [inserted] = await tx
+      .insert(connections)
+      .values({
+        id: copyId,
+        workspaceId: principal.workspaceId,
+        createdBy: principal.userId,
+        name: `${row.name} (copy)`.slice(0, 120),
+        dialect: row.dialect,
+        authMode: row.authMode,
+        config: row.config,
+        // Re-encrypted: each ciphertext is bound to its own connection id.
+        secrets: sealSecrets(deps, copyId, openSecrets(deps, row)),
+        tags: row.tags,
+        paused: false,
+        isDemo: row.isDemo,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return inserted;
+  });
+  if (!copy) throw new Error('connection insert returned no row');
+  return toConnection(copy);
+}
+
+export async function setPaused(deps: CoreDeps, principal: Principal, id: string, paused: boolean): Promise<Connection> {
+  const updated = await deps.db.transaction(async (tx) => {
+    const row = await loadOwnedConnection(tx, principal, id);
+    if (row.paused === paused) return row;
+    if (!paused && !row.isDemo) await takeSlot(tx, principal.workspaceId);
+    const [result] = await tx.update(connections).set({ paused, updatedAt: new Date() }).where(eq(connections.id, row.id)).returning();
+    return result ?? row;
+  });
+  return toConnection(updated);
+}
+
+export async function setTags(deps: CoreDeps, principal: Principal, id: string, tags: string[]): Promise<Connection> {
+  const row = await loadOwnedConnection(deps.db, principal, id);
+  const [updated] = await deps.db.update(connections).set({ tags, updatedAt: new Date() }).where(eq(connections.id, row.id)).returning();
+  return toConnection(updated ?? row);
+}
+
+export async function testConnection(deps: CoreDeps, principal: Principal, id: string): Promise<TestResult> {
+  const row = await loadOwnedConnection(deps.db, principal, id);
+  const connector = availableConnector(row.dialect);
+  return connector.test(targetOf(deps, row), await connectorContext(deps, row));
+}
+
+/** Refuses work on a paused connection with a sentence saying how to resume it. */
+export function assertNotPaused(row: ConnectionRow): void {
+  if (row.paused) {
+    throw new DomainError(
+      'conflict',
+      `Connection "${row.name}" is paused. Resume it with POST /api/v1/connections/${row.id}/paused and {"paused": false}.`,
+    );
+  }
+}
