@@ -1,0 +1,196 @@
+/**
+ * Discovery: `GET /_resolve/index/<scope patterns>` lists the indices, aliases and data streams in
+ * scope; `GET /<name>/_field_caps?fields=*` (what ES|QL itself resolves fields with) gives each
+ * one's columns. Both need only `view_index_metadata` (or `read`).
+ */
+import { ConnectorError } from '../errors.ts';
+import type { ConnectionTarget, ConnectorContext, IntrospectedColumn, IntrospectedTable, Introspection } from '../types.ts';
+import type { ClientHandle } from './client.ts';
+import { clientFor } from './client.ts';
+import { readConfig, scopePatterns, secretValues } from './config.ts';
+import { FIX_EMPTY_SCHEMA, mapClientError } from './errors-map.ts';
+import { matchesName } from './patterns.ts';
+import { esRequest, serverInfo } from './request.ts';
+
+export const FIELD_LIMIT = 1000;
+const CONCURRENCY = 6;
+
+/** ES mapping type -> the type ES|QL reads it as (ESQL.md: widening rules). */
+const ESQL_TYPES: Record<string, string> = {
+  boolean: 'boolean',
+  byte: 'integer', short: 'integer', integer: 'integer', token_count: 'integer',
+  long: 'long', unsigned_long: 'unsigned_long',
+  float: 'double', half_float: 'double', scaled_float: 'double', double: 'double',
+  keyword: 'keyword', wildcard: 'keyword', constant_keyword: 'keyword',
+  text: 'text', match_only_text: 'text', semantic_text: 'text',
+  date: 'date', date_nanos: 'date_nanos',
+  ip: 'ip', version: 'version',
+  geo_point: 'geo_point', geo_shape: 'geo_shape', point: 'cartesian_point', shape: 'cartesian_shape',
+};
+
+export function esqlType(mappingType: string): string {
+  return ESQL_TYPES[mappingType] ?? 'unsupported';
+}
+
+interface ResolveAnswer {
+  indices?: { name: string; aliases?: string[]; attributes?: string[]; data_stream?: string }[];
+  aliases?: { name: string; indices?: string[] }[];
+  data_streams?: { name: string; backing_indices?: string[]; timestamp_field?: string }[];
+}
+
+interface FieldCapsEntry {
+  type: string;
+  metadata_field?: boolean;
+  searchable?: boolean;
+  aggregatable?: boolean;
+  indices?: string[];
+}
+
+interface FieldCapsAnswer {
+  indices?: string[];
+  fields?: Record<string, Record<string, FieldCapsEntry>>;
+}
+
+export const EMPTY_SCHEMA_CAUSE = 'Query language not enabled, or `view_index_metadata` missing.';
+
+function encodePatterns(patterns: readonly string[]): string {
+  return patterns.map((p) => encodeURIComponent(p)).join(',');
+}
+
+/** Columns of one table from a field-caps answer. */
+export function columnsFromFieldCaps(table: string, answer: FieldCapsAnswer): IntrospectedColumn[] {
+  const fields = answer.fields ?? {};
+  const nested = new Set<string>();
+  for (const [name, caps] of Object.entries(fields)) {
+    if (Object.values(caps).some((c) => c.type === 'nested')) nested.add(name);
+  }
+  const columns: IntrospectedColumn[] = [];
+  for (const name of Object.keys(fields).sort()) {
+    const entries = Object.values(fields[name] ?? {}).filter((e) => e.type !== 'unmapped');
+    if (entries.length === 0 || entries.some((e) => e.metadata_field)) continue;
+    const types = [...new Set(entries.map((e) => e.type))].sort();
+    if (types.every((t) => t === 'object' || t === 'nested')) continue;
+    const parts = name.split('.');
+    let nestedParent: string | null = null;
+    for (let i = 1; i < parts.length; i++) {
+      const prefix = parts.slice(0, i).join('.');
+      if (nested.has(prefix)) {
+        nestedParent = prefix;
+        break;
+      }
+    }
+    const widened = [...new Set(types.map(esqlType))];
+    let type: string;
+    let queryable = true;
+    let note: string | null = null;
+    if (widened.length > 1 || types.includes('object') || types.includes('nested')) {
+      type = 'unsupported';
+      queryable = false;
+      const detail = entries.map((e) => `${e.type}${e.indices ? ` in ${e.indices.join(', ')}` : ''}`).join('; ');
+      note = `Conflicting types across the indices of '${table}' (${detail}): ES|QL reads it as unsupported (null values); query a single index or cast in the query.`;
+    } else {
+      type = widened[0] as string;
+      if (type === 'unsupported') {
+        queryable = false;
+        note = `Mapping type ${types.join(', ')} is not supported by ES|QL (values come back null).`;
+      }
+    }
+    if (nestedParent !== null) {
+      queryable = false;
+      note = `Inside the nested field '${nestedParent}': ES|QL does not return nested fields, so this column cannot be queried.`;
+    }
+    columns.push({ name, type, native_type: types.join(', '), nullable: true, queryable, description: null, note });
+  }
+  return columns;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+/** Lists the tables (indices, aliases, data streams) in scope, without columns. */
+export async function resolveScope(handle: ClientHandle, scope: readonly string[], secrets: readonly string[]): Promise<IntrospectedTable[]> {
+  if (scope.length === 0) return [];
+  let answer: ResolveAnswer;
+  try {
+    const res = await esRequest<ResolveAnswer>(handle, {
+      method: 'GET',
+      path: `/_resolve/index/${encodePatterns(scope)}`,
+      querystring: { ignore_unavailable: true, allow_no_indices: true },
+    });
+    answer = res.body ?? {};
+  } catch (e) {
+    throw mapClientError(e, { handle, secrets, clusterUrl: handle.config.cluster_url });
+  }
+  const base = { schema: null, columns: [], primary_key: [], foreign_keys: [], row_estimate: null, warnings: [] };
+  const tables: IntrospectedTable[] = [];
+  for (const ds of answer.data_streams ?? []) {
+    tables.push({ ...base, columns: [], warnings: [], name: ds.name, kind: 'data_stream', members: [...(ds.backing_indices ?? [])] });
+  }
+  for (const a of answer.aliases ?? []) {
+    tables.push({ ...base, columns: [], warnings: [], name: a.name, kind: 'alias', members: [...(a.indices ?? [])].sort() });
+  }
+  for (const i of answer.indices ?? []) {
+    if (i.data_stream) continue; // backing index of a data stream: reached through the stream
+    tables.push({ ...base, columns: [], warnings: [], name: i.name, kind: 'index', members: [] });
+  }
+  tables.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return tables;
+}
+
+export async function introspectEs(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection> {
+  const config = readConfig(target);
+  const scope = scopePatterns(config);
+  const secrets = secretValues(target);
+  const handle = await clientFor(target, ctx);
+  const tables = await resolveScope(handle, scope, secrets);
+  const warnings: string[] = [];
+  await mapLimit(tables, CONCURRENCY, async (table) => {
+    try {
+      const res = await esRequest<FieldCapsAnswer>(handle, {
+        method: 'GET',
+        path: `/${encodeURIComponent(table.name)}/_field_caps`,
+        querystring: { fields: '*', ignore_unavailable: true, allow_no_indices: true },
+      });
+      table.columns = columnsFromFieldCaps(table.name, res.body ?? {});
+    } catch (e) {
+      const err = mapClientError(e, { handle, secrets, clusterUrl: config.cluster_url });
+      if (err.kind === 'auth' || err.kind === 'unreachable' || err.kind === 'tls' || err.kind === 'blocked_address') throw err;
+      table.warnings.push(`Columns could not be read (${err.symptom}: ${err.cause_}).`);
+    }
+    if (table.columns.length > FIELD_LIMIT) {
+      const w = `${table.name} has ${table.columns.length} fields: above ${FIELD_LIMIT} fields may hit prompt-size limits during planning; narrow Allowed indices.`;
+      table.warnings.push(w);
+      warnings.push(w);
+    }
+  });
+  if (tables.length === 0) {
+    warnings.unshift(`Empty schema after discovery: no index, alias or data stream matching ${scope.join(', ')} is visible to the credential. ${EMPTY_SCHEMA_CAUSE} ${FIX_EMPTY_SCHEMA}`);
+  }
+  const server = await serverInfo(handle);
+  return {
+    dialect: 'elasticsearch',
+    schemas: scope.map((p) => ({ name: p, table_count: tables.filter((t) => matchesName(p, t.name)).length })),
+    tables,
+    warnings,
+    server_version: server.version ?? (server.flavor === 'serverless' ? 'serverless' : null),
+  };
+}
+
+export function emptySchemaError(scope: readonly string[]): ConnectorError {
+  return new ConnectorError({
+    kind: 'privileges',
+    symptom: 'Empty schema after discovery',
+    cause: `${EMPTY_SCHEMA_CAUSE} Nothing matching ${scope.join(', ')} is visible to the credential.`,
+    fix: FIX_EMPTY_SCHEMA,
+  });
+}
