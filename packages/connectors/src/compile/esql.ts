@@ -1,0 +1,174 @@
+import type { ColumnRef, Condition, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
+import { printName, printString } from '@aqs/esql';
+import { AGGREGATE_NEEDS_COLUMN, CompileError, absoluteBounds, isAggregating } from './common.ts';
+
+const FUNCTION: Record<string, string> = {
+  count: 'COUNT',
+  count_distinct: 'COUNT_DISTINCT',
+  sum: 'SUM',
+  avg: 'AVG',
+  min: 'MIN',
+  max: 'MAX',
+  median: 'MEDIAN',
+};
+
+// ES|QL has no quarter timespan; three months is the same bucket.
+const SPAN: Record<TimeUnit, string> = {
+  minute: '1 minute',
+  hour: '1 hour',
+  day: '1 day',
+  week: '1 week',
+  month: '1 month',
+  quarter: '3 months',
+  year: '1 year',
+};
+
+function column(ref: ColumnRef): string {
+  if (ref.table) throw new CompileError('ES|QL queries read one index pattern: columns cannot name another table.');
+  return printName(ref.column);
+}
+
+function literal(value: string | number | boolean): string {
+  if (typeof value === 'string') return printString(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new CompileError(`${value} is not a finite number.`);
+    return String(value);
+  }
+  return value ? 'true' : 'false';
+}
+
+function wildcardEscape(value: string): string {
+  // LIKE patterns use * and ? as wildcards; a literal one is escaped with a backslash.
+  return value.replace(/[\\*?]/g, (c) => `\\${c}`);
+}
+
+function timeCondition(col: string, range: TimeRange): string {
+  if (range.kind === 'relative') {
+    const amount = range.unit === 'quarter' ? `${range.count * 3} months` : `${range.count} ${range.unit}s`;
+    if (range.calendar) {
+      // "this month" (count 1) starts at the current month's boundary; "last 3 months" calendar-aligned starts count-1 units before it.
+      const start = `DATE_TRUNC(${SPAN[range.unit]}, NOW())`;
+      if (range.count === 1) return `${col} >= ${start}`;
+      const back = range.unit === 'quarter' ? `${(range.count - 1) * 3} months` : `${range.count - 1} ${range.unit}s`;
+      return `${col} >= ${start} - ${back}`;
+    }
+    return `${col} >= NOW() - ${amount}`;
+  }
+  const { from, to } = absoluteBounds(range);
+  const parts: string[] = [];
+  if (from) parts.push(`${col} >= TO_DATETIME(${printString(from)})`);
+  if (to) parts.push(`${col} < TO_DATETIME(${printString(to)})`);
+  return parts.join(' AND ');
+}
+
+function condition(c: Condition, nested = false): string {
+  switch (c.op) {
+    case 'eq':
+      return `${column(c.column)} == ${literal(c.value)}`;
+    case 'neq':
+      return `${column(c.column)} != ${literal(c.value)}`;
+    case 'gt':
+      return `${column(c.column)} > ${literal(c.value)}`;
+    case 'gte':
+      return `${column(c.column)} >= ${literal(c.value)}`;
+    case 'lt':
+      return `${column(c.column)} < ${literal(c.value)}`;
+    case 'lte':
+      return `${column(c.column)} <= ${literal(c.value)}`;
+    case 'in':
+      return `${column(c.column)} IN (${c.values.map(literal).join(', ')})`;
+    case 'not_in':
+      return `${column(c.column)} NOT IN (${c.values.map(literal).join(', ')})`;
+    case 'contains':
+      return `TO_LOWER(${column(c.column)}) LIKE ${printString(`*${wildcardEscape(c.value.toLowerCase())}*`)}`;
+    case 'starts_with':
+      return `STARTS_WITH(${column(c.column)}, ${printString(c.value)})`;
+    case 'ends_with':
+      return `ENDS_WITH(${column(c.column)}, ${printString(c.value)})`;
+    case 'is_null':
+      return `${column(c.column)} IS NULL`;
+    case 'is_not_null':
+      return `${column(c.column)} IS NOT NULL`;
+    case 'time_range':
+      return wrap(timeCondition(column(c.column), c.range), nested);
+    case 'and':
+    case 'or': {
+      const joined = c.conditions.map((x) => condition(x, true)).join(` ${c.op.toUpperCase()} `);
+      return c.conditions.length > 1 ? wrap(joined, nested) : joined;
+    }
+    case 'not':
+      return `NOT (${condition(c.condition)})`;
+  }
+}
+
+function wrap(text: string, nested: boolean): string {
+  return nested && /\s(AND|OR)\s/.test(text) ? `(${text})` : text;
+}
+
+function referencedColumns(c: Condition | null, into: Set<string>): Set<string> {
+  if (!c) return into;
+  if ('conditions' in c) c.conditions.forEach((x) => referencedColumns(x, into));
+  else if ('condition' in c) referencedColumns(c.condition, into);
+  else into.add(c.column.column);
+  return into;
+}
+
+function sourceName(source: string): string {
+  if (!/^[A-Za-z0-9_.*\-+]+$/.test(source)) throw new CompileError(`"${source}" is not an index name the query can read.`);
+  return source;
+}
+
+/**
+ * Compiles a QuerySpec to ES|QL in the spec's shape: FROM | KEEP | WHERE | STATS ... BY | SORT | LIMIT.
+ * Time buckets are computed by an EVAL before STATS (grouping by expressions needs 8.14+). The
+ * connector's validator parses the result and applies the row cap.
+ */
+export function compileEsql(spec: QuerySpec): string {
+  if (spec.joins.length > 0) throw new CompileError('Joins are not compiled to ES|QL; ask about one index at a time.');
+  const lines = [`FROM ${sourceName(spec.source)}`];
+  if (isAggregating(spec)) {
+    if (spec.filter) lines.push(`WHERE ${condition(spec.filter)}`);
+    const evals: string[] = [];
+    const groups = spec.group_by.map((g) => {
+      if (g.time_bucket) {
+        evals.push(`${printName(g.alias)} = DATE_TRUNC(${SPAN[g.time_bucket]}, ${column(g.column)})`);
+        return printName(g.alias);
+      }
+      if (g.alias !== g.column.column) {
+        evals.push(`${printName(g.alias)} = ${column(g.column)}`);
+        return printName(g.alias);
+      }
+      return column(g.column);
+    });
+    if (evals.length > 0) lines.push(`EVAL ${evals.join(', ')}`);
+    const aggregates = (spec.aggregates.length > 0 ? spec.aggregates : [{ fn: 'count' as const, alias: 'count', column: undefined }]).map((a) => {
+      if (AGGREGATE_NEEDS_COLUMN[a.fn] && !a.column) throw new CompileError(`${a.fn} needs a column.`);
+      const arg = a.column ? column(a.column) : '*';
+      return `${printName(a.alias)} = ${FUNCTION[a.fn]}(${a.fn === 'count' && !a.column ? '*' : arg})`;
+    });
+    lines.push(`STATS ${aggregates.join(', ')}${groups.length > 0 ? ` BY ${groups.join(', ')}` : ''}`);
+  } else {
+    const kept = spec.columns.map(column);
+    const whereUsesOnlyKept = [...referencedColumns(spec.filter, new Set())].every((c) => spec.columns.some((k) => k.column === c));
+    const sortUsesOnlyKept = spec.order_by.every((o) => spec.columns.some((k) => k.column === o.ref));
+    if (kept.length > 0 && whereUsesOnlyKept && sortUsesOnlyKept) {
+      lines.push(`KEEP ${kept.join(', ')}`);
+      if (spec.filter) lines.push(`WHERE ${condition(spec.filter)}`);
+    } else {
+      if (spec.filter) lines.push(`WHERE ${condition(spec.filter)}`);
+      if (kept.length > 0 && sortUsesOnlyKept) lines.push(`KEEP ${kept.join(', ')}`);
+    }
+  }
+  if (spec.order_by.length > 0) {
+    lines.push(
+      `SORT ${spec.order_by
+        .map((o) => `${printName(o.ref)} ${o.direction.toUpperCase()}`)
+        .join(', ')}`,
+    );
+  }
+  if (!isAggregating(spec) && spec.columns.length > 0 && !spec.order_by.every((o) => spec.columns.some((k) => k.column === o.ref))) {
+    lines.push(`KEEP ${spec.columns.map(column).join(', ')}`);
+  }
+  if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);
+  return lines.join('\n| ');
+}

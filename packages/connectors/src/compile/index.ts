@@ -1,0 +1,3 @@
+export { CompileError } from './common.ts';
+export { compileEsql } from './esql.ts';
+export { compileSql, quoteIdent, quoteTable } from './sql.ts';
