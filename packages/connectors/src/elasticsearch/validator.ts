@@ -3,7 +3,8 @@
  * index the query reaches, the row cap set in the AST, and the canonical re-printed text (which
  * contains no comments, so nothing can swallow the appended LIMIT).
  */
-import { EsqlSyntaxError, allCommands, parse, print, sourcesOf } from '@aqs/esql';
+import { EsqlSyntaxError, allCommands, parse, print, sourcesOf, stripLocations } from '@aqs/esql';
+import { isDeepStrictEqual } from 'node:util';
 import type { Command, IndexPatternRef, LimitCommand, Query } from '@aqs/esql';
 import { ConnectorError } from '../errors.ts';
 import type { QueryWarning, ValidatedQuery } from '../types.ts';
@@ -97,7 +98,9 @@ export function validateEsql(text: string, scope: readonly string[], rowCap: num
     }
     throw e;
   }
-  const sources = sourcesOf(ast);
+  // `sourcesOf` (through `walkExpressions`) pops the KEEP/DROP column arrays it walks, emptying
+  // them in the AST it is given (@aqs/esql util.ts): hand it a copy.
+  const sources = sourcesOf(structuredClone(ast));
   for (const c of allCommands(ast)) {
     if (!ALLOWED_COMMANDS.has(c.type)) {
       throw rejected(REFUSED_REASON[c.type] ?? `the ${c.type.toUpperCase()} command is not allowed.`, text);
@@ -142,7 +145,18 @@ export function validateEsql(text: string, scope: readonly string[], rowCap: num
     const appended: LimitCommand = { type: 'limit', count: { type: 'literal', literalType: 'integer', value: rowCap, text: String(rowCap), loc }, loc };
     ast = { ...ast, commands: [...commands, appended] };
   }
-  return { text: print(ast), warnings, ast, limit };
+  const printed = print(ast);
+  // Defence in depth: the text sent must mean exactly the AST that was checked.
+  let reparsed: Query | null = null;
+  try {
+    reparsed = parse(printed);
+  } catch {
+    reparsed = null;
+  }
+  if (reparsed === null || !isDeepStrictEqual(stripLocations(reparsed), stripLocations(ast))) {
+    throw rejected('the query could not be re-printed faithfully (parser/printer mismatch).', text, FIX_PARSING);
+  }
+  return { text: printed, warnings, ast, limit };
 }
 
 /** The same query with its final LIMIT replaced (used to ask for one row more than the cap). */
