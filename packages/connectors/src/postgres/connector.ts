@@ -1,0 +1,320 @@
+import { ConnectorError } from '../errors.ts';
+import { assertHostAllowed } from '../network.ts';
+import {
+  DEFAULT_ROW_CAP,
+  type ConnectionTarget,
+  type Connector,
+  type ConnectorContext,
+  type EmbeddedDatabase,
+  type ExecuteOptions,
+  type ExecuteResult,
+  type Introspection,
+  type QueryWarning,
+  type TestCheck,
+  type TestResult,
+  type ValidatedQuery,
+} from '../types.ts';
+import { createClient, type SocketState, type Sql } from './client.ts';
+import { descriptor, EMBEDDED_AUTH_MODE, parsePgConfig, pgWarnings, readConfig, type PgConfig } from './config.ts';
+import { introspectCatalog, type MetaQuery } from './introspect.ts';
+import { mapPgError, sqlState, type ErrorContext } from './pg-errors.ts';
+import { jsonSafe } from './results.ts';
+import { runReadOnly, type Engine } from './session.ts';
+import { validateSql } from './validator.ts';
+
+/** Grace beyond the statement timeout before the client gives up on a server that does not answer. */
+const CLIENT_GRACE_MS = 5000;
+
+function isEmbedded(target: ConnectionTarget): boolean {
+  return target.authMode === EMBEDDED_AUTH_MODE;
+}
+
+function demoDatabase(ctx: ConnectorContext): EmbeddedDatabase {
+  if (!ctx.demoDatabase) {
+    throw new ConnectorError({
+      kind: 'unreachable',
+      symptom: 'Demo database not available',
+      cause: 'This connection uses the embedded demo database, which this server process did not open.',
+      fix: 'Restart the service with the demo database enabled, or create a connection to your own PostgreSQL.',
+    });
+  }
+  return ctx.demoDatabase;
+}
+
+function errorContext(target: ConnectionTarget, config: PgConfig, extra: Partial<ErrorContext> = {}): ErrorContext {
+  return {
+    host: isEmbedded(target) ? 'embedded' : config.host,
+    port: config.port,
+    database: config.database,
+    username: config.username,
+    sslMode: config.ssl_mode,
+    secrets: Object.values(target.secrets ?? {}).filter((s) => typeof s === 'string' && s !== ''),
+    ...extra,
+  };
+}
+
+/** An open client for one operation, closed by `close()`. */
+interface Handle {
+  engine: Engine;
+  meta: MetaQuery;
+  state: SocketState;
+  close(): Promise<void>;
+}
+
+async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorContext): Promise<Handle> {
+  const state: SocketState = { serverRefusedTls: false };
+  if (isEmbedded(target)) {
+    const db = demoDatabase(ctx);
+    return {
+      engine: { kind: 'embedded', db },
+      meta: async (text, params) => (await db.query<Record<string, unknown>>(text, params)).rows,
+      state,
+      close: async () => undefined,
+    };
+  }
+  await assertHostAllowed(config.host, ctx.allowPrivateNetworks);
+  const sql: Sql = createClient(config, target.secrets.password ?? '', {
+    allowPrivateNetworks: ctx.allowPrivateNetworks,
+    connectTimeoutMs: Math.min(ctx.requestTimeoutMs, 15_000),
+    state,
+  });
+  return {
+    engine: { kind: 'postgres', sql },
+    meta: async (text, params) => (await sql.unsafe(text, params as never[])) as unknown as Record<string, unknown>[],
+    state,
+    close: () => sql.end({ timeout: 1 }),
+  };
+}
+
+const PRIVILEGES = `
+SELECT s.name,
+       n.oid IS NOT NULL AS exists,
+       CASE WHEN n.oid IS NULL THEN false ELSE has_schema_privilege(n.oid, 'USAGE') END AS usage,
+       (SELECT count(*) FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm', 'f'))::int4 AS tables,
+       (SELECT count(*) FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+          AND has_table_privilege(c.oid, 'SELECT'))::int4 AS readable,
+       (SELECT count(*) FROM pg_catalog.pg_class c WHERE c.relnamespace = n.oid AND c.relkind IN ('r', 'p')
+          AND has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE'))::int4 AS writable
+FROM unnest($1::text[]) AS s(name) LEFT JOIN pg_catalog.pg_namespace n ON n.nspname = s.name`;
+
+const ABOUT = `SELECT current_setting('server_version') AS version, version() AS full_version,
+  (SELECT rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user) AS superuser`;
+
+const CHECK_NAMES: Record<string, string> = {
+  reachability: 'Server reachable',
+  tls: 'TLS',
+  credentials: 'Credentials accepted',
+  database: 'Database exists',
+  privileges: 'Read privileges on the scoped schemas',
+  scope: 'Tables in scope',
+  least_privilege: 'Least-privilege role',
+};
+
+function failedCheckOf(error: unknown, mapped: ConnectorError): string {
+  const state = sqlState(error);
+  if (state === '3D000') return 'database';
+  if (mapped.kind === 'tls') return 'tls';
+  if (mapped.kind === 'auth') return 'credentials';
+  if (mapped.kind === 'privileges') return 'privileges';
+  return 'reachability';
+}
+
+async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult> {
+  const config = readConfig(target);
+  const embedded = isEmbedded(target);
+  const order = ['reachability', 'tls', 'credentials', 'database', 'privileges', 'scope', 'least_privilege'];
+  const checks = new Map<string, TestCheck>();
+  const set = (id: string, status: TestCheck['status'], detail: string): void => {
+    checks.set(id, { id, name: CHECK_NAMES[id] ?? id, status, detail });
+  };
+  const result = (failure: ConnectorError | null, server: TestResult['server']): TestResult => {
+    for (const id of order) if (!checks.has(id)) set(id, 'skipped', failure ? 'Not checked: an earlier check failed.' : 'Not applicable.');
+    const list = order.map((id) => checks.get(id) as TestCheck);
+    return {
+      ok: !list.some((c) => c.status === 'failed'),
+      checks: list,
+      symptom: failure?.symptom ?? null,
+      cause: failure?.cause_ ?? null,
+      fix: failure?.fix ?? null,
+      server,
+    };
+  };
+
+  let handle: Handle | undefined;
+  try {
+    try {
+      handle = await open(target, config, ctx);
+    } catch (error) {
+      const mapped = mapPgError(error, errorContext(target, config));
+      set('reachability', 'failed', mapped.cause_);
+      return result(mapped, null);
+    }
+    let about: Record<string, unknown>;
+    try {
+      about = (await handle.meta(ABOUT, []))[0] ?? {};
+    } catch (error) {
+      const mapped = mapPgError(error, errorContext(target, config, { state: handle.state }));
+      const failed = failedCheckOf(error, mapped);
+      for (const id of order.slice(0, order.indexOf(failed))) {
+        if (id === 'tls' && config.ssl_mode === 'disable') set(id, 'warning', 'TLS is off (ssl_mode=disable).');
+        else set(id, 'passed', 'OK.');
+      }
+      set(failed, 'failed', mapped.cause_);
+      return result(mapped, null);
+    }
+    const server = { version: typeof about.version === 'string' ? about.version : null, flavor: embedded ? 'PGlite (embedded demo)' : 'PostgreSQL' };
+    if (embedded) {
+      set('reachability', 'passed', 'The embedded demo database is open in this process.');
+      set('tls', 'skipped', 'Not applicable: the demo database runs inside the service, no network is involved.');
+      set('credentials', 'skipped', 'Not applicable: the demo database needs no credential.');
+      set('database', 'passed', 'The demo database is ready.');
+    } else {
+      set('reachability', 'passed', `Connected to ${config.host}:${config.port}.`);
+      if (config.ssl_mode === 'disable') set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
+      else if (config.ssl_mode === 'require') set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
+      else set('tls', 'passed', `Encrypted; certificate verified (${config.ssl_mode}).`);
+      set('credentials', 'passed', `Signed in as ${config.username}.`);
+      set('database', 'passed', `Database "${config.database}" exists.`);
+    }
+
+    const rows = await handle.meta(PRIVILEGES, [config.schemas]);
+    const missing = rows.filter((r) => r.exists !== true).map((r) => String(r.name));
+    const noUsage = rows.filter((r) => r.exists === true && r.usage !== true).map((r) => String(r.name));
+    const tables = rows.reduce((n, r) => n + Number(r.tables ?? 0), 0);
+    const readable = rows.filter((r) => r.usage === true).reduce((n, r) => n + Number(r.readable ?? 0), 0);
+    const writable = rows.filter((r) => r.usage === true).reduce((n, r) => n + Number(r.writable ?? 0), 0);
+
+    if (missing.length === config.schemas.length) {
+      set('privileges', 'skipped', 'No scoped schema exists.');
+      const failure = new ConnectorError({
+        kind: 'privileges',
+        symptom: 'Empty schema after introspection',
+        cause: `None of the scoped schemas (${config.schemas.join(', ')}) exists in database "${config.database}".`,
+        fix: 'Correct the "schemas" list (names are case-sensitive), e.g. public.',
+      });
+      set('scope', 'failed', failure.cause_);
+      return result(failure, server);
+    }
+    if (noUsage.length + missing.length === config.schemas.length || (tables > 0 && readable === 0)) {
+      const failure = new ConnectorError({
+        kind: 'privileges',
+        symptom: noUsage.length > 0 ? `permission denied for schema ${noUsage[0]}` : 'permission denied for every table in scope',
+        cause: `The role "${config.username}" cannot read the scoped schemas: ${noUsage.length > 0 ? `no USAGE on ${noUsage.join(', ')}` : 'no SELECT on any table'}.`,
+        fix: `Grant read access: GRANT USAGE ON SCHEMA <schema> TO ${config.username}; GRANT SELECT ON ALL TABLES IN SCHEMA <schema> TO ${config.username};`,
+      });
+      set('privileges', 'failed', failure.cause_);
+      return result(failure, server);
+    }
+    const partial = [...missing.map((s) => `schema ${s} does not exist`), ...noUsage.map((s) => `no USAGE on schema ${s}`)];
+    set('privileges', partial.length > 0 || readable < tables ? 'warning' : 'passed', partial.length > 0 || readable < tables
+      ? `Readable: ${readable} of ${tables} tables and views${partial.length ? `; ${partial.join('; ')}` : ''}.`
+      : `SELECT on all ${tables} tables and views in scope.`);
+    if (tables === 0) {
+      const failure = new ConnectorError({
+        kind: 'privileges',
+        symptom: 'Empty schema after introspection',
+        cause: `The scoped schemas (${config.schemas.join(', ')}) hold no tables or views.`,
+        fix: 'Add the schemas that hold your tables to the "schemas" list.',
+      });
+      set('scope', 'failed', failure.cause_);
+      return result(failure, server);
+    }
+    set('scope', 'passed', `${tables} tables and views in ${config.schemas.length - missing.length} schema(s).`);
+    if (embedded) set('least_privilege', 'passed', 'Queries run read-only inside the service.');
+    else if (about.superuser === true) set('least_privilege', 'warning', `The role "${config.username}" is a superuser. Create a read-only role for this service (see the documentation).`);
+    else if (writable > 0) set('least_privilege', 'warning', `The role "${config.username}" can write to ${writable} table(s) in scope. Queries run read-only anyway, but a read-only role is safer.`);
+    else set('least_privilege', 'passed', 'The role can read but not write the tables in scope.');
+    return result(null, server);
+  } catch (error) {
+    const mapped = mapPgError(error, errorContext(target, config, { state: handle?.state }));
+    set('privileges', 'failed', mapped.cause_);
+    return result(mapped, null);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+async function runIntrospect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection> {
+  const config = readConfig(target);
+  let handle: Handle | undefined;
+  try {
+    handle = await open(target, config, ctx);
+    const version = (await handle.meta("SELECT current_setting('server_version') AS version", []))[0]?.version;
+    return await introspectCatalog(handle.meta, config.schemas, typeof version === 'string' ? version : null);
+  } catch (error) {
+    throw mapPgError(error, errorContext(target, config, { state: handle?.state }));
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+function validate(target: ConnectionTarget, text: string, rowCap: number): ValidatedQuery {
+  const config = readConfig(target);
+  const cap = Math.max(1, Math.floor(rowCap || DEFAULT_ROW_CAP));
+  const result = validateSql(text, { schemas: config.schemas }, cap);
+  const warnings: QueryWarning[] = [];
+  if (typeof result.ownLimit === 'number' && result.ownLimit > cap) {
+    warnings.push({ code: 'row_cap', message: `The query asks for ${result.ownLimit} rows; at most ${cap} are returned (the row cap).` });
+  }
+  return { text: result.text, warnings };
+}
+
+async function runExecute(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult> {
+  const started = performance.now();
+  const config = readConfig(target);
+  const cap = Math.max(1, Math.floor(options.rowCap || DEFAULT_ROW_CAP));
+  const timeoutMs = Math.max(1, Math.floor(options.timeoutMs || ctx.requestTimeoutMs));
+  // Validate again here (defence in depth), fetching one row more than the cap to detect truncation.
+  const validated = validateSql(text, { schemas: config.schemas }, cap + 1);
+  const warnings: QueryWarning[] = [];
+  if (typeof validated.ownLimit === 'number' && validated.ownLimit > cap) {
+    warnings.push({ code: 'row_cap', message: `The query asks for ${validated.ownLimit} rows; at most ${cap} are returned (the row cap).` });
+  }
+  let handle: Handle | undefined;
+  let clientTimedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    handle = await open(target, config, ctx);
+    const current = handle;
+    timer = setTimeout(() => {
+      clientTimedOut = true;
+      void current.close();
+    }, timeoutMs + CLIENT_GRACE_MS);
+    const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: options.signal });
+    const truncated = result.rows.length > cap;
+    const rows = (truncated ? result.rows.slice(0, cap) : result.rows).map((row) => row.map((v, i) => jsonSafe(v, result.fields[i]?.oid ?? 0)));
+    if (truncated) warnings.push({ code: 'row_cap', message: `Only the first ${cap} rows are shown; the result has more.` });
+    return {
+      columns: result.fields.map((f) => ({ name: f.name, type: result.typeNames.get(f.oid) ?? `oid ${f.oid}` })),
+      rows,
+      truncated,
+      partial: false,
+      warnings,
+      took_ms: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    if (clientTimedOut && !(error instanceof ConnectorError)) {
+      throw new ConnectorError({
+        kind: 'timeout',
+        symptom: 'query timed out',
+        cause: `The server did not answer within ${timeoutMs + CLIENT_GRACE_MS} ms.`,
+        fix: 'Check the server\'s load and network; ask a narrower question.',
+        query: validated.text,
+      });
+    }
+    throw mapPgError(error, errorContext(target, config, { state: handle?.state, query: validated.text, aborted: options.signal?.aborted === true, timeoutMs }));
+  } finally {
+    if (timer) clearTimeout(timer);
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+export const postgresConnector: Connector = {
+  descriptor,
+  parseConfig: parsePgConfig,
+  warnings: pgWarnings,
+  test: runTest,
+  introspect: runIntrospect,
+  validateQuery: (target, text, options) => validate(target, text, options.rowCap),
+  execute: runExecute,
+};
