@@ -173,6 +173,7 @@ export async function introspectEs(target: ConnectionTarget, ctx: ConnectorConte
       warnings.push(w);
     }
   });
+  await patternConflicts(handle, scope, tables, warnings);
   if (tables.length === 0) {
     warnings.unshift(`Empty schema after discovery: no index, alias or data stream matching ${scope.join(', ')} is visible to the credential. ${EMPTY_SCHEMA_CAUSE} ${FIX_EMPTY_SCHEMA}`);
   }
@@ -184,6 +185,38 @@ export async function introspectEs(target: ConnectionTarget, ctx: ConnectorConte
     warnings,
     server_version: server.version ?? (server.flavor === 'serverless' ? 'serverless' : null),
   };
+}
+
+/**
+ * A query may name a wildcard scope pattern itself (`FROM logs-*`): fields whose types differ
+ * across the indices of the pattern are read as `unsupported` then. Notes them on each index's
+ * column and in the introspection warnings.
+ */
+async function patternConflicts(handle: ClientHandle, scope: readonly string[], tables: IntrospectedTable[], warnings: string[]): Promise<void> {
+  for (const pattern of scope) {
+    if (!pattern.includes('*')) continue;
+    const members = tables.filter((t) => t.kind === 'index' && matchesName(pattern, t.name));
+    if (members.length < 2) continue;
+    let answer: FieldCapsAnswer;
+    try {
+      answer = (await esRequest<FieldCapsAnswer>(handle, {
+        method: 'GET',
+        path: `/${encodeURIComponent(pattern)}/_field_caps`,
+        querystring: { fields: '*', ignore_unavailable: true, allow_no_indices: true },
+      })).body ?? {};
+    } catch {
+      continue; // the per-table columns are already there; this pass is advisory
+    }
+    for (const col of columnsFromFieldCaps(pattern, answer)) {
+      if (col.type !== 'unsupported' || !col.note?.startsWith('Conflicting types')) continue;
+      const detail = col.note.replace(/^Conflicting types across the indices of '[^']*' \(/, '').replace(/\): .*$/, '');
+      warnings.push(`FROM ${pattern}: field '${col.name}' has conflicting types (${detail}), so ES|QL reads it as unsupported through this pattern; query a single index or cast it.`);
+      for (const t of members) {
+        const c = t.columns.find((x) => x.name === col.name);
+        if (c && c.note === null) c.note = `Mapped with other types in other indices of ${pattern} (${detail}): unsupported when queried through ${pattern}.`;
+      }
+    }
+  }
 }
 
 export function emptySchemaError(scope: readonly string[]): ConnectorError {
