@@ -352,6 +352,50 @@ describe('introspect()', () => {
     expect(intro.warnings).toHaveLength(1);
   });
 
+  it('lists data streams with their backing indices (stand-in server answering like ES)', async () => {
+    // The test cluster has no data streams: a minimal server answers the two discovery calls.
+    const server = http.createServer((req, res) => {
+      const headers = { 'Content-Type': 'application/json', 'X-Elastic-Product': 'Elasticsearch' };
+      const url = decodeURIComponent(req.url ?? '');
+      let body: unknown = { error: { type: 'x', reason: `no ${url}` }, status: 404 };
+      let status = 404;
+      if (url.startsWith('/_resolve/index/logs-app*')) {
+        status = 200;
+        body = {
+          indices: [{ name: '.ds-logs-app-2024.06.01-000001', attributes: ['hidden', 'open'], data_stream: 'logs-app-web' }],
+          aliases: [],
+          data_streams: [{ name: 'logs-app-web', backing_indices: ['.ds-logs-app-2024.06.01-000001'], timestamp_field: '@timestamp' }],
+        };
+      } else if (url.startsWith('/logs-app-web/_field_caps')) {
+        status = 200;
+        body = { indices: ['.ds-logs-app-2024.06.01-000001'], fields: {
+          '@timestamp': { date: { type: 'date', metadata_field: false, searchable: true, aggregatable: true } },
+          _id: { _id: { type: '_id', metadata_field: true, searchable: true, aggregatable: false } },
+          'event.dataset': { constant_keyword: { type: 'constant_keyword', metadata_field: false, searchable: true, aggregatable: true } },
+          event: { object: { type: 'object', metadata_field: false, searchable: false, aggregatable: false } },
+          labels: { flattened: { type: 'flattened', metadata_field: false, searchable: true, aggregatable: true } },
+        } };
+      } else if (url.startsWith('/logs-app*/_field_caps')) {
+        status = 200;
+        body = { indices: [], fields: {} };
+      }
+      res.writeHead(status, headers);
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const intro = await es.introspect(target(clusters.v815!, { url, allowed: ['logs-app*'] }), ctx);
+      expect(intro.tables.map((t) => [t.name, t.kind, t.members])).toEqual([['logs-app-web', 'data_stream', ['.ds-logs-app-2024.06.01-000001']]]);
+      expect(intro.tables[0]!.columns.map((c) => [c.name, c.type, c.native_type, c.queryable])).toEqual([
+        ['@timestamp', 'date', 'date', true], ['event.dataset', 'keyword', 'constant_keyword', true], ['labels', 'unsupported', 'flattened', false],
+      ]);
+      expect(intro.schemas).toEqual([{ name: 'logs-app*', table_count: 1 }]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('an empty scope answers with the empty-schema warning', async () => {
     const intro = await es.introspect(target(clusters.v815!, { allowed: ['nothing-*'] }), ctx);
     expect(intro.tables).toEqual([]);
