@@ -1,0 +1,19 @@
+export { buildChart, CHART_LIMITS, DEFAULT_PALETTE, OTHER_LABEL } from './build.ts';
+export type { BuildChartInput, ChartBuild } from './build.ts';
+export { classifyColumns } from './columns.ts';
+export type { ColumnInfo, ColumnRole } from './columns.ts';
+export {
+  applyStylePatch,
+  applyStylePreset,
+  colorSchema,
+  legendPositions,
+  parseStylePatch,
+  StylePatchError,
+  stylePatchPaths,
+  stylePatchSchema,
+  stylePresetNames,
+  stylePresets,
+} from './style.ts';
+export type { LegendPosition, StylePatch, StylePatchResult, StylePresetName } from './style.ts';
+export { chartFontFiles, FONT_FAMILY, FONT_STACK, loadEcharts, RENDER_DEFAULTS, renderChart, renderSvg, svgToPng } from './render.ts';
+export type { RenderFormat, RenderOptions } from './render.ts';
