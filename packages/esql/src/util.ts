@@ -41,7 +41,7 @@ export function allCommands(query: Query): Command[] {
   return out;
 }
 
-/** Every expression directly held by a command (not recursing into sub-expressions). */
+/** Every expression directly held by a command (not recursing into sub-expressions), in a new array. */
 export function commandExpressions(c: Command): Expression[] {
   const fields = (fs: { expression: Expression; filter?: Expression; name: Expression | null }[]): Expression[] =>
     fs.flatMap((f) => [...(f.name ? [f.name] : []), f.expression, ...(f.filter ? [f.filter] : [])]);
@@ -60,7 +60,7 @@ export function commandExpressions(c: Command): Expression[] {
       return [c.count];
     case 'keep':
     case 'drop':
-      return c.columns;
+      return [...c.columns];
     case 'rename':
       return c.renames.flatMap((r) => [r.oldName, r.newName]);
     case 'dissect':
@@ -72,7 +72,7 @@ export function commandExpressions(c: Command): Expression[] {
     case 'mv_expand':
       return [c.column];
     case 'lookup_join':
-      return c.on;
+      return [...c.on];
     case 'completion':
       return [...(c.target ? [c.target] : []), c.prompt, ...(c.inference ? [c.inference] : [])];
     case 'rerank':
@@ -121,7 +121,7 @@ export function childExpressions(e: Expression): Expression[] {
 /** Calls `visit` for every expression of the query, depth-first, parents before children. */
 export function walkExpressions(query: Query, visit: (e: Expression, command: Command) => void): void {
   for (const c of allCommands(query)) {
-    const stack = commandExpressions(c).reverse();
+    const stack = [...commandExpressions(c)].reverse();
     while (stack.length > 0) {
       const e = stack.pop() as Expression;
       visit(e, c);
