@@ -98,9 +98,7 @@ export function validateEsql(text: string, scope: readonly string[], rowCap: num
     }
     throw e;
   }
-  // `sourcesOf` (through `walkExpressions`) pops the KEEP/DROP column arrays it walks, emptying
-  // them in the AST it is given (@aqs/esql util.ts): hand it a copy.
-  const sources = sourcesOf(structuredClone(ast));
+  const sources = sourcesOf(ast);
   for (const c of allCommands(ast)) {
     if (!ALLOWED_COMMANDS.has(c.type)) {
       throw rejected(REFUSED_REASON[c.type] ?? `the ${c.type.toUpperCase()} command is not allowed.`, text);
