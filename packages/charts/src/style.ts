@@ -286,11 +286,14 @@ export function applyStylePatch(option: Record<string, unknown>, patch: unknown)
       if (p.legend.show !== undefined) legend.show = p.legend.show;
       if (p.legend.position !== undefined) {
         const top = typeof legend.top === 'number' ? legend.top : 8;
+        const wasTop = typeof legend.top === 'number' && legend.bottom === undefined && legend.orient !== 'vertical';
         for (const k of ['top', 'bottom', 'left', 'right', 'orient']) delete legend[k];
         Object.assign(legend, LEGEND_PLACES[p.legend.position]);
         if (p.legend.position === 'top') legend.top = top;
         const grid = isObj(out.grid) ? out.grid : null;
         if (grid) {
+          // The builder reserves a legend row above the grid; give it back when the legend moves.
+          if (wasTop && p.legend.position !== 'top' && typeof grid.top === 'number') grid.top = Math.max(40, grid.top - 34);
           if (p.legend.position === 'right') grid.right = 140;
           if (p.legend.position === 'left') grid.left = 140;
           if (p.legend.position === 'bottom' && typeof grid.bottom === 'number') grid.bottom += 32;

@@ -1,0 +1,90 @@
+import { inflateSync } from 'node:zlib';
+import { querySpecSchema, type QuerySpecInput, type QuerySpec } from '@aqs/contracts';
+
+export function spec(input: Partial<QuerySpecInput>): QuerySpec {
+  return querySpecSchema.parse({ source: 'orders', ...input });
+}
+
+export function days(n: number, start = Date.UTC(2024, 0, 1)): string[] {
+  return Array.from({ length: n }, (_, i) => new Date(start + i * 86_400_000).toISOString());
+}
+
+export interface Decoded {
+  width: number;
+  height: number;
+  /** RGBA, 4 bytes per pixel. */
+  pixels: Buffer;
+}
+
+export const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Minimal PNG decoder for 8-bit RGBA / RGB non-interlaced images (what resvg writes). */
+export function decodePng(png: Buffer): Decoded {
+  if (!png.subarray(0, 8).equals(PNG_MAGIC)) throw new Error('not a PNG');
+  let pos = 8;
+  let width = 0;
+  let height = 0;
+  let colorType = 0;
+  const idat: Buffer[] = [];
+  while (pos < png.length) {
+    const len = png.readUInt32BE(pos);
+    const type = png.toString('latin1', pos + 4, pos + 8);
+    const data = png.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[12] !== 0) throw new Error('unsupported PNG');
+      colorType = data[9]!;
+    } else if (type === 'IDAT') idat.push(data);
+    else if (type === 'IEND') break;
+    pos += 12 + len;
+  }
+  const bpp = colorType === 6 ? 4 : colorType === 2 ? 3 : 0;
+  if (!bpp) throw new Error(`unsupported colour type ${colorType}`);
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * bpp;
+  const out = Buffer.alloc(width * height * 4);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const line = Buffer.from(raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1)));
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? line[x - bpp]! : 0;
+      const b = prev[x]!;
+      const c = x >= bpp ? prev[x - bpp]! : 0;
+      let add = 0;
+      if (filter === 1) add = a;
+      else if (filter === 2) add = b;
+      else if (filter === 3) add = (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        add = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      line[x] = (line[x]! + add) & 0xff;
+    }
+    for (let x = 0; x < width; x++) {
+      out[(y * width + x) * 4] = line[x * bpp]!;
+      out[(y * width + x) * 4 + 1] = line[x * bpp + 1]!;
+      out[(y * width + x) * 4 + 2] = line[x * bpp + 2]!;
+      out[(y * width + x) * 4 + 3] = bpp === 4 ? line[x * bpp + 3]! : 255;
+    }
+    prev = line;
+  }
+  return { width, height, pixels: out };
+}
+
+/** Pixels in the rectangle that are clearly darker than white (text, lines, bars). */
+export function darkPixels(img: Decoded, x0: number, y0: number, x1: number, y1: number, threshold = 160): number {
+  let n = 0;
+  for (let y = y0; y < Math.min(y1, img.height); y++) {
+    for (let x = x0; x < Math.min(x1, img.width); x++) {
+      const i = (y * img.width + x) * 4;
+      const lum = 0.299 * img.pixels[i]! + 0.587 * img.pixels[i + 1]! + 0.114 * img.pixels[i + 2]!;
+      if (img.pixels[i + 3]! > 0 && lum < threshold) n++;
+    }
+  }
+  return n;
+}
