@@ -1,0 +1,172 @@
+import { isCategoricalType, isNumericType, isTextType, isTimeType } from '../schema.ts';
+import { identifierWords, lemma, normalize, STOPWORDS, SYNONYMS, tokenize } from '../text.ts';
+import type { PlannerSchema, SchemaColumn, SchemaTable } from '../types.ts';
+
+export interface ColumnCandidate {
+  table: SchemaTable;
+  column: SchemaColumn;
+  /** How well the words name the column (1 = its own name). */
+  score: number;
+  /** Reached through a synonym (`revenue` -> `net_amount`). */
+  viaSynonym?: boolean;
+}
+
+export interface ValueCandidate {
+  table: SchemaTable;
+  column: SchemaColumn;
+  value: string | number | boolean;
+}
+
+/** Everything the offline parser can recognise in a question, built once per schema. */
+export interface Lexicon {
+  schema: PlannerSchema;
+  tables: Map<string, SchemaTable[]>;
+  columns: Map<string, ColumnCandidate[]>;
+  values: Map<string, ValueCandidate[]>;
+  /** Longest phrase in words, to bound the n-gram search. */
+  maxWords: number;
+}
+
+/** Trailing words that only say "this is a label/key of X": `country_name` also answers to `country`. */
+const GENERIC_TAIL = new Set(['name', 'id', 'code', 'iso', 'key', 'label', 'title', 'keyword', 'at', 'on', 'no', 'num', 'pct', 'txt']);
+
+const cache = new WeakMap<PlannerSchema, Lexicon>();
+
+function add<T>(map: Map<string, T[]>, key: string, item: T): void {
+  if (key.length === 0) return;
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}
+
+function addColumn(map: Map<string, ColumnCandidate[]>, phrase: string, cand: ColumnCandidate): void {
+  const list = map.get(phrase);
+  const existing = list?.find((c) => c.table === cand.table && c.column === cand.column);
+  if (existing) existing.score = Math.max(existing.score, cand.score);
+  else add(map, phrase, cand);
+}
+
+/** A crude stem so `failed`, `failures` and `failure` (or `successful` and `success`) meet. */
+export function stem(word: string): string {
+  let w = word;
+  for (let i = 0; i < 3; i++) {
+    const next = w.length > 4 ? w.replace(/(ful|ed|ing|ure|es|s|e)$/, '') : w;
+    if (next === w) break;
+    w = next;
+  }
+  return w;
+}
+
+export function phraseOf(text: string): string {
+  return tokenize(normalize(text))
+    .map((t) => t.lemma)
+    .join(' ');
+}
+
+export function tableWords(table: SchemaTable): string[] {
+  return identifierWords(table.name.split('.').pop() ?? table.name);
+}
+
+export function buildLexicon(schema: PlannerSchema): Lexicon {
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  const tables = new Map<string, SchemaTable[]>();
+  const columns = new Map<string, ColumnCandidate[]>();
+  const values = new Map<string, ValueCandidate[]>();
+  let maxWords = 1;
+  const partial: Array<[string, ValueCandidate]> = [];
+  for (const table of schema.tables) {
+    const words = tableWords(table);
+    add(tables, words.join(' '), table);
+    // `weblogs` -> `web log` too, `order_totals` -> `order total`.
+    const bare = (table.name.split('.').pop() ?? table.name).toLowerCase();
+    add(tables, lemma(bare), table);
+    maxWords = Math.max(maxWords, words.length);
+    const names = new Set(table.columns.map((c) => c.name));
+    for (const column of table.columns) {
+      if (!column.queryable) continue;
+      // A `.keyword` multi-field answers to its parent's words (the parser prefers it for labels).
+      if (column.name.endsWith('.keyword') && names.has(column.name.slice(0, -8))) continue;
+      const segments = column.name.replace(/^@/, '').split('.');
+      const lastSeg = segments[segments.length - 1] ?? column.name;
+      const last = identifierWords(lastSeg);
+      const full = identifierWords(column.name);
+      const cand = (score: number): ColumnCandidate => ({ table, column, score });
+      const phrases: Array<[string[], number]> = [
+        [last, 1],
+        [full, 1],
+      ];
+      if (segments.length > 1) phrases.push([[...identifierWords(segments[segments.length - 2] ?? ''), ...last], 1]);
+      const tail = last[last.length - 1] ?? '';
+      if (last.length > 1 && GENERIC_TAIL.has(tail)) phrases.push([last.slice(0, -1), 0.9]);
+      if (last.length === 1 && GENERIC_TAIL.has(tail) && segments.length > 1) {
+        phrases.push([identifierWords(segments[segments.length - 2] ?? ''), tail === 'name' ? 0.8 : 0.75]);
+      }
+      // A column named after its table (`product_name` in products) also answers to the table noun
+      // in label positions; the parser decides between table and column by role.
+      if (last.length > 1) {
+        for (const w of last) if (!GENERIC_TAIL.has(w) && !STOPWORDS.has(w)) phrases.push([[w], 0.6]);
+      }
+      for (const [ws, score] of phrases) {
+        if (ws.length === 0) continue;
+        if (ws.length === 1 && STOPWORDS.has(ws[0] as string) && score < 1) continue;
+        addColumn(columns, ws.join(' '), cand(score));
+        maxWords = Math.max(maxWords, ws.length);
+      }
+      if (column.description) {
+        for (const w of identifierWords(column.description)) {
+          if (w.length > 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)) addColumn(columns, w, cand(0.4));
+        }
+      }
+      // Sampled values of label columns become filters.
+      if (isCategoricalType(column.type) || (isNumericType(column.type) && !isTimeType(column.type))) {
+        const labelColumn = column.name.endsWith('.keyword') ? column : (table.columns.find((c) => c.name === `${column.name}.keyword`) ?? column);
+        if (schema.dialect === 'elasticsearch' && isTextType(labelColumn.type) && labelColumn === column) continue;
+        for (const v of column.sample_values) {
+          if (typeof v === 'string') {
+            const phrase = phraseOf(v);
+            const raw = normalize(v).trim();
+            add(values, phrase, { table, column: labelColumn, value: v });
+            if (!phrase.includes(' ')) add(values, `~${stem(phrase)}`, { table, column: labelColumn, value: v });
+            if (raw !== phrase) add(values, raw, { table, column: labelColumn, value: v });
+            // `mobile_app` is said `mobile app`.
+            if (/[_-]/.test(v)) add(values, phraseOf(v.replace(/[_-]+/g, ' ')), { table, column: labelColumn, value: v });
+            // ... and often just `mobile`: the first word of a compound value, when no other value of the column shares it.
+            const words = phraseOf(v.replace(/[_-]+/g, ' ')).split(' ');
+            const first = words[0] ?? '';
+            if (words.length > 1 && first.length >= 4 && !STOPWORDS.has(first)) {
+              const shared = column.sample_values.filter((o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ')[0] === first).length;
+              if (shared === 1) partial.push([first, { table, column: labelColumn, value: v }]);
+            }
+            maxWords = Math.max(maxWords, Math.min(phrase.split(' ').length, 6));
+          } else if (typeof v === 'number' && Number.isInteger(v) && isNumericType(column.type) && column.sample_values.length <= 60) {
+            add(values, `#${v}`, { table, column, value: v });
+          } else if (typeof v === 'boolean') {
+            // Booleans are said through the column name (`still hired`), handled by the parser.
+          }
+        }
+      }
+    }
+  }
+  for (const [word, cand] of partial) if (!values.has(word) && !tables.has(word)) add(values, word, cand);
+  // Synonyms: a word that names no column directly points at the columns its synonyms name.
+  for (const [word, targets] of Object.entries(SYNONYMS)) {
+    targets.forEach((target, rank) => {
+      for (const table of schema.tables) {
+        for (const column of table.columns) {
+          if (!column.queryable) continue;
+          const lastSeg = (column.name.split('.').pop() ?? column.name).toLowerCase();
+          const segs = column.name.toLowerCase().split('.');
+          const matches = lastSeg === target || segs.includes(target) || lastSeg.endsWith(`_${target}`);
+          if (!matches) continue;
+          const existing = columns.get(word)?.find((c) => c.table === table && c.column === column);
+          if (existing && !existing.viaSynonym) continue;
+          addColumn(columns, word, { table, column, score: 0.7 - rank * 0.02, viaSynonym: true });
+        }
+      }
+    });
+  }
+  const lexicon = { schema, tables, columns, values, maxWords: Math.min(maxWords, 6) };
+  cache.set(schema, lexicon);
+  return lexicon;
+}

@@ -1,0 +1,705 @@
+import type { AggregateFunction, ChartType, ColumnRef, Condition, QuerySpec, TimeUnit } from '@aqs/contracts';
+import { timeColumnRank } from '../context.ts';
+import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
+import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
+import { buildLexicon, tableWords, type ColumnCandidate, type ValueCandidate } from './lexicon.ts';
+import { parseIntent, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
+
+type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
+type MeasureIntentLike = { cands: ColumnCandidate[] };
+
+const KEY_NAME = /(^|_|\.)(id|uuid|no|num|number|code|zip|zipcode|postcode|port|year|version|line)$/;
+const REVENUE_WORDS = /revenue|sale|turnover|income|spend|gmv/;
+const ADDITIVE = /(amount|revenue|total|sales|quantity|qty|bytes|count|cost|spend|units|items|hours|seconds)/;
+const MEASURE_PREFERENCE = ['net_amount', 'amount', 'revenue', 'total', 'sales', 'gross_amount', 'price', 'value', 'bytes', 'duration', 'quantity', 'salary', 'rating', 'score'];
+
+function alias(name: string): string {
+  const a = name.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return (/^[a-z]/.test(a) ? a : `c_${a}`).slice(0, 60);
+}
+
+function isKey(table: SchemaTable, column: SchemaColumn): boolean {
+  if (table.primary_key.includes(column.name)) return true;
+  if (table.foreign_keys.some((fk) => fk.columns.includes(column.name))) return true;
+  return KEY_NAME.test(column.name.toLowerCase());
+}
+
+function isMeasure(table: SchemaTable, column: SchemaColumn): boolean {
+  return isNumericType(column.type) && !isKey(table, column);
+}
+
+function defaultFn(column: SchemaColumn): AggregateFunction {
+  return ADDITIVE.test(column.name.toLowerCase()) ? 'sum' : 'avg';
+}
+
+function defaultMeasure(table: SchemaTable): SchemaColumn | null {
+  const measures = table.columns.filter((c) => c.queryable && isMeasure(table, c));
+  for (const pref of MEASURE_PREFERENCE) {
+    const hit = measures.find((c) => (c.name.split('.').pop() ?? c.name).toLowerCase().includes(pref));
+    if (hit) return hit;
+  }
+  return null;
+}
+
+function labelColumn(table: SchemaTable): SchemaColumn | null {
+  const words = tableWords(table);
+  const names = table.columns.filter((c) => c.queryable && isCategoricalType(c.type));
+  return (
+    names.find((c) => /(^|_)(name|title|full_name|label)$/.test(c.name) && words.some((w) => c.name.includes(w))) ??
+    names.find((c) => /(^|_)(name|title|full_name|label)$/.test(c.name)) ??
+    null
+  );
+}
+
+function timeColumnOf(table: SchemaTable): SchemaColumn | null {
+  return table.columns.filter((c) => c.queryable && isTimeType(c.type)).sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0] ?? null;
+}
+
+/** Prefers a `.keyword` sibling for labels (ES text fields cannot be grouped or matched exactly). */
+function asLabel(table: SchemaTable, column: SchemaColumn): SchemaColumn {
+  if (!isTextType(column.type) || column.name.endsWith('.keyword')) return column;
+  return table.columns.find((c) => c.name === `${column.name}.keyword`) ?? column;
+}
+
+function plural(word: string): string {
+  return word.endsWith('s') ? word : `${word}s`;
+}
+
+/** The "I can answer ..." part of an unanswerable message, built from the schema. */
+export function capabilities(schema: PlannerSchema): string {
+  const parts = schema.tables.slice(0, 6).map((t) => {
+    const cols = t.columns.filter((c) => c.queryable && !c.name.endsWith('.keyword') && !isKey(t, c)).slice(0, 6).map((c) => c.name);
+    const more = t.columns.length > cols.length + 1 ? ', ...' : '';
+    return `${t.name.split('.').pop()} (${cols.join(', ')}${more})`;
+  });
+  const example = exampleQuestion(schema);
+  return `I can count, sum, average, take min/max and count distinct values, grouped by a column or by day/week/month/year, with filters on values and time ranges, over: ${parts.join(', ')}${schema.tables.length > 6 ? ', ...' : ''}.${example ? ` Try: '${example}'.` : ''}`;
+}
+
+function exampleQuestion(schema: PlannerSchema): string | null {
+  for (const t of schema.tables) {
+    const label = t.columns.find((c) => c.queryable && isCategoricalType(c.type) && !isTextType(c.type) && c.sample_values.length > 0 && !isKey(t, c));
+    const time = timeColumnOf(t);
+    if (label) {
+      const noun = plural(tableWords(t).join(' '));
+      const col = (label.name.split('.').pop() ?? label.name).replace(/_/g, ' ');
+      return `${noun} by ${col}${time ? ' last 30 days' : ''}`;
+    }
+  }
+  return null;
+}
+
+function unanswerable(schema: PlannerSchema, what: string): PlanningError {
+  return new PlanningError('unanswerable', `${what} ${capabilities(schema)}`);
+}
+
+// ---------- resolution ----------
+
+interface Resolver {
+  schema: PlannerSchema;
+  base: SchemaTable;
+  joins: boolean;
+  mentioned: SchemaTable[];
+  distance: Map<SchemaTable, number>;
+  parents: Map<SchemaTable, { from: SchemaTable; on: { left: string; right: string }[] }>;
+  needed: Set<SchemaTable>;
+  notes: string[];
+}
+
+function fkGraph(schema: PlannerSchema, base: SchemaTable, joins: boolean): Pick<Resolver, 'distance' | 'parents'> {
+  const distance = new Map<SchemaTable, number>([[base, 0]]);
+  const parents: Resolver['parents'] = new Map();
+  if (!joins) return { distance, parents };
+  const queue = [base];
+  while (queue.length > 0) {
+    const t = queue.shift() as SchemaTable;
+    const d = distance.get(t) ?? 0;
+    if (d >= 3) continue;
+    const edges: Array<{ to: SchemaTable; on: { left: string; right: string }[] }> = [];
+    for (const fk of t.foreign_keys) {
+      const to = schema.tables.find((x) => x.name === fk.references.table);
+      if (to) edges.push({ to, on: fk.columns.map((c, i) => ({ left: c, right: fk.references.columns[i] ?? c })) });
+    }
+    for (const other of schema.tables) {
+      for (const fk of other.foreign_keys) {
+        if (fk.references.table === t.name) edges.push({ to: other, on: fk.references.columns.map((c, i) => ({ left: c, right: fk.columns[i] ?? c })) });
+      }
+    }
+    for (const e of edges) {
+      if (distance.has(e.to)) continue;
+      distance.set(e.to, d + 1);
+      parents.set(e.to, { from: t, on: e.on });
+      queue.push(e.to);
+    }
+  }
+  return { distance, parents };
+}
+
+function rank(r: Resolver, table: SchemaTable, score: number): number {
+  const d = r.distance.get(table);
+  if (d === undefined) return -Infinity;
+  return score + (table === r.base ? 0.5 : 0) + (r.mentioned.includes(table) ? 0.3 : 0) - 0.15 * d;
+}
+
+function pickColumn(r: Resolver, cands: ColumnCandidate[], accept: (c: ColumnCandidate) => boolean = () => true): ColumnCandidate | null {
+  let best: ColumnCandidate | null = null;
+  let bestScore = -Infinity;
+  for (const c of cands) {
+    if (!accept(c)) continue;
+    const s = rank(r, c.table, c.score);
+    if (s > bestScore) {
+      best = c;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+function use(r: Resolver, table: SchemaTable): void {
+  if (table !== r.base) r.needed.add(table);
+}
+
+function ref(table: SchemaTable, column: SchemaColumn): ColumnRef {
+  return { table: table.name, column: column.name };
+}
+
+function joinsFor(r: Resolver): QuerySpec['joins'] {
+  const order: SchemaTable[] = [];
+  const addPath = (t: SchemaTable): void => {
+    if (t === r.base || order.includes(t)) return;
+    const p = r.parents.get(t);
+    if (!p) return;
+    addPath(p.from);
+    order.push(t);
+  };
+  for (const t of r.needed) addPath(t);
+  if (order.length > 4) throw new PlanningError('unanswerable', `Answering this needs ${order.length} joins (${order.map((t) => t.name).join(', ')}); at most 4 are allowed. Ask about fewer tables at once.`);
+  return order.map((t) => {
+    const p = r.parents.get(t) as { from: SchemaTable; on: { left: string; right: string }[] };
+    return { table: t.name, type: 'inner' as const, on: p.on.map((o) => ({ left: { table: p.from.name, column: o.left }, right: { table: t.name, column: o.right } })) };
+  });
+}
+
+function describeCands(cands: ColumnCandidate[]): string {
+  return [...new Set(cands.map((c) => `${c.table.name}.${c.column.name}`))].slice(0, 4).join(', ');
+}
+
+function resolveBase(intent: Intent, schema: PlannerSchema, previous: QuerySpec | null, joins: boolean): SchemaTable {
+  if (schema.tables.length === 1) return schema.tables[0] as SchemaTable;
+  // Every mention, weighted: the base is the table from which all of them are best reached.
+  const mentions: Array<{ weight: number; cands: { table: SchemaTable; score: number }[] }> = [];
+  const explicit = new Map<SchemaTable, number>();
+  intent.tables.forEach((t, i) => explicit.set(t, (explicit.get(t) ?? 0) + (i === 0 ? 1.2 : 1)));
+  if (intent.count?.table) explicit.set(intent.count.table, (explicit.get(intent.count.table) ?? 0) + 2);
+  if (intent.count?.cands) mentions.push({ weight: 2, cands: intent.count.cands });
+  for (const m of intent.measures) {
+    if (m.table) explicit.set(m.table, (explicit.get(m.table) ?? 0) + 2);
+    if (m.cands.length > 0) mentions.push({ weight: 3, cands: m.cands.filter((c) => isNumericType(c.column.type)).length > 0 ? m.cands.filter((c) => isNumericType(c.column.type)) : m.cands });
+  }
+  for (const g of intent.groups) if (g.kind === 'column') mentions.push({ weight: 1, cands: g.cands });
+  for (const f of intent.filters) {
+    if (f.kind === 'value') mentions.push({ weight: 1, cands: f.cands.map((v) => ({ table: v.table, score: 1 })) });
+    else if (f.kind === 'cmp') {
+      if (f.table) explicit.set(f.table, (explicit.get(f.table) ?? 0) + 1);
+      if (f.cands) mentions.push({ weight: 1.5, cands: f.cands });
+    } else mentions.push({ weight: 1, cands: f.cands });
+  }
+  for (const l of intent.listColumns) mentions.push({ weight: l.some((c) => c.viaSynonym && isNumericType(c.column.type)) ? 2 : 1, cands: l });
+  if (intent.timeColumn) mentions.push({ weight: 0.5, cands: intent.timeColumn });
+  const prevSource = previous ? schema.tables.find((t) => t.name === previous.source) : undefined;
+  if (mentions.length === 0 && explicit.size === 0) {
+    if (prevSource) return prevSource;
+    const timeTables = schema.tables.filter((t) => timeColumnOf(t));
+    if ((intent.count || intent.time || intent.groups.some((g) => g.kind === 'time')) && intent.unknown.length === 0) {
+      // `how many requests per day`: the only table with a time column, or the first one.
+      return timeTables.length === 1 ? (timeTables[0] as SchemaTable) : (schema.tables[0] as SchemaTable);
+    }
+    throw unanswerable(schema, intent.unknown.length > 0 ? `I could not find what '${intent.unknown[0]}' refers to.` : 'I could not tell which data this question is about.');
+  }
+  const candidates = new Set<SchemaTable>(explicit.keys());
+  for (const m of mentions) for (const c of m.cands) candidates.add(c.table);
+  let best: SchemaTable | null = null;
+  let bestScore = -Infinity;
+  for (const t of schema.tables) {
+    if (!candidates.has(t)) continue;
+    const { distance } = fkGraph(schema, t, joins);
+    let score = (explicit.get(t) ?? 0) * 2 + (t === prevSource ? 1 : 0);
+    for (const [table, w] of explicit) if (table !== t) score += distance.has(table) ? w * 0.5 : -w * 2;
+    for (const m of mentions) {
+      let top = -3;
+      for (const c of m.cands) {
+        const d = distance.get(c.table);
+        if (d !== undefined) top = Math.max(top, c.score - 0.15 * d + (c.table === t ? 0.2 : 0));
+      }
+      score += m.weight * top;
+    }
+    if (score > bestScore) {
+      best = t;
+      bestScore = score;
+    }
+  }
+  return best ?? (schema.tables[0] as SchemaTable);
+}
+
+function measureColumn(r: Resolver, cands: ColumnCandidate[], table: SchemaTable | null, word: string): { table: SchemaTable; column: SchemaColumn } {
+  if (cands.length > 0) {
+    const numeric = pickColumn(r, cands, (c) => isNumericType(c.column.type));
+    if (numeric) return numeric;
+    const any = pickColumn(r, cands);
+    if (any && isTimeType(any.column.type)) return any;
+    if (any) throw new PlanningError('unanswerable', `'${word}' maps to ${any.table.name}.${any.column.name}, which is not numeric (${any.column.type}); I can only count it. Try 'number of distinct ${any.column.name.replace(/_/g, ' ')}'.`);
+    throw new PlanningError('unanswerable', `'${word}' (${describeCands(cands)}) is not reachable from ${r.base.name}${r.joins ? '' : ' without a join, and joins are not available for this source'}.`);
+  }
+  const t = table ?? r.base;
+  const col = defaultMeasure(t);
+  if (!col) throw unanswerable(r.schema, `I could not find a numeric column to ${word} in ${t.name}.`);
+  return { table: t, column: col };
+}
+
+interface Pieces {
+  aggregates: QuerySpec['aggregates'];
+  groups: QuerySpec['group_by'];
+  leaves: Leaf[];
+  timeLeaf: Leaf | null;
+  orderMeasure: { direction: 'asc' | 'desc'; limit: number | null } | null;
+  listOrder: { column: ColumnRef; direction: 'asc' | 'desc'; limit: number | null } | null;
+  columns: ColumnRef[];
+}
+
+function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPreviousTime: QuerySpec | null): Pieces {
+  const aggregates: QuerySpec['aggregates'] = [];
+  const groups: QuerySpec['group_by'] = [];
+  const leaves: Leaf[] = [];
+  const columns: ColumnRef[] = [];
+  const aliases = new Set<string>();
+  const uniq = (a: string): string => {
+    let out = a;
+    for (let i = 2; aliases.has(out); i++) out = `${a}_${i}`;
+    aliases.add(out);
+    return out;
+  };
+  let orderMeasure: Pieces['orderMeasure'] = null;
+  let listOrder: Pieces['listOrder'] = null;
+
+  // Measures (aggregate words, or measure-like columns mentioned).
+  const measureIntents = [...intent.measures];
+  const groupIntents: GroupIntent[] = [...intent.groups];
+  const sortIntent = intent.order?.by === 'measure' || intent.superlative !== null;
+  // `top 5 countries by revenue`, `customers by revenue`: a measure after `by` sorts rather than groups.
+  for (let i = groupIntents.length - 1; i >= 0; i--) {
+    const g = groupIntents[i] as GroupIntent;
+    if (g.kind !== 'column') continue;
+    const c = pickColumn(r, g.cands);
+    if (c && isMeasure(c.table, c.column) && (c.viaSynonym || /amount|revenue|price|total|sales|bytes|duration|salary|cost|quantity|rating/.test(c.column.name))) {
+      groupIntents.splice(i, 1);
+      measureIntents.push({ fn: null, cands: g.cands, table: null, word: g.text });
+      orderMeasure = { direction: intent.order?.direction ?? 'desc', limit: intent.order?.limit ?? null };
+    }
+  }
+  const leftovers: ColumnCandidate[][] = [];
+  intent.listColumns.forEach((cands, li) => {
+    const c = pickColumn(r, cands);
+    if (!c) return;
+    const word = intent.listTexts[li] ?? c.column.name;
+    if (isMeasure(c.table, c.column) && measureIntents.length === 0 && (c.viaSynonym || (intent.count === null && (groupIntents.length > 0 || sortIntent)))) {
+      measureIntents.push({ fn: REVENUE_WORDS.test(word) ? 'sum' : null, cands, table: null, word });
+    } else leftovers.push(cands);
+  });
+  // `top 10 products by price`: rows of the table sorted by its own column, nothing to aggregate.
+  if (orderMeasure && intent.order && groupIntents.length === 0 && intent.count === null && intent.measures.length === 0 && measureIntents.length === 1 && intent.tables.length > 0) {
+    const c = pickColumn(r, (measureIntents[0] as MeasureIntentLike).cands, (x) => isNumericType(x.column.type));
+    if (c && c.table === r.base && leftovers.length === 0) {
+      const label = labelColumn(r.base);
+      if (label) columns.push(ref(r.base, label));
+      columns.push(ref(r.base, c.column));
+      listOrder = { column: ref(r.base, c.column), direction: intent.order.direction, limit: intent.order.limit };
+      measureIntents.length = 0;
+      orderMeasure = null;
+    }
+  }
+  // `top 5 customers by number of orders`: a table named next to a ranking groups by its label.
+  if ((intent.order?.by === 'measure' || intent.superlative) && groupIntents.length === 0 && leftovers.length === 0 && (intent.count !== null || measureIntents.length > 0)) {
+    const other = intent.tables.find((t) => t !== r.base && t !== intent.count?.table && !measureIntents.some((m) => m.table === t));
+    if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
+  }
+  const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent;
+  for (const m of measureIntents) {
+    const { table, column } = measureColumn(r, m.cands, m.table, m.word);
+    use(r, table);
+    let fn: AggregateFunction = m.fn ?? defaultFn(column);
+    const superlativeWord = /highest|largest|biggest|lowest|smallest|cheapest|longest|shortest/.test(m.word);
+    if (superlativeWord && (groupIntents.length > 0 || leftovers.length > 0 || intent.superlative)) {
+      fn = defaultFn(column);
+      orderMeasure ??= { direction: /lowest|smallest|cheapest|shortest/.test(m.word) ? 'asc' : 'desc', limit: intent.order?.limit ?? (intent.superlative ? 1 : null) };
+    }
+    if ((fn === 'sum' || fn === 'avg' || fn === 'median') && !isNumericType(column.type)) fn = 'max';
+    if (column.name.endsWith('unit_price') && fn === 'sum' && /revenue|sale|turnover|income/.test(m.word)) {
+      r.notes.push(`Revenue approximated as the sum of ${table.name}.unit_price: a QuerySpec cannot multiply price by quantity.`);
+    }
+    aggregates.push({ fn, column: ref(table, column), alias: uniq(alias(`${fn}_${column.name.split('.').pop() ?? column.name}`)) });
+  }
+  if (intent.count) {
+    if (intent.count.cands) {
+      const c = pickColumn(r, intent.count.cands.map((x) => (/(^|_|\.)id$/.test(x.column.name) ? { ...x, score: x.score + 0.1 } : x)));
+      if (!c) throw new PlanningError('unanswerable', `I could not reach ${describeCands(intent.count.cands)} from ${r.base.name}.`);
+      use(r, c.table);
+      const col = asLabel(c.table, c.column);
+      aggregates.unshift({ fn: 'count_distinct', column: ref(c.table, col), alias: uniq(alias(`distinct_${col.name.replace(/\.keyword$/, '').split('.').pop() ?? col.name}`)) });
+    } else {
+      if (intent.count.table && intent.count.table !== r.base) use(r, intent.count.table);
+      aggregates.unshift({ fn: 'count', alias: uniq('count') });
+    }
+  }
+
+  // Groups.
+  for (const g of groupIntents) {
+    if (g.kind === 'time') continue;
+    if (g.kind === 'table') {
+      const label = labelColumn(g.table);
+      if (g.table === r.base || r.distance.has(g.table)) {
+        const col = label ?? g.table.columns.find((c) => g.table.primary_key.includes(c.name));
+        if (!col) throw new PlanningError('unanswerable', `I do not know which column names a ${tableWords(g.table).join(' ')}.`);
+        use(r, g.table);
+        groups.push({ column: ref(g.table, col), alias: uniq(alias(col.name)) });
+      } else {
+        // `per customer` without joins: the base table's key pointing at it.
+        const fk = r.base.foreign_keys.find((f) => f.references.table === g.table.name);
+        if (!fk || !fk.columns[0]) throw new PlanningError('unanswerable', `${r.base.name} has no key to ${g.table.name}, so I cannot group by ${g.text}.`);
+        const col = r.base.columns.find((c) => c.name === fk.columns[0]) as SchemaColumn;
+        groups.push({ column: ref(r.base, col), alias: uniq(alias(col.name)) });
+      }
+      continue;
+    }
+    const c = pickColumn(r, g.cands);
+    if (!c) throw new PlanningError('unanswerable', `I cannot group by '${g.text}': ${describeCands(g.cands)} is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
+    use(r, c.table);
+    const col = asLabel(c.table, c.column);
+    groups.push({ column: ref(c.table, col), alias: uniq(alias(col.name.replace(/\.keyword$/, '').split('.').pop() ?? col.name)) });
+  }
+  if (grouping) {
+    for (const cands of leftovers) {
+      const c = pickColumn(r, cands);
+      if (!c || isTimeType(c.column.type)) continue;
+      if (aggregates.some((a) => a.column?.column === c.column.name) || groups.some((g) => g.column.column === c.column.name)) continue;
+      use(r, c.table);
+      const col = asLabel(c.table, c.column);
+      groups.push({ column: ref(c.table, col), alias: uniq(alias(col.name.replace(/\.keyword$/, '').split('.').pop() ?? col.name)) });
+    }
+  } else {
+    for (const cands of leftovers) {
+      const c = pickColumn(r, cands);
+      if (!c) continue;
+      use(r, c.table);
+      columns.push(ref(c.table, c.column));
+    }
+  }
+
+  if (groups.length > 0 && aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniq('count') });
+
+  // Filters.
+  const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
+  for (const f of intent.filters) {
+    if (f.kind === 'value') {
+      const c = pickValue(r, f.cands);
+      if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
+      use(r, c.table);
+      const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
+      const entry = valueGroups.get(key) ?? { table: c.table, column: c.column, values: [], negated: f.negated };
+      if (!entry.values.includes(c.value)) entry.values.push(c.value);
+      valueGroups.set(key, entry);
+    } else if (f.kind === 'cmp') {
+      let target: { table: SchemaTable; column: SchemaColumn } | null = null;
+      if (f.cands) target = pickColumn(r, f.cands, (c) => isNumericType(c.column.type));
+      if (!target) {
+        const agg = aggregates.find((a) => a.column);
+        const t = f.table ?? r.base;
+        const dm = defaultMeasure(t);
+        if (dm) target = { table: t, column: dm };
+        else if (agg?.column) {
+          const at = r.schema.tables.find((x) => x.name === agg.column?.table);
+          const ac = at?.columns.find((x) => x.name === agg.column?.column);
+          if (at && ac) target = { table: at, column: ac };
+        }
+      }
+      if (!target) throw unanswerable(r.schema, `I could not tell which number '${f.text}' applies to.`);
+      use(r, target.table);
+      leaves.push({ op: f.op, column: ref(target.table, target.column), value: f.value });
+    } else {
+      const c = pickColumn(r, f.cands);
+      if (!c) continue;
+      use(r, c.table);
+      leaves.push({ op: f.negated ? 'is_not_null' : 'is_null', column: ref(c.table, c.column) });
+    }
+  }
+  for (const v of valueGroups.values()) {
+    const column = ref(v.table, v.column);
+    if (v.values.length === 1) leaves.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
+    else leaves.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
+  }
+
+  // Time: the range and the buckets use the date column named, else the source's (or a joined table's) main date column.
+  const timeGroups = groupIntents.filter((g): g is Extract<GroupIntent, { kind: 'time' }> => g.kind === 'time');
+  const needsTime = intent.time !== null || timeGroups.length > 0 || intent.order?.by === 'time';
+  let timeRef: { table: SchemaTable; column: SchemaColumn } | null = null;
+  if (needsTime) {
+    if (intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type));
+    if (!timeRef) {
+      const own = timeColumnOf(r.base);
+      if (own) timeRef = { table: r.base, column: own };
+      else {
+        const near = [...r.distance.entries()].filter(([t]) => timeColumnOf(t)).sort((a, b) => a[1] - b[1])[0];
+        if (near) timeRef = { table: near[0], column: timeColumnOf(near[0]) as SchemaColumn };
+      }
+    }
+    if (!timeRef) throw unanswerable(r.schema, `${r.base.name} has no date column, so I cannot apply a time range or time buckets.`);
+    use(r, timeRef.table);
+  }
+  let timeLeaf: Leaf | null = null;
+  if (intent.time && timeRef) timeLeaf = { op: 'time_range', column: ref(timeRef.table, timeRef.column), range: intent.time.range };
+  for (const g of timeGroups) {
+    if (!timeRef) break;
+    const unit: TimeUnit = g.unit === 'auto' ? autoUnit(intent, hasPreviousTime) : g.unit;
+    groups.unshift({ column: ref(timeRef.table, timeRef.column), time_bucket: unit, alias: uniq(unit) });
+  }
+  if (intent.order?.by === 'time' && timeRef && aggregates.length === 0 && groups.length === 0) {
+    listOrder = { column: ref(timeRef.table, timeRef.column), direction: intent.order.direction, limit: intent.order.limit };
+  }
+  if (intent.order?.by === 'measure') orderMeasure = { direction: intent.order.direction, limit: intent.order.limit };
+  if (!orderMeasure && intent.superlative && groups.length > 0) orderMeasure = { direction: intent.superlative, limit: 1 };
+  // `top 10 products by price` without anything to aggregate: list rows sorted by that column.
+  if (aggregates.length === 0 && groups.length === 0 && orderMeasure && intent.order) {
+    const sortCol = leftovers.map((cands) => pickColumn(r, cands, (c) => isNumericType(c.column.type))).find((c) => c !== null);
+    if (sortCol) {
+      listOrder = { column: ref(sortCol.table, sortCol.column), direction: orderMeasure.direction, limit: orderMeasure.limit };
+      orderMeasure = null;
+    }
+  }
+  void request;
+  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns };
+}
+
+function pickValue(r: Resolver, cands: ValueCandidate[]): ValueCandidate | null {
+  let best: ValueCandidate | null = null;
+  let bestScore = -Infinity;
+  for (const c of cands) {
+    const s = rank(r, c.table, 1) - (r.schema.dialect === 'elasticsearch' && isTextType(c.column.type) ? 0.2 : 0);
+    if (s > bestScore) {
+      best = c;
+      bestScore = s;
+    }
+  }
+  return best;
+}
+
+function autoUnit(intent: Intent, previous: QuerySpec | null): TimeUnit {
+  const range = intent.time?.range;
+  if (range?.kind === 'relative') {
+    const days = { minute: 0.001, hour: 0.04, day: 1, week: 7, month: 30, quarter: 91, year: 365 }[range.unit] * range.count;
+    return days <= 2 ? 'hour' : days <= 93 ? 'day' : days <= 731 ? 'month' : 'year';
+  }
+  if (range?.kind === 'absolute' && range.from && range.to) {
+    const days = (Date.parse(range.to) - Date.parse(range.from)) / 86_400_000;
+    return days <= 2 ? 'hour' : days <= 93 ? 'day' : days <= 731 ? 'month' : 'year';
+  }
+  void previous;
+  return 'month';
+}
+
+// ---------- assembling ----------
+
+function andOf(leaves: Condition[]): Condition | null {
+  if (leaves.length === 0) return null;
+  if (leaves.length === 1) return leaves[0] as Condition;
+  return { op: 'and', conditions: leaves };
+}
+
+function flatten(c: Condition | null): Condition[] {
+  if (!c) return [];
+  if ('conditions' in c && c.op === 'and') return c.conditions.flatMap((x) => flatten(x));
+  return [c];
+}
+
+function sameColumn(a: ColumnRef, b: ColumnRef): boolean {
+  return a.column === b.column && (a.table ?? '') === (b.table ?? '');
+}
+
+/** Drops `table` from column refs when nothing is joined (single-table specs name bare columns). */
+function tidy(spec: QuerySpec): QuerySpec {
+  if (spec.joins.length > 0) return spec;
+  const strip = (c: ColumnRef): ColumnRef => ({ column: c.column });
+  const cond = (c: Condition): Condition => {
+    if ('conditions' in c) return { op: c.op, conditions: c.conditions.map(cond) };
+    if ('condition' in c) return { op: 'not', condition: cond(c.condition) };
+    return { ...c, column: strip(c.column) } as Condition;
+  };
+  return {
+    ...spec,
+    columns: spec.columns.map(strip),
+    filter: spec.filter ? cond(spec.filter) : null,
+    group_by: spec.group_by.map((g) => ({ ...g, column: strip(g.column) })),
+    aggregates: spec.aggregates.map((a) => (a.column ? { ...a, column: strip(a.column) } : a)),
+  };
+}
+
+/** Adds table names back to a previous single-table spec's refs, so joins can be added to it. */
+function qualify(spec: QuerySpec): QuerySpec {
+  const q = (c: ColumnRef): ColumnRef => (c.table ? c : { table: spec.source, column: c.column });
+  const cond = (c: Condition): Condition => {
+    if ('conditions' in c) return { op: c.op, conditions: c.conditions.map(cond) };
+    if ('condition' in c) return { op: 'not', condition: cond(c.condition) };
+    return { ...c, column: q(c.column) } as Condition;
+  };
+  if (spec.joins.length > 0) return spec;
+  return {
+    ...spec,
+    columns: spec.columns.map(q),
+    filter: spec.filter ? cond(spec.filter) : null,
+    group_by: spec.group_by.map((g) => ({ ...g, column: q(g.column) })),
+    aggregates: spec.aggregates.map((a) => (a.column ? { ...a, column: q(a.column) } : a)),
+  };
+}
+
+function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by']): Pick<QuerySpec, 'order_by' | 'limit'> {
+  if (pieces.listOrder) return { order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }], limit: pieces.listOrder.limit };
+  const firstAgg = aggregates[0];
+  if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }], limit: pieces.orderMeasure.limit };
+  const timeGroup = groups.find((g) => g.time_bucket);
+  if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }], limit: null };
+  if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }], limit: null };
+  return { order_by: [], limit: null };
+}
+
+function chartFor(intent: Intent, request: PlanRequest, spec: QuerySpec, previous: ChartType | null): ChartType | null {
+  if (intent.chart && intent.chart !== 'auto') return intent.chart;
+  if (intent.chart === 'auto' || request.chartRequested || previous) {
+    if (previous && intent.chart === null) return previous;
+    if (spec.group_by.some((g) => g.time_bucket)) return 'line';
+    return 'bar';
+  }
+  return null;
+}
+
+function isFollowUp(intent: Intent, request: PlanRequest): boolean {
+  if (request.history.length === 0) return false;
+  const previous = request.history[request.history.length - 1];
+  if (!previous) return false;
+  const standsAlone = intent.count !== null || intent.measures.length > 0;
+  const namesOtherTable = intent.tables.some((t) => t.name !== previous.spec.source && !previous.spec.joins.some((j) => j.table === t.name));
+  if (namesOtherTable && standsAlone) return false;
+  if (intent.followUpCue) return true;
+  return !standsAlone && intent.tables.length === 0;
+}
+
+function planOffline(request: PlanRequest): Plan {
+  const schema = request.schema;
+  if (schema.tables.length === 0) throw new PlanningError('unanswerable', 'There are no tables or indices to query: select some in the connection schema first.');
+  const lex = buildLexicon(schema);
+  const intent = parseIntent(request.question, lex, request.now);
+  const previousTurn = request.history[request.history.length - 1] ?? null;
+  const followUp = isFollowUp(intent, request) && previousTurn !== null;
+  const previous = followUp ? previousTurn.spec : null;
+  if (intent.unknown.length > 0 && !followUp) {
+    const first = intent.unknown[0] as string;
+    const nothingElse = intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.groups.length === 0 && intent.filters.length === 0;
+    if (nothingElse || intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${first}' refers to.`);
+  }
+  if (followUp && intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`);
+  if (!intent.understood && !followUp) throw unanswerable(schema, 'I could not understand this question.');
+
+  const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres')) : resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres');
+  const joins = request.capabilities.joins && schema.dialect === 'postgres';
+  const graph = fkGraph(schema, base, joins);
+  const r: Resolver = { schema, base, joins, mentioned: intent.tables, ...graph, needed: new Set(), notes: [] };
+  if (previous) {
+    for (const j of previous.joins) {
+      const t = schema.tables.find((x) => x.name === j.table);
+      if (t) r.needed.add(t);
+    }
+  }
+  const pieces = resolvePieces(intent, r, request, previous);
+  // Tables joined by the new question are added to the previous turn's joins.
+  const joinList = joinsFor(r);
+
+  let spec: QuerySpec;
+  const notes = [...r.notes];
+  if (previous) {
+    const prev = joinList.length > 0 ? qualify(previous) : previous;
+    const q = (c: ColumnRef): ColumnRef => (joinList.length > 0 ? c : { column: c.column });
+    let leaves = flatten(prev.filter);
+    for (const leaf of pieces.leaves) {
+      leaves = leaves.filter((l) => !('column' in l) || l.op === 'time_range' || !sameColumn(l.column, q(leaf.column)));
+      leaves.push(leaf);
+    }
+    if (pieces.timeLeaf) {
+      leaves = leaves.filter((l) => l.op !== 'time_range');
+      leaves.push(pieces.timeLeaf);
+    }
+    const aggregates = pieces.aggregates.length > 0 ? pieces.aggregates : prev.aggregates;
+    let groups = prev.group_by;
+    if (pieces.groups.length > 0) {
+      groups = intent.additive ? [...prev.group_by, ...pieces.groups.filter((g) => !prev.group_by.some((p) => p.alias === g.alias))] : pieces.groups;
+      if (!intent.additive && pieces.groups.every((g) => g.time_bucket) && prev.group_by.some((g) => !g.time_bucket) && /\bnow\b/.test(request.question.toLowerCase()) === false) {
+        groups = [...pieces.groups, ...prev.group_by.filter((g) => !g.time_bucket)];
+      }
+    }
+    const columns = pieces.columns.length > 0 && aggregates.length === 0 ? pieces.columns : prev.columns;
+    let order = { order_by: prev.order_by, limit: prev.limit };
+    const shapeChanged = pieces.aggregates.length > 0 || pieces.groups.length > 0;
+    if (pieces.orderMeasure || pieces.listOrder || shapeChanged) {
+      const o = orderFor(pieces, aggregates, groups);
+      order = pieces.orderMeasure || pieces.listOrder ? o : { order_by: o.order_by, limit: o.order_by.length > 0 && prev.limit !== null && !groups.some((g) => g.time_bucket) ? prev.limit : o.limit };
+    }
+    if (order.order_by.some((o) => ![...aggregates, ...groups].some((x) => x.alias === o.ref)) && (aggregates.length > 0 || groups.length > 0)) {
+      order = orderFor({ orderMeasure: null, listOrder: null }, aggregates, groups);
+    }
+    spec = {
+      source: prev.source,
+      joins: joinList.length > 0 ? joinList : prev.joins,
+      columns,
+      filter: andOf(leaves),
+      group_by: groups,
+      aggregates,
+      ...order,
+    };
+    notes.push(`Follow-up to '${previousTurn?.question ?? ''}'.`);
+  } else {
+    const leaves: Condition[] = [...pieces.leaves];
+    if (pieces.timeLeaf) leaves.push(pieces.timeLeaf);
+    spec = {
+      source: base.name,
+      joins: joinList,
+      columns: pieces.aggregates.length > 0 || pieces.groups.length > 0 ? [] : pieces.columns,
+      filter: andOf(leaves),
+      group_by: pieces.groups,
+      aggregates: pieces.aggregates,
+      ...orderFor(pieces, pieces.aggregates, pieces.groups),
+    };
+    if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+    if (spec.columns.length > 0 && spec.aggregates.length === 0) {
+      // A listing keeps the sort column visible.
+      for (const o of spec.order_by) if (!spec.columns.some((c) => c.column === o.ref)) spec.columns.push({ table: base.name, column: o.ref });
+    }
+  }
+  if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+  if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
+  spec = tidy(spec);
+  const errors = validateSpecAgainstSchema(spec, schema);
+  if (errors.length > 0) throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
+  const chart = chartFor(intent, request, spec, followUp ? (previousTurn?.chart_type ?? null) : null);
+  return { spec, chart_type: chart, planner: 'offline', usage: { prompt_tokens: 0, completion_tokens: 0 }, notes };
+}
+
+/** The planner used without an LLM: a rule-based semantic parser over the schema metadata. */
+export const offlinePlanner: Planner = {
+  id: 'offline',
+  plan(request: PlanRequest): Promise<Plan> {
+    if (request.signal?.aborted) return Promise.reject(new PlanningError('cancelled', 'Planning was cancelled.'));
+    try {
+      return Promise.resolve(planOffline(request));
+    } catch (e) {
+      return Promise.reject(e instanceof PlanningError ? e : new PlanningError('unanswerable', `The offline planner failed: ${(e as Error).message}`, { cause: e }));
+    }
+  },
+};
+
+export type { FilterIntent };

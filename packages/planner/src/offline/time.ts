@@ -1,0 +1,240 @@
+import type { TimeRange, TimeUnit } from '@aqs/contracts';
+import { parseNumberWord } from '../text.ts';
+
+/** A time phrase found in the (normalised) question: the range and where it was said. */
+export interface TimePhrase {
+  range: TimeRange;
+  start: number;
+  end: number;
+  text: string;
+}
+
+const MONTHS: Record<string, number> = {
+  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5,
+  july: 6, jul: 6, august: 7, aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10,
+  december: 11, dec: 11,
+};
+const MONTH_RE = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
+const UNIT_RE = 'minutes?|hours?|days?|weeks?|months?|quarters?|years?';
+const COUNT_RE = '\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred';
+/** A calendar date expression: ISO day or month, `march 5, 2024`, `march 2024`, `march`, `q1 2024`, `2024`. */
+const DATE_RE = `(?:\\d{4}-\\d{2}-\\d{2}|\\d{4}-\\d{2}|(?:${MONTH_RE})(?:\\s+\\d{1,2}(?:st|nd|rd|th)?)?(?:,?\\s+(?:19|20)\\d{2})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTH_RE})(?:,?\\s+(?:19|20)\\d{2})?|q[1-4](?:\\s+(?:19|20)\\d{2})?|(?:19|20)\\d{2})`;
+
+export function unitOf(word: string): TimeUnit | null {
+  const w = word.replace(/s$/, '');
+  return w === 'minute' || w === 'hour' || w === 'day' || w === 'week' || w === 'month' || w === 'quarter' || w === 'year' ? w : null;
+}
+
+interface Period {
+  start: Date;
+  end: Date;
+  /** True when the expression named no year (a bare month or quarter). */
+  yearless: boolean;
+}
+
+function utc(y: number, m: number, d = 1): Date {
+  return new Date(Date.UTC(y, m, d));
+}
+
+/** Parses a DATE_RE match into the period it names (start inclusive, end exclusive). */
+export function parsePeriod(expr: string, now: Date): Period | null {
+  const e = expr.trim().replace(/,/g, '');
+  let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(e);
+  if (m) {
+    const start = utc(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    if (Number.isNaN(start.getTime())) return null;
+    return { start, end: new Date(start.getTime() + 86_400_000), yearless: false };
+  }
+  m = /^(\d{4})-(\d{2})$/.exec(e);
+  if (m) return { start: utc(Number(m[1]), Number(m[2]) - 1), end: utc(Number(m[1]), Number(m[2])), yearless: false };
+  m = /^((?:19|20)\d{2})$/.exec(e);
+  if (m) return { start: utc(Number(m[1]), 0), end: utc(Number(m[1]) + 1, 0), yearless: false };
+  m = /^q([1-4])(?:\s+(\d{4}))?$/.exec(e);
+  if (m) {
+    const q = Number(m[1]) - 1;
+    const y = m[2] ? Number(m[2]) : now.getUTCFullYear();
+    return { start: utc(y, q * 3), end: utc(y, q * 3 + 3), yearless: !m[2] };
+  }
+  m = new RegExp(`^(${MONTH_RE})(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?(?:\\s+(\\d{4}))?$`).exec(e) ??
+    ((): RegExpExecArray | null => {
+      const r = new RegExp(`^(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_RE})(?:\\s+(\\d{4}))?$`).exec(e);
+      if (!r) return null;
+      const swapped = [r[0], r[2], r[1], r[3]] as unknown as RegExpExecArray;
+      return swapped;
+    })();
+  if (m) {
+    const month = MONTHS[m[1] as string];
+    if (month === undefined) return null;
+    const y = m[3] ? Number(m[3]) : now.getUTCFullYear();
+    if (m[2]) {
+      const start = utc(y, month, Number(m[2]));
+      return { start, end: new Date(start.getTime() + 86_400_000), yearless: !m[3] };
+    }
+    return { start: utc(y, month), end: utc(y, month + 1), yearless: !m[3] };
+  }
+  return null;
+}
+
+/** A yearless period in the future is taken to mean last year's (`since March` said in February). */
+function past(p: Period, now: Date): Period {
+  if (!p.yearless || p.start.getTime() <= now.getTime()) return p;
+  const back = (d: Date): Date => utc(d.getUTCFullYear() - 1, d.getUTCMonth(), d.getUTCDate());
+  return { start: back(p.start), end: back(p.end), yearless: true };
+}
+
+function startOf(unit: TimeUnit, d: Date): Date {
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  switch (unit) {
+    case 'year':
+      return utc(y, 0);
+    case 'quarter':
+      return utc(y, m - (m % 3));
+    case 'month':
+      return utc(y, m);
+    case 'week': {
+      const day = utc(y, m, d.getUTCDate());
+      const dow = (day.getUTCDay() + 6) % 7; // Monday = 0
+      return new Date(day.getTime() - dow * 86_400_000);
+    }
+    case 'day':
+      return utc(y, m, d.getUTCDate());
+    case 'hour':
+      return new Date(Date.UTC(y, m, d.getUTCDate(), d.getUTCHours()));
+    case 'minute':
+      return new Date(Date.UTC(y, m, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes()));
+  }
+}
+
+function minus(unit: TimeUnit, d: Date): Date {
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  switch (unit) {
+    case 'year':
+      return utc(y - 1, m, d.getUTCDate());
+    case 'quarter':
+      return utc(y, m - 3, d.getUTCDate());
+    case 'month':
+      return utc(y, m - 1, d.getUTCDate());
+    case 'week':
+      return new Date(d.getTime() - 7 * 86_400_000);
+    case 'day':
+      return new Date(d.getTime() - 86_400_000);
+    case 'hour':
+      return new Date(d.getTime() - 3_600_000);
+    case 'minute':
+      return new Date(d.getTime() - 60_000);
+  }
+}
+
+function absolute(from: Date | null, to: Date | null): TimeRange {
+  const range: TimeRange = { kind: 'absolute' };
+  if (from) range.from = from.toISOString();
+  if (to) range.to = to.toISOString();
+  return range;
+}
+
+type Rule = [RegExp, (m: RegExpExecArray, now: Date, text: string) => TimeRange | null];
+
+const RULES: Rule[] = [
+  [
+    new RegExp(`\\b(?:between|from)\\s+(${DATE_RE})\\s+(?:and|to|until|till|through|-)\\s+(${DATE_RE})\\b`, 'g'),
+    (m, now) => {
+      const a = parsePeriod(m[1] as string, now);
+      const b = parsePeriod(m[2] as string, now);
+      return a && b ? absolute(a.start, b.end) : null;
+    },
+  ],
+  [
+    new RegExp(`\\b(?:in\\s+|over\\s+|during\\s+|for\\s+|within\\s+)?(?:the\\s+)?(?:last|past|previous|trailing)\\s+(${COUNT_RE})\\s+(${UNIT_RE})\\b`, 'g'),
+    (m) => {
+      const count = parseNumberWord(m[1] as string);
+      const unit = unitOf(m[2] as string);
+      return count && unit ? { kind: 'relative', unit, count: Math.min(count, 10_000), calendar: false } : null;
+    },
+  ],
+  [
+    new RegExp(`\\b(?:(?:in|over|during|within)\\s+the\\s+(?:last|past)|the\\s+past|past)\\s+(${UNIT_RE})\\b`, 'g'),
+    (m) => {
+      const unit = unitOf(m[1] as string);
+      return unit ? { kind: 'relative', unit, count: 1, calendar: false } : null;
+    },
+  ],
+  [
+    new RegExp(`\\b(?:last|previous)\\s+(${UNIT_RE})\\b`, 'g'),
+    (m, now) => {
+      const unit = unitOf(m[1] as string);
+      if (!unit) return null;
+      const end = startOf(unit, now);
+      return absolute(minus(unit, end), end);
+    },
+  ],
+  [
+    new RegExp(`\\b(?:this|current)\\s+(${UNIT_RE})\\b|\\b(year|month|quarter|week)[\\s-]to[\\s-]date\\b|\\b(ytd|mtd|qtd)\\b|\\b(today)\\b`, 'g'),
+    (m) => {
+      const word = m[1] ?? m[2] ?? ({ ytd: 'year', mtd: 'month', qtd: 'quarter' } as Record<string, string>)[m[3] ?? ''] ?? (m[4] ? 'day' : '');
+      const unit = unitOf(word);
+      return unit ? { kind: 'relative', unit, count: 1, calendar: true } : null;
+    },
+  ],
+  [
+    /\byesterday\b/g,
+    (_m, now) => {
+      const end = startOf('day', now);
+      return absolute(new Date(end.getTime() - 86_400_000), end);
+    },
+  ],
+  [
+    new RegExp(`\\b(?:since|from|starting|after)\\s+(?:the\\s+)?(?:start\\s+of\\s+|beginning\\s+of\\s+)?(${DATE_RE})\\b`, 'g'),
+    (m, now) => {
+      const p = parsePeriod(m[1] as string, now);
+      if (!p) return null;
+      const period = past(p, now);
+      return absolute(m[0].startsWith('after') ? period.end : period.start, null);
+    },
+  ],
+  [
+    new RegExp(`\\b(?:before|until|till|prior\\s+to|up\\s+to)\\s+(${DATE_RE})\\b`, 'g'),
+    (m, now) => {
+      const p = parsePeriod(m[1] as string, now);
+      return p ? absolute(null, past(p, now).start) : null;
+    },
+  ],
+  [
+    new RegExp(`\\b(?:(?:in|during|for|of|on|about|over)\\s+(?:the\\s+)?(?:year\\s+|month\\s+of\\s+)?)?(${DATE_RE})\\b`, 'g'),
+    (m, now, text) => {
+      const expr = m[1] as string;
+      // `over 2000`, `more than 2023`, `top 2024`: a number, not a year.
+      if (m[0] === expr && /(?:over|above|under|below|than|least|most|exceeding|top|bottom|first|>|<|=|\$)\s*$/.test(text.slice(0, m.index ?? 0))) return null;
+      if (m[0] === expr && /^\d{4}$/.test(expr) && /^\s*(?:[.,]\d|%|\s*(?:eur|usd|bytes?|ms|items?|units?)\b)/.test(text.slice((m.index ?? 0) + m[0].length))) return null;
+      // A bare month name needs a preposition ("in may"), or `may` the verb would become a range.
+      if (new RegExp(`^(?:${MONTH_RE})$`).test(expr) && m[0] === expr) return null;
+      const p = parsePeriod(expr, now);
+      return p ? absolute(past(p, now).start, past(p, now).end) : null;
+    },
+  ],
+];
+
+/** Finds the first time phrase in a normalised question. */
+export function findTimePhrase(text: string, now: Date): TimePhrase | null {
+  let best: TimePhrase | null = null;
+  for (const [re, build] of RULES) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const range = build(m, now, text);
+      if (!range) continue;
+      const start = m.index ?? 0;
+      const phrase = { range, start, end: start + m[0].length, text: m[0] };
+      // Earlier rules are more specific: keep the first rule that matched anything.
+      if (!best) best = phrase;
+      break;
+    }
+    if (best) return best;
+  }
+  return null;
+}
+
+export const TIME_UNIT_WORDS: Record<string, TimeUnit> = {
+  minute: 'minute', hour: 'hour', day: 'day', date: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
+  hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year', annual: 'year',
+};

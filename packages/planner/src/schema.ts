@@ -1,0 +1,217 @@
+import type { ColumnRef, Condition, QuerySpec } from '@aqs/contracts';
+import type { Introspection } from '@aqs/connectors';
+import type { PlannerSchema, SchemaColumn, SchemaTable } from './types.ts';
+
+// ---------- column type families ----------
+
+const TIME_TYPES = /^(date|date_nanos|datetime|timestamp|timestamptz|timestamp with(out)? time zone|timestamp\(\d\)( with(out)? time zone)?)$/;
+const NUMERIC_TYPES =
+  /^(integer|int|int2|int4|int8|smallint|bigint|long|short|byte|double|double precision|float|float4|float8|half_float|scaled_float|unsigned_long|real|numeric|decimal|money|counter_integer|counter_long|counter_double|serial|bigserial)(\(.*\))?$/;
+
+export function isTimeType(type: string): boolean {
+  return TIME_TYPES.test(type.toLowerCase().trim());
+}
+
+export function isNumericType(type: string): boolean {
+  return NUMERIC_TYPES.test(type.toLowerCase().trim());
+}
+
+export function isBooleanType(type: string): boolean {
+  const t = type.toLowerCase();
+  return t === 'boolean' || t === 'bool';
+}
+
+/** Full-text columns: searchable with `contains`, poor group keys (a keyword sibling is preferred). */
+export function isTextType(type: string): boolean {
+  const t = type.toLowerCase();
+  return t === 'text' || t === 'match_only_text';
+}
+
+/** Columns whose values are labels: strings, enums, ips, booleans (not numbers, dates or geo). */
+export function isCategoricalType(type: string): boolean {
+  const t = type.toLowerCase();
+  if (isTimeType(t) || isNumericType(t)) return false;
+  return !/^(geo_|cartesian_|point|shape|unsupported|json|jsonb|bytea|tsvector|object|nested|binary)/.test(t);
+}
+
+// ---------- from introspection ----------
+
+export interface SchemaExtras {
+  /** Curated descriptions: `tables[table]`, `columns[table][column]`; tables keyed qualified or bare. */
+  descriptions?: { tables?: Record<string, string>; columns?: Record<string, Record<string, string>> };
+  /** Sampled values per table and column (discovery). */
+  samples?: Record<string, Record<string, (string | number | boolean)[]>>;
+  /** Key and relationship overrides from curation; replace what introspection found for that table. */
+  overrides?: {
+    primary_keys?: Record<string, string[]>;
+    foreign_keys?: Record<string, { columns: string[]; references: { table: string; columns: string[] } }[]>;
+  };
+}
+
+function qualify(schema: string | null, table: string): string {
+  return schema ? `${schema}.${table}` : table;
+}
+
+function pick<T>(record: Record<string, T> | undefined, qualified: string, bare: string): T | undefined {
+  if (!record) return undefined;
+  return record[qualified] ?? record[bare];
+}
+
+/** Turns a connector's introspection (plus discovery's descriptions and samples) into the planner's schema. */
+export function fromIntrospection(introspection: Introspection, extras: SchemaExtras = {}): PlannerSchema {
+  const dialect = introspection.dialect === 'postgres' ? 'postgres' : 'elasticsearch';
+  const tables: SchemaTable[] = introspection.tables.map((t) => {
+    const qualified = t.schema ? `${t.schema}.${t.name}` : t.name;
+    const samples = pick(extras.samples, qualified, t.name) ?? {};
+    const colDescriptions = pick(extras.descriptions?.columns, qualified, t.name) ?? {};
+    const columns: SchemaColumn[] = t.columns.map((c) => ({
+      name: c.name,
+      type: c.type,
+      description: colDescriptions[c.name] ?? c.description ?? null,
+      sample_values: samples[c.name] ?? [],
+      queryable: c.queryable,
+    }));
+    const fkOverride = pick(extras.overrides?.foreign_keys, qualified, t.name);
+    return {
+      name: qualified,
+      kind: t.kind,
+      description: pick(extras.descriptions?.tables, qualified, t.name) ?? null,
+      row_estimate: t.row_estimate,
+      columns,
+      primary_key: pick(extras.overrides?.primary_keys, qualified, t.name) ?? [...t.primary_key],
+      foreign_keys:
+        fkOverride ??
+        t.foreign_keys.map((fk) => ({
+          columns: [...fk.columns],
+          references: {
+            table: qualify(fk.references.schema ?? t.schema, fk.references.table),
+            columns: [...fk.references.columns],
+          },
+        })),
+    };
+  });
+  return { dialect, tables };
+}
+
+// ---------- lookups ----------
+
+export function findTable(schema: PlannerSchema, name: string): SchemaTable | undefined {
+  const exact = schema.tables.find((t) => t.name === name);
+  if (exact) return exact;
+  const bare = schema.tables.filter((t) => t.name.split('.').pop() === name);
+  return bare.length === 1 ? bare[0] : undefined;
+}
+
+export function findColumn(table: SchemaTable, name: string): SchemaColumn | undefined {
+  return table.columns.find((c) => c.name === name);
+}
+
+// ---------- validation ----------
+
+function walkConditions(c: Condition, visit: (leaf: Condition & { column: ColumnRef }) => void): void {
+  if ('conditions' in c) {
+    for (const inner of c.conditions) walkConditions(inner, visit);
+  } else if ('condition' in c) {
+    walkConditions(c.condition, visit);
+  } else {
+    visit(c);
+  }
+}
+
+/**
+ * Checks a spec against the schema it was planned over: every table, column and order reference
+ * must exist, types must fit the operation (sums over numbers, buckets and ranges over dates), and
+ * the shape must be one the compilers can express. Returns human sentences, empty when valid.
+ */
+export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema): string[] {
+  const errors: string[] = [];
+  const known = schema.tables.map((t) => t.name).join(', ');
+  const source = schema.tables.find((t) => t.name === spec.source);
+  if (!source) {
+    errors.push(`Unknown source '${spec.source}'. Known ${schema.dialect === 'postgres' ? 'tables' : 'indices'}: ${known}.`);
+    return errors;
+  }
+  const inScope: SchemaTable[] = [source];
+  if (spec.joins.length > 0 && schema.dialect === 'elasticsearch') errors.push('Joins are not available for Elasticsearch sources.');
+  for (const j of spec.joins) {
+    const t = schema.tables.find((x) => x.name === j.table);
+    if (!t) errors.push(`Unknown joined table '${j.table}'. Known tables: ${known}.`);
+    else if (inScope.includes(t)) errors.push(`Table '${j.table}' is joined twice (or is the source).`);
+    else inScope.push(t);
+  }
+
+  const resolve = (ref: ColumnRef, where: string): SchemaColumn | undefined => {
+    if (ref.table !== undefined) {
+      const t = inScope.find((x) => x.name === ref.table);
+      if (!t) {
+        errors.push(`${where}: table '${ref.table}' is neither the source nor a joined table.`);
+        return undefined;
+      }
+      const c = findColumn(t, ref.column);
+      if (!c) errors.push(`${where}: unknown column '${ref.column}' in ${t.name}.`);
+      else if (!c.queryable) errors.push(`${where}: column '${ref.column}' in ${t.name} cannot be queried.`);
+      return c;
+    }
+    const hits = inScope.map((t) => findColumn(t, ref.column)).filter((c): c is SchemaColumn => c !== undefined);
+    if (hits.length === 0) {
+      errors.push(`${where}: unknown column '${ref.column}' in ${inScope.map((t) => t.name).join(', ')}.`);
+      return undefined;
+    }
+    if (hits.length > 1) errors.push(`${where}: column '${ref.column}' is ambiguous; set its table.`);
+    const c = hits[0] as SchemaColumn;
+    if (!c.queryable) errors.push(`${where}: column '${ref.column}' cannot be queried.`);
+    return c;
+  };
+
+  spec.joins.forEach((j, i) => {
+    for (const pair of j.on) {
+      resolve(pair.left, `joins[${i}]`);
+      resolve(pair.right, `joins[${i}]`);
+    }
+  });
+  spec.columns.forEach((c, i) => resolve(c, `columns[${i}]`));
+  if (spec.filter) {
+    walkConditions(spec.filter, (leaf) => {
+      const col = resolve(leaf.column, `filter (${leaf.op})`);
+      if (!col) return;
+      if (leaf.op === 'time_range' && !isTimeType(col.type)) errors.push(`filter: time_range needs a date column; '${leaf.column.column}' is ${col.type}.`);
+      if ((leaf.op === 'gt' || leaf.op === 'gte' || leaf.op === 'lt' || leaf.op === 'lte') && isBooleanType(col.type)) {
+        errors.push(`filter: '${leaf.column.column}' is boolean and cannot be compared with ${leaf.op}.`);
+      }
+    });
+  }
+  const aliases = new Set<string>();
+  const addAlias = (alias: string, where: string): void => {
+    if (aliases.has(alias)) errors.push(`${where}: alias '${alias}' is used twice.`);
+    aliases.add(alias);
+  };
+  spec.group_by.forEach((g, i) => {
+    const col = resolve(g.column, `group_by[${i}]`);
+    if (col && g.time_bucket !== undefined && !isTimeType(col.type)) errors.push(`group_by[${i}]: time_bucket needs a date column; '${g.column.column}' is ${col.type}.`);
+    addAlias(g.alias, `group_by[${i}]`);
+  });
+  spec.aggregates.forEach((a, i) => {
+    if (a.column === undefined) {
+      if (a.fn !== 'count') errors.push(`aggregates[${i}]: ${a.fn} needs a column.`);
+    } else {
+      const col = resolve(a.column, `aggregates[${i}]`);
+      if (col && (a.fn === 'sum' || a.fn === 'avg' || a.fn === 'median') && !isNumericType(col.type)) {
+        errors.push(`aggregates[${i}]: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
+      }
+    }
+    addAlias(a.alias, `aggregates[${i}]`);
+  });
+  const aggregated = spec.aggregates.length > 0 || spec.group_by.length > 0;
+  if (aggregated && spec.columns.length > 0) errors.push('columns must be empty when the spec groups or aggregates (the result columns are the groups and aggregates).');
+  if (spec.group_by.length > 0 && spec.aggregates.length === 0) errors.push('group_by needs at least one aggregate.');
+  spec.order_by.forEach((o, i) => {
+    if (aliases.has(o.ref)) return;
+    if (aggregated) {
+      errors.push(`order_by[${i}]: '${o.ref}' is not an alias of a group or aggregate (${[...aliases].join(', ') || 'none'}).`);
+      return;
+    }
+    const found = inScope.some((t) => findColumn(t, o.ref) !== undefined);
+    if (!found) errors.push(`order_by[${i}]: '${o.ref}' is neither an alias nor a column.`);
+  });
+  return errors;
+}

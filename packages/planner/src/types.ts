@@ -1,0 +1,74 @@
+import type { ChartType, QuerySpec } from '@aqs/contracts';
+
+/** One column as the planner sees it: structure plus what discovery learnt about it. */
+export interface SchemaColumn {
+  name: string;
+  type: string;
+  description: string | null;
+  sample_values: (string | number | boolean)[];
+  queryable: boolean;
+}
+
+export interface SchemaTable {
+  /** Qualified for SQL (`shop.orders`); the index, alias or data stream name for Elasticsearch. */
+  name: string;
+  kind: string;
+  description: string | null;
+  row_estimate: number | null;
+  columns: SchemaColumn[];
+  primary_key: string[];
+  foreign_keys: { columns: string[]; references: { table: string; columns: string[] } }[];
+}
+
+export interface PlannerSchema {
+  dialect: 'elasticsearch' | 'postgres';
+  tables: SchemaTable[];
+}
+
+/** A previous turn of the conversation. */
+export interface PlanTurn {
+  question: string;
+  spec: QuerySpec;
+  chart_type: ChartType | null;
+}
+
+export interface PlanRequest {
+  question: string;
+  schema: PlannerSchema;
+  history: PlanTurn[];
+  chartRequested: boolean;
+  now: Date;
+  signal?: AbortSignal;
+  capabilities: { joins: boolean };
+}
+
+export interface Plan {
+  spec: QuerySpec;
+  chart_type: ChartType | null;
+  planner: 'offline' | 'llm';
+  usage: { prompt_tokens: number; completion_tokens: number };
+  notes: string[];
+}
+
+export interface Planner {
+  readonly id: 'offline' | 'llm';
+  plan(request: PlanRequest): Promise<Plan>;
+}
+
+export type PlanningErrorType = 'unanswerable' | 'invalid_model_output' | 'model_unavailable' | 'cancelled';
+
+/**
+ * Why planning failed. `recoverable` says whether another attempt may succeed without the user
+ * rephrasing: true for a model that was down or answered badly (retry later, or fall back to the
+ * offline planner); false for a question the planner cannot map (rephrase) and for a cancellation.
+ */
+export class PlanningError extends Error {
+  readonly type: PlanningErrorType;
+  readonly recoverable: boolean;
+  constructor(type: PlanningErrorType, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PlanningError';
+    this.type = type;
+    this.recoverable = type === 'invalid_model_output' || type === 'model_unavailable';
+  }
+}
