@@ -5,7 +5,7 @@
  */
 import type { AggregateFunction, ChartType, QuerySpec } from '@aqs/contracts';
 import { classifyColumns, isAdditive, type ColumnInfo } from './columns.ts';
-import { isoTime, NULL_LABEL, roundValue, toLabel, toNumber, toTime } from './values.ts';
+import { isCanonicalIso, isoTime, NULL_LABEL, roundValue, toLabel, toNumber, toTime } from './values.ts';
 
 export interface BuildChartInput {
   columns: { name: string; type: string }[];
@@ -379,7 +379,10 @@ interface TimeSeries {
   points: [number, number | null][];
 }
 
-function shapeTime(rows: unknown[][], plan: Extract<Plan, { kind: 'time' }>, notes: string[]): TimeSeries[] {
+/** Instants whose cell text was already canonical ISO, so it need not be formatted again. */
+type IsoCache = Map<number, string>;
+
+function shapeTime(rows: unknown[][], plan: Extract<Plan, { kind: 'time' }>, notes: string[], isoCache: IsoCache): TimeSeries[] {
   const { x, split } = plan;
   let measures = plan.measures;
   if (split && measures.length > 1) {
@@ -390,11 +393,13 @@ function shapeTime(rows: unknown[][], plan: Extract<Plan, { kind: 'time' }>, not
   const order: TimeSeries[] = [];
   let skipped = 0;
   for (const row of rows) {
-    const t = toTime(row[x.index]);
+    const cell = row[x.index];
+    const t = toTime(cell);
     if (t === null) {
       skipped++;
       continue;
     }
+    if (typeof cell === 'string' && isCanonicalIso(cell)) isoCache.set(t, cell);
     for (const m of measures) {
       const name = split ? toLabel(row[split.index]) : m.name;
       let s = byName.get(name);
@@ -480,7 +485,7 @@ function defaultTitle(plan: Plan, type: ChartType): string {
   }
 }
 
-function timeOption(series: TimeSeries[], plan: Extract<Plan, { kind: 'time' }>, type: ChartType, title: string, notes: string[]): Record<string, unknown> {
+function timeOption(series: TimeSeries[], plan: Extract<Plan, { kind: 'time' }>, type: ChartType, title: string, notes: string[], isoCache: IsoCache): Record<string, unknown> {
   const multi = series.length > 1;
   const L = layout(title, notes, multi);
   const longest = series.reduce((n, s) => Math.max(n, s.points.length), 0);
@@ -496,7 +501,7 @@ function timeOption(series: TimeSeries[], plan: Extract<Plan, { kind: 'time' }>,
     xAxis: { type: 'time', ...axisName(plan.x.name, 28) },
     yAxis: { type: 'value', ...axisName(yName, 52), ...(type === 'scatter' ? { scale: true } : {}) },
     series: series.map((s) => {
-      const data = s.points.map(([t, v]) => [isoTime(t), v]);
+      const data = s.points.map(([t, v]) => [isoCache.get(t) ?? isoTime(t), v]);
       if (type === 'line') {
         return {
           type: 'line',
@@ -633,9 +638,10 @@ export function buildChart(input: BuildChartInput): ChartBuild | null {
 
   switch (plan.kind) {
     case 'time': {
-      const series = shapeTime(rows, plan, notes);
+      const isoCache: IsoCache = new Map();
+      const series = shapeTime(rows, plan, notes, isoCache);
       if (series.length === 0) return null;
-      return { chart_type: type, option: timeOption(series, plan, type, title, notes), notes };
+      return { chart_type: type, option: timeOption(series, plan, type, title, notes, isoCache), notes };
     }
     case 'scatter':
       return { chart_type: type, option: scatterOption(rows, plan, type, title, notes), notes };

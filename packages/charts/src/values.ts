@@ -28,6 +28,8 @@ export function toNumber(value: unknown): number | null {
 export function toTime(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'string') return null;
+  // Fast path: the canonical form most engines return (what Date#toISOString writes).
+  if (isCanonicalIso(value)) return Date.parse(value);
   const t = value.trim();
   const ym = YEAR_MONTH.exec(t);
   if (ym) return Date.UTC(Number(ym[1]), Number(ym[2]) - 1, 1);
@@ -51,6 +53,13 @@ export function toTime(value: unknown): number | null {
 /** True when the text looks like a date or date-time (used to recognise untyped time columns). */
 export function looksLikeTime(value: unknown): boolean {
   return typeof value === 'string' && (ISO_LIKE.test(value.trim()) || YEAR_MONTH.test(value.trim())) && toTime(value) !== null;
+}
+
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** `YYYY-MM-DDTHH:MM:SS.sssZ` exactly, as `isoTime` writes it. */
+export function isCanonicalIso(value: string): boolean {
+  return value.length === 24 && CANONICAL_ISO.test(value);
 }
 
 export function isoTime(ms: number): string {
@@ -88,24 +97,4 @@ export function roundValue(v: number): number {
     return Math.round(v * f) / f;
   }
   return Number(v.toPrecision(4));
-}
-
-/** Formats an instant as a label at the given granularity (UTC). */
-export function timeLabel(ms: number, unit: 'year' | 'quarter' | 'month' | 'day' | 'hour' | 'minute' | 'second'): string {
-  const iso = isoTime(ms);
-  switch (unit) {
-    case 'year':
-      return iso.slice(0, 4);
-    case 'quarter':
-      return `${iso.slice(0, 4)}-Q${Math.floor(new Date(ms).getUTCMonth() / 3) + 1}`;
-    case 'month':
-      return iso.slice(0, 7);
-    case 'day':
-      return iso.slice(0, 10);
-    case 'hour':
-    case 'minute':
-      return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
-    case 'second':
-      return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-  }
 }
