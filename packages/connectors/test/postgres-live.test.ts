@@ -264,10 +264,13 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
       const running = postgresConnector
         .execute(target(), `SELECT count(*) AS ${marker} FROM generate_series(1, 3000000000) AS g`, ctx, { rowCap: 5, timeoutMs: 60_000, signal: controller.signal })
         .catch((x: unknown) => x);
-      const active = async () =>
-        Number((await admin`select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and query like ${'%' + marker + '%'}`)[0]?.n);
+      const active = async (runningForMs = 0) =>
+        Number(
+          (await admin`select count(*)::int as n from pg_stat_activity where state = 'active' and pid <> pg_backend_pid()
+                        and query like ${'%' + marker + '%'} and now() - query_start >= ${`${runningForMs} milliseconds`}::interval`)[0]?.n,
+        );
       const deadline = Date.now() + 10_000;
-      while ((await active()) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while ((await active(200)) === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(await active()).toBe(1);
       controller.abort();
       const e = await running;

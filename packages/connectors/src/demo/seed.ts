@@ -1,7 +1,7 @@
 /**
  * The demo shop data set: generated from a fixed seed (mulberry32), so every install holds exactly
- * the same rows. About 1,200 customers, 120 products, 4,000 orders between July 2022 and June 2026,
- * 10,000 order lines, 1,500 payments and 900 reviews, with realistic gaps (null e-mails, cities,
+ * the same rows: 1,200 customers, 98 products, 4,000 orders between July 2022 and June 2026, about
+ * 9,200 order lines, 3,700 payments and 900 reviews (about 19,000 rows), with realistic gaps (null e-mails, cities,
  * brands, coupons, discounts) so questions about missing data have answers too.
  */
 

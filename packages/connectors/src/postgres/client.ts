@@ -83,6 +83,27 @@ export function createClient(
   return postgres(opts as unknown as postgres.Options<Record<string, never>>) as unknown as Sql;
 }
 
+/**
+ * Sends a CancelRequest for backend `pid` through a new, address-checked connection. postgres.js
+ * sends one when `query.cancel()` is called; the server ignores a cancel that arrives between two
+ * protocol messages, so the executor repeats it with this until the statement has stopped.
+ */
+export function sendCancelRequest(config: PgConfig, allowPrivateNetworks: boolean, pid: number, secret: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (isIP(config.host) && !allowPrivateNetworks && isBlockedAddress(config.host)) return resolve();
+    const sock = netConnect({ host: config.host, port: config.port, lookup: guardedLookup(allowPrivateNetworks) });
+    const message = Buffer.alloc(16);
+    message.writeInt32BE(16, 0);
+    message.writeInt32BE(80877102, 4);
+    message.writeInt32BE(pid, 8);
+    message.writeInt32BE(secret, 12);
+    sock.setTimeout(3000, () => sock.destroy());
+    sock.once('connect', () => sock.end(message));
+    sock.once('error', () => resolve());
+    sock.once('close', () => resolve());
+  });
+}
+
 /** The result of one statement, rows as arrays in column order. */
 export interface RawResult {
   fields: { name: string; oid: number }[];

@@ -66,7 +66,7 @@ const identifier = (label: string) =>
     .trim()
     .min(1, `Enter the ${label}.`)
     .max(63, `The ${label} is longer than PostgreSQL's 63-byte limit for names; check it.`)
-    .refine((s) => !/[\u0000]/.test(s), `The ${label} contains a NUL character; remove it.`);
+    .refine((s) => !s.includes(String.fromCharCode(0)), `The ${label} contains a NUL character; remove it.`);
 
 const hostSchema = z
   .string({ error: 'Enter the host name or IP address of the server.' })
@@ -130,7 +130,7 @@ const schema = z.strictObject({
   username: identifier('username'),
   password: z.string({ error: 'Enter the password of the role.' }).min(1, 'Enter the password of the role.').max(1000, 'The password is longer than 1000 characters; check it.'),
   ssl_mode: z.enum(SSL_MODES, { error: `Choose an SSL mode: ${SSL_MODES.join(', ')} (verify-full is recommended).` }).default('verify-full'),
-  ca_cert_pem: z.union([pemSchema, z.null()]).default(null),
+  ca_cert_pem: pemSchema.nullable().default(null),
   schemas: schemasSchema.default(['public']),
 });
 

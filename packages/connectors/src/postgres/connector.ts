@@ -14,7 +14,7 @@ import {
   type TestResult,
   type ValidatedQuery,
 } from '../types.ts';
-import { createClient, type SocketState, type Sql } from './client.ts';
+import { createClient, sendCancelRequest, type SocketState, type Sql } from './client.ts';
 import { descriptor, EMBEDDED_AUTH_MODE, parsePgConfig, pgWarnings, readConfig, type PgConfig } from './config.ts';
 import { introspectCatalog, type MetaQuery } from './introspect.ts';
 import { mapPgError, sqlState, type ErrorContext } from './pg-errors.ts';
@@ -79,7 +79,7 @@ async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorCo
     state,
   });
   return {
-    engine: { kind: 'postgres', sql },
+    engine: { kind: 'postgres', sql, resendCancel: (pid, secret) => sendCancelRequest(config, ctx.allowPrivateNetworks, pid, secret) },
     meta: async (text, params) => (await sql.unsafe(text, params as never[])) as unknown as Record<string, unknown>[],
     state,
     close: () => sql.end({ timeout: 1 }),

@@ -17,7 +17,12 @@ import { ConnectorError } from '../errors.ts';
 import type { RawResult, Sql } from './client.ts';
 import { builtinTypeName } from './results.ts';
 
-export type Engine = { kind: 'postgres'; sql: Sql } | { kind: 'embedded'; db: EmbeddedDatabase };
+export type Engine =
+  | { kind: 'postgres'; sql: Sql; /** Re-sends a CancelRequest for a backend (see client.ts). */ resendCancel?: (pid: number, secret: number) => Promise<void> }
+  | { kind: 'embedded'; db: EmbeddedDatabase };
+
+/** How often a cancel is repeated while the statement has not stopped. */
+const CANCEL_RETRY_MS = 500;
 
 export interface ReadOnlyOptions {
   timeoutMs: number;
@@ -50,7 +55,7 @@ export async function runReadOnly(engine: Engine, text: string, options: ReadOnl
   if (options.signal?.aborted) throw cancelledError();
   const timeout = String(Math.max(1, Math.floor(options.timeoutMs)));
   const path = searchPath(options.schemas);
-  return engine.kind === 'postgres' ? runOnPostgres(engine.sql, text, timeout, path, options.signal) : runEmbedded(engine.db, text, timeout, path, options.signal);
+  return engine.kind === 'postgres' ? runOnPostgres(engine.sql, text, timeout, path, options.signal, engine.resendCancel) : runEmbedded(engine.db, text, timeout, path, options.signal);
 }
 
 async function resolveTypeNames(fields: { oid: number }[], lookup: (oids: number[]) => Promise<Array<{ oid: number; name: string }>>): Promise<Map<number, string>> {
@@ -68,17 +73,31 @@ async function resolveTypeNames(fields: { oid: number }[], lookup: (oids: number
   return names;
 }
 
-async function runOnPostgres(sql: Sql, text: string, timeout: string, path: string, signal: AbortSignal | undefined): Promise<ReadOnlyResult> {
+async function runOnPostgres(
+  sql: Sql,
+  text: string,
+  timeout: string,
+  path: string,
+  signal: AbortSignal | undefined,
+  resendCancel: ((pid: number, secret: number) => Promise<void>) | undefined,
+): Promise<ReadOnlyResult> {
   const conn = await sql.reserve();
   let began = false;
   try {
     await conn.unsafe('BEGIN TRANSACTION READ ONLY');
     began = true;
     await conn.unsafe(SETTINGS, [timeout, path]);
+    if (signal?.aborted) throw cancelledError();
     // `simple: false` forces the extended protocol (postgres.js would use the simple one for a query without parameters).
     const query = conn.unsafe(text, [], { prepare: false, simple: false } as { prepare: boolean }).values();
+    let retry: NodeJS.Timeout | undefined;
     const onAbort = (): void => {
       void query.cancel();
+      const backend = (query as unknown as { state?: { pid?: number; secret?: number } }).state;
+      if (resendCancel && backend?.pid !== undefined && backend.secret !== undefined) {
+        const { pid, secret } = backend as { pid: number; secret: number };
+        retry = setInterval(() => void resendCancel(pid, secret), CANCEL_RETRY_MS);
+      }
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     let result: Awaited<typeof query>;
@@ -86,6 +105,7 @@ async function runOnPostgres(sql: Sql, text: string, timeout: string, path: stri
       result = await query;
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      if (retry) clearInterval(retry);
     }
     const columns = (result.columns ?? []) as unknown as Array<{ name: string; type: number }>;
     const fields = columns.map((c) => ({ name: c.name, oid: c.type }));
