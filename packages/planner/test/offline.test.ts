@@ -282,6 +282,13 @@ describe('offline planner over the demo shop', () => {
     }
   });
 
+  it('understands null checks', async () => {
+    expect((await plan(shop, 'how many customers have no email?')).spec.filter).toEqual({ op: 'is_null', column: { column: 'email' } });
+    const coupons = await plan(shop, 'orders where coupon code is not null by channel');
+    expect(coupons.spec.filter).toEqual({ op: 'is_not_null', column: { column: 'coupon_code' } });
+    expect(coupons.spec.group_by.map((g) => g.alias)).toEqual(['channel']);
+  });
+
   it('is cancellable', async () => {
     const ac = new AbortController();
     ac.abort();

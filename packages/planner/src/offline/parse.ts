@@ -79,7 +79,7 @@ const GRAMMAR = new Set(
   excluding exclude except without other than make made turn switch change see look let break based according happened happen occur occurred
   received got placed came come made created having had with within out up ok okay yes thanks thank hi hello frequency frequent common popular
   often amount amounts share proportion distribution spread figure figures stats statistic statistics metric metrics kpi report summary summarize
-  how's what's whats per cent percent instead rather else too either neither each one ones thing things kind kinds type types`
+  sold sell served serve sent bought purchased spent generated earned made how's what's whats per cent percent instead rather else too either neither each one ones thing things kind kinds type types`
     .split(/\s+/)
     .filter((w) => w.length > 0),
 );
@@ -308,6 +308,15 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   const take = (idx: number): void => {
     used.add(idx);
   };
+  const dropListed = (cands: ColumnCandidate[]): void => {
+    const li = intent.listColumns.indexOf(cands);
+    if (li >= 0) {
+      intent.listColumns.splice(li, 1);
+      intent.listTexts.splice(li, 1);
+    }
+    const gi = intent.groups.findIndex((g) => g.kind === 'column' && g.cands === cands);
+    if (gi >= 0) intent.groups.splice(gi, 1);
+  };
 
   for (let k = 0; k < items.length; k++) {
     const item = items[k] as Item;
@@ -352,10 +361,19 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         intent.groups.push({ kind: 'time', unit: 'auto' });
         continue;
       }
-      if ((w === 'null' || w === 'missing' || w === 'empty' || w === 'blank') && prev?.kind === 'column') {
-        intent.filters.push({ kind: 'null', negated: negateNext > 0 && !isWord(prev, 'no'), cands: prev.cands, text: `${prev.text} ${w}` });
-        take(k - 1);
-        continue;
+      if (w === 'null' || w === 'missing' || w === 'empty' || w === 'blank' || w === 'unknown') {
+        // `email is null`, `city is not null`, `coupon code missing`.
+        let ci = -1;
+        for (let b = k - 1; b >= Math.max(0, k - 3); b--) if (items[b]?.kind === 'column') ci = b;
+        const col = items[ci];
+        if (col?.kind === 'column') {
+          const negated = items.slice(ci + 1, k).some((x) => isWord(x, 'not'));
+          intent.filters.push({ kind: 'null', negated, cands: col.cands, text: `${col.text} ${w}` });
+          dropListed(col.cands);
+          take(ci);
+          negateNext = 0;
+          continue;
+        }
       }
       groupMode = groupMode && (w === 'and' || w === ',');
       if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) intent.unknown.push(w);
@@ -439,6 +457,12 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // column mention
     const cands = item.cands;
+    // `no email`, `without a coupon code`: a null check.
+    if (isWord(prev, 'no', 'without', 'missing') || (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))) {
+      intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
+      negateNext = 0;
+      continue;
+    }
     // `the mobile channel`: the column named after one of its values adds nothing.
     if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
     const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
