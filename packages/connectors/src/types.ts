@@ -61,15 +61,22 @@ export interface ConnectorContext {
   demoDatabase?: EmbeddedDatabase;
 }
 
+/** Options of PGlite's query(): `rowMode: 'array'` keeps duplicate column names apart. */
+export interface EmbeddedQueryOptions {
+  rowMode?: 'array' | 'object';
+}
+
+type EmbeddedQuery = <T = Record<string, unknown>>(
+  sql: string,
+  params?: unknown[],
+  options?: EmbeddedQueryOptions,
+) => Promise<{ rows: T[]; fields: { name: string; dataTypeID: number }[] }>;
+
 /** The subset of PGlite the demo connection needs (kept structural so callers need not import PGlite). */
 export interface EmbeddedDatabase {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; fields: { name: string; dataTypeID: number }[] }>;
+  query: EmbeddedQuery;
   exec(sql: string): Promise<unknown>;
-  transaction<T>(fn: (tx: {
-    query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; fields: { name: string; dataTypeID: number }[] }>;
-    exec(sql: string): Promise<unknown>;
-    rollback(): Promise<void>;
-  }) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: { query: EmbeddedQuery; exec(sql: string): Promise<unknown>; rollback(): Promise<void> }) => Promise<T>): Promise<T>;
 }
 
 // ---------- results ----------

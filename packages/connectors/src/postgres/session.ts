@@ -118,7 +118,6 @@ async function runOnPostgres(
 }
 
 type EmbeddedTx = Parameters<Parameters<EmbeddedDatabase['transaction']>[0]>[0];
-type Fields = { name: string; dataTypeID: number }[];
 
 async function runEmbedded(db: EmbeddedDatabase, text: string, timeout: string, path: string, signal: AbortSignal | undefined): Promise<ReadOnlyResult> {
   // PGlite runs in this thread: a running statement cannot be interrupted, and statement_timeout
@@ -131,12 +130,10 @@ async function runEmbedded(db: EmbeddedDatabase, text: string, timeout: string, 
       await tx.exec('SET TRANSACTION READ ONLY');
       await tx.query(SETTINGS, [timeout, path]);
       if (signal?.aborted) throw cancelledError();
-      // PGlite's query() takes a third `options` argument (rowMode) that EmbeddedDatabase does not declare.
-      const queryWithOptions = tx.query as unknown as (this: EmbeddedTx, sql: string, params: unknown[], options: { rowMode: 'array' }) => Promise<{ rows: unknown[]; fields: Fields }>;
-      const result = await queryWithOptions.call(tx, text, [], { rowMode: 'array' });
+      const result = await tx.query<unknown[]>(text, [], { rowMode: 'array' });
       if (signal?.aborted) throw cancelledError();
       const fields = result.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
-      const rows = result.rows.map((r) => (Array.isArray(r) ? r : fields.map((f) => (r as Record<string, unknown>)[f.name])));
+      const rows = result.rows;
       const typeNames = await resolveTypeNames(fields, async (oids) => (await tx.query<{ oid: number; name: string }>(TYPE_NAMES, [oids])).rows);
       out = { fields, rows, command: 'SELECT', typeNames };
       throw rollback;
