@@ -41,6 +41,10 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v === 'true'),
   QUERY_TIMEOUT_SECONDS: positiveInt('QUERY_TIMEOUT_SECONDS', 30),
+  SSE_HEARTBEAT_SECONDS: positiveInt('SSE_HEARTBEAT_SECONDS', 15),
+  LLM_API_KEY: z.string().optional(),
+  LLM_BASE_URL: z.url('LLM_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional(),
+  LLM_MODEL: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(logLevels, { message: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -61,6 +65,9 @@ export interface Config {
   /** Let connections reach loopback, private and link-local addresses (self-hosting, tests). */
   allowPrivateNetworks: boolean;
   queryTimeoutMs: number;
+  sseHeartbeatMs: number;
+  /** The LLM planner is used when an API key is set; otherwise the offline planner answers. */
+  llm: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
   production: boolean;
   /** Directory the command was run from (npm's INIT_CWD); relative paths given to the CLI start here. */
   workingDir: string;
@@ -108,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
     queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
+    sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
+    llm: e.LLM_API_KEY ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' } : undefined,
     production: e.NODE_ENV === 'production',
     workingDir: baseDir,
   };

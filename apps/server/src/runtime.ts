@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { openStore, type Store } from '@aqs/db';
-import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type CoreDeps, type MailTransport } from '@aqs/core';
+import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type MailTransport, type RunDeps } from '@aqs/core';
+import { createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
 import { openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@aqs/api';
@@ -20,15 +21,19 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
 }
 
 export interface BuiltDeps {
-  deps: CoreDeps;
+  deps: RunDeps;
   /** Closes what the dependencies opened on demand (the demo database). */
   close(): Promise<void>;
 }
 
 export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail?: MailTransport): BuiltDeps {
   let demo: ReturnType<typeof openDemoDatabase> | undefined;
+  const planner = config.llm
+    ? createLlmPlanner({ model: createOpenAiCompatibleModel({ apiKey: config.llm.apiKey, baseURL: config.llm.baseUrl, model: config.llm.model }) })
+    : offlinePlanner;
   return {
     deps: {
+      planner,
       db: store.db,
       logger,
       mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
@@ -52,7 +57,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
 export interface RunningServer {
   url: string;
   store: Store;
-  deps: CoreDeps;
+  deps: RunDeps;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -78,6 +83,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const deps = built.deps;
   const app = createApp({
     core: deps,
+    sseHeartbeatMs: config.sseHeartbeatMs,
     store,
     logger,
     appUrl: config.appUrl,

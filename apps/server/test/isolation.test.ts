@@ -45,8 +45,18 @@ let intruder: Browser;
 let intruderKey: string;
 let member: Browser;
 
+let runId: string;
+let conversationId: string;
+
+/** Fills a route's path with the owner's real ids, so each answer is about ownership. */
 function url(route: Route): string {
-  return route.path.replace('{id}', connectionId).replace('{connection_id}', connectionId).replace('{table_name}', 'employees');
+  const id = route.path.startsWith('/api/v1/conversations/') ? conversationId : connectionId;
+  return route.path
+    .replace('{id}', id)
+    .replace('{connection_id}', connectionId)
+    .replace('{table_name}', 'employees')
+    .replace('{run_id}', runId)
+    .replace('{from_turn_index}', '5');
 }
 
 async function call(route: Route, as: { browser?: Browser; apiKey?: string }) {
@@ -76,6 +86,10 @@ beforeAll(async () => {
     config: { cluster_url: cluster.url, api_key_id: 'read-key', api_key_secret: 'read-secret', allowed_indices: ['employees'] },
   });
   connectionId = created.json.id;
+  const run = await owner.post('/api/v1/run', { question: 'number of employees by gender', connection_id: connectionId });
+  runId = run.json.id;
+  conversationId = run.json.conversation_id;
+  if (!runId || !conversationId) throw new Error(`setup run failed: ${run.text}`);
 
   const intruderEmail = uniqueEmail('intruder');
   intruder = await signedInBrowser(server, intruderEmail);
@@ -98,8 +112,9 @@ afterAll(async () => {
 describe('tenant isolation: every route taking an id', () => {
   const routes = idRoutes();
 
-  it('covers the connection and schema routes', () => {
-    expect(routes.length).toBeGreaterThanOrEqual(15);
+  it('covers the connection, schema, run and conversation routes, each with a real id', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    for (const route of routes) expect(url(route)).not.toMatch(/[{}]/);
   });
 
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: another workspace gets 404 by cookie and by API key', async (_name, route) => {

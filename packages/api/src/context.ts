@@ -1,8 +1,8 @@
-import type { CoreDeps, Principal } from '@aqs/core';
+import type { Principal, RunDeps } from '@aqs/core';
 
 /** What the HTTP layer gives every procedure. The principal comes from the credential alone. */
 export interface Context {
-  deps: CoreDeps;
+  deps: RunDeps;
   principal: Principal | undefined;
   requestId: string;
   userAgent: string | null;

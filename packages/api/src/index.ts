@@ -1,4 +1,4 @@
 export { appRouter, type AppRouter } from './router.ts';
 export type { Context } from './context.ts';
-export { toProblem, NO_ROUTE_DETAIL, type ProblemResponse } from './errors.ts';
+export { toProblem, fieldErrorsOf, NO_ROUTE_DETAIL, type ProblemResponse } from './errors.ts';
 export { buildOpenApiDocument, API_TITLE, API_VERSION } from './openapi.ts';

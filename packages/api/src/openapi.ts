@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
-import { healthSchema, problemSchema } from '@aqs/contracts';
+import { healthSchema, problemSchema, runRequestSchema } from '@aqs/contracts';
 import { appRouter } from './router.ts';
 import type { Meta } from './trpc.ts';
 
@@ -40,8 +40,45 @@ function errorResponse(status: string, withRetryAfter: boolean) {
   };
 }
 
-/** Plain Hono routes the tRPC adapter cannot express; later issues add SSE and download routes here. */
+const sseDescription = [
+  'Server-sent events. Each event has a name and a JSON payload:',
+  '`status` {phase: building_context | planning | executing};',
+  '`step_start` {index, op, ref} and `step_complete` {index, status: ok | error | cancelled, elapsed_ms} for each step',
+  '(load_schema, sample_values, select_context, plan, compile, validate, execute, build_artifacts);',
+  '`error` {type, message, recoverable} when the run fails; `complete` with the full RunResult (also sent for a failed run).',
+  'A `: ping` comment is sent every 15 seconds: a quiet stream is not a dead stream.',
+  'Closing the stream cancels the run, the planner call and the engine query; the run is stored with status `cancelled`.',
+  'Request problems answer before the stream opens, as JSON: 401, 404 (connection or conversation), 409 (paused connection),',
+  '422 (invalid body), 429 (rate limit; more than 3 open streams per key or user; or `quota_questions_exceeded`).',
+].join(' ');
+
+/** Plain Hono routes the tRPC adapter cannot express (streams, health, docs). */
 export const plainRoutePaths: ZodOpenApiPathsObject = {
+  '/api/v1/run/stream': {
+    post: {
+      tags: ['Runs'],
+      summary: 'Ask a question and follow the run as server-sent events',
+      description: sseDescription,
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: runRequestSchema } } },
+      responses: {
+        '200': {
+          description: 'An event stream (`text/event-stream`); see the description for the events.',
+          headers: {
+            'X-RateLimit-Limit': { description: 'Requests allowed in the current one-minute window.', schema: { type: 'integer' } },
+            'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+          },
+          content: { 'text/event-stream': { schema: z.string().describe('event: <name>\ndata: <json>\n\n, and `: ping` comments') } },
+        },
+        ...Object.fromEntries(
+          ['400', '401', '403', '404', '409', '413', '422', '429', '500'].map((status) => [
+            status,
+            { description: status === '409' ? 'The connection is paused.' : 'See the description.', content: { 'application/json': { schema: problemSchema } } },
+          ]),
+        ),
+      },
+    },
+  },
   '/healthz': {
     get: {
       tags: ['Operations'],

@@ -2,11 +2,15 @@ import { router } from './trpc.ts';
 import { authRouter } from './routers/auth/router.ts';
 import { connectionsRouter } from './routers/connections/router.ts';
 import { schemaRouter } from './routers/schema/router.ts';
+import { runsRouter } from './routers/runs/router.ts';
+import { conversationsRouter } from './routers/conversations/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
   connections: connectionsRouter,
   schema: schemaRouter,
+  runs: runsRouter,
+  conversations: conversationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -212,6 +212,582 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connections of your workspace
+         * @description Filter with `?tag=` (exact tag). The demo connection comes first.
+         */
+        get: operations["connections-list"];
+        put?: never;
+        /**
+         * Create a connection
+         * @description Secret fields are encrypted at rest and never returned (`<field>_set: true` instead). Counts against the plan's active-connection slots (429 `quota_connections_exceeded` when full; pausing a connection frees its slot). Outbound addresses that are loopback, private or link-local are refused unless the operator allows private networks.
+         */
+        post: operations["connections-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/dialects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Supported engines, their auth modes, form fields and availability
+         * @description The authoritative list: clients read it rather than hard-code engines.
+         */
+        get: operations["connections-dialects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/auth-modes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Auth modes of one dialect, with their form fields */
+        get: operations["connections-authModes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a connection */
+        get: operations["connections-get"];
+        put?: never;
+        post?: never;
+        /** Delete a connection and everything that depends on it */
+        delete: operations["connections-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a connection
+         * @description `config` is merged: sent fields replace stored ones, `null` clears one, omitted secrets keep their stored value. The whole result is validated again.
+         */
+        patch: operations["connections-update"];
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check reachability, TLS, credentials, query endpoint, privileges and scope
+         * @description Always 200: `ok` says whether every check passed; on failure `symptom`, `cause` and `fix` follow the spec's symptom table.
+         */
+        post: operations["connections-test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy a connection (credentials included, re-encrypted) */
+        post: operations["connections-duplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause or resume a connection
+         * @description Pausing frees a connection slot and deletes nothing; resuming needs a free slot.
+         */
+        post: operations["connections-paused"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the tags of a connection */
+        put: operations["connections-tags"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Read the structure now (no AI) and store it */
+        post: operations["schema-introspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Schemas (PostgreSQL) or scope patterns (Elasticsearch) in scope
+         * @description Introspects the connection first when it never was.
+         */
+        get: operations["schema-schemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schema/{connection_id}/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tables, views, indices, aliases and data streams in scope
+         * @description Introspects the connection first when it never was.
+         */
+        get: operations["schema-tables"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schema/{connection_id}/tables/{table_name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One table: columns with types, keys, descriptions and sample values when known
+         * @description PostgreSQL tables are named `schema.table` (the bare name works when unique).
+         */
+        get: operations["schema-table"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/metadata/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the analysed metadata is stale */
+        get: operations["schema-metadataStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the curated table and column descriptions */
+        put: operations["schema-putMetadata"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/schema-overrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace key and relationship overrides used when planning */
+        put: operations["schema-putOverrides"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/schema-selection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the persisted table and column selection */
+        put: operations["schema-putSelection"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/selected-tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace the selected tables (all columns) */
+        put: operations["schema-putSelectedTables"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a question and wait for the answer
+         * @description Runs the whole pipeline (building_context, planning, executing) and returns the finished RunResult. Not idempotent: each call creates a run. A run that starts is stored whole with status `succeeded`, `failed` (with `error`) or `cancelled` (the client went away). Unknown or foreign connection/conversation: 404; paused connection: 409; monthly questions used: 429 `quota_questions_exceeded`. For progress events use `POST /api/v1/run/stream`.
+         */
+        post: operations["runs-run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run history, newest first
+         * @description `limit` 1-100 (default 20), `offset` default 0; filter by `connection_id` and `status` (`succeeded`, `failed`, `cancelled`).
+         */
+        get: operations["runs-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One run with its artifacts */
+        get: operations["runs-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Conversations, most recently active first
+         * @description `limit` 1-100 (default 20), `offset` default 0, optional `connection_id`.
+         */
+        get: operations["conversations-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A conversation with its turns */
+        get: operations["conversations-get"];
+        put?: never;
+        post?: never;
+        /** Delete a conversation and its runs */
+        delete: operations["conversations-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The runs of a conversation, in turn order */
+        get: operations["conversations-runs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/runs/from/{from_turn_index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a turn and every later turn
+         * @description Used to replay a question in place: truncate from its turn, then ask again with the same `conversation_id`.
+         */
+        delete: operations["conversations-truncate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/run/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a question and follow the run as server-sent events
+         * @description Server-sent events. Each event has a name and a JSON payload: `status` {phase: building_context | planning | executing}; `step_start` {index, op, ref} and `step_complete` {index, status: ok | error | cancelled, elapsed_ms} for each step (load_schema, sample_values, select_context, plan, compile, validate, execute, build_artifacts); `error` {type, message, recoverable} when the run fails; `complete` with the full RunResult (also sent for a failed run). A `: ping` comment is sent every 15 seconds: a quiet stream is not a dead stream. Closing the stream cancels the run, the planner call and the engine query; the run is stored with status `cancelled`. Request problems answer before the stream opens, as JSON: 401, 404 (connection or conversation), 409 (paused connection), 422 (invalid body), 429 (rate limit; more than 3 open streams per key or user; or `quota_questions_exceeded`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RunRequest"];
+                };
+            };
+            responses: {
+                /** @description An event stream (`text/event-stream`); see the description for the events. */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Malformed request (for example a body that is not JSON). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body larger than 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body is not sent as `application/json`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -377,6 +953,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        RunRequest: {
+            question: string;
+            connection_id: string;
+            /** @description Continues this conversation instead of starting a new one. */
+            conversation_id?: string;
+            /** @default false */
+            chart_requested: boolean;
+            /** @description Restricts this run's table scope. */
+            selected_tables_override?: string[];
+            /** @description Table name -> the columns this run may use. */
+            selected_columns_override?: {
+                [key: string]: string[];
+            };
+        };
         AuthProviders: {
             providers: {
                 id: string;
@@ -434,6 +1024,324 @@ export interface components {
             completed: boolean;
             next_step: ("verify_email" | "first_connection" | "first_question") | null;
         };
+        ConnectionList: {
+            connections: components["schemas"]["Connection"][];
+        };
+        Connection: {
+            id: string;
+            name: string;
+            dialect: string;
+            auth_mode: string;
+            /** @description Non-secret settings; each secret field appears only as `<field>_set: true`. */
+            config: {
+                [key: string]: unknown;
+            };
+            tags: string[];
+            paused: boolean;
+            is_demo: boolean;
+            warnings: string[];
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            /** @description ISO-8601 UTC timestamp. */
+            updated_at: string;
+        };
+        DialectList: {
+            dialects: components["schemas"]["Dialect"][];
+        };
+        Dialect: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            availability: "available" | "unavailable";
+            availability_note: string | null;
+            query_language: string;
+            auth_modes: components["schemas"]["AuthMode"][];
+        };
+        AuthMode: {
+            id: string;
+            name: string;
+            description: string;
+            recommended: boolean;
+            warning: string | null;
+            fields: {
+                name: string;
+                label: string;
+                /** @enum {string} */
+                type: "url" | "string" | "secret" | "boolean" | "pem" | "string_list" | "integer" | "enum";
+                required: boolean;
+                secret: boolean;
+                help: string;
+                default?: string | number | boolean | string[];
+                options?: string[];
+                placeholder?: string;
+            }[];
+        };
+        AuthModeList: {
+            dialect: string;
+            auth_modes: components["schemas"]["AuthMode"][];
+        };
+        ConnectionTestResult: {
+            ok: boolean;
+            checks: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                status: "passed" | "failed" | "warning" | "skipped";
+                detail: string;
+            }[];
+            symptom: string | null;
+            cause: string | null;
+            fix: string | null;
+            server: {
+                version: string | null;
+                flavor: string | null;
+            } | null;
+        };
+        IntrospectionResult: {
+            connection_id: string;
+            dialect: string;
+            schemas: {
+                name: string;
+                table_count: number;
+            }[];
+            tables: components["schemas"]["TableSummary"][];
+            warnings: string[];
+            server_version: string | null;
+            fingerprint: string;
+            /** @description ISO-8601 UTC timestamp. */
+            introspected_at: string;
+        };
+        TableSummary: {
+            name: string;
+            schema: string | null;
+            /** @enum {string} */
+            kind: "table" | "view" | "materialized_view" | "index" | "alias" | "data_stream";
+            column_count: number;
+            row_estimate: number | null;
+            description: string | null;
+            /** @description In the persisted table selection (all tables when none is set). */
+            selected: boolean;
+        };
+        SchemaList: {
+            connection_id: string;
+            schemas: {
+                name: string;
+                table_count: number;
+            }[];
+            /** @description ISO-8601 UTC timestamp. */
+            introspected_at: string;
+        };
+        TableList: {
+            connection_id: string;
+            tables: components["schemas"]["TableSummary"][];
+            /** @description ISO-8601 UTC timestamp. */
+            introspected_at: string;
+        };
+        TableDetail: {
+            name: string;
+            schema: string | null;
+            /** @enum {string} */
+            kind: "table" | "view" | "materialized_view" | "index" | "alias" | "data_stream";
+            column_count: number;
+            row_estimate: number | null;
+            description: string | null;
+            /** @description In the persisted table selection (all tables when none is set). */
+            selected: boolean;
+            columns: components["schemas"]["Column"][];
+            primary_key: string[];
+            foreign_keys: {
+                columns: string[];
+                references: {
+                    schema: string | null;
+                    table: string;
+                    columns: string[];
+                };
+            }[];
+            members: string[];
+            warnings: string[];
+        };
+        Column: {
+            name: string;
+            type: string;
+            native_type: string;
+            nullable: boolean | null;
+            queryable: boolean;
+            description: string | null;
+            note: string | null;
+            is_primary_key: boolean;
+            references: {
+                table: string;
+                column: string;
+            } | null;
+            /** @description Values seen during analysis, when known. */
+            sample_values: unknown[];
+        };
+        MetadataStatus: {
+            connection_id: string;
+            introspected_at: string | null;
+            structure_fingerprint: string | null;
+            analyzed_at: string | null;
+            analysis_fingerprint: string | null;
+            stale: boolean;
+            reason: string | null;
+        };
+        SchemaSettings: {
+            connection_id: string;
+            curated: unknown;
+            overrides: unknown;
+            selection: unknown;
+            selected_tables: string[] | null;
+        };
+        RunResult: {
+            id: string;
+            conversation_id: string;
+            turn_index: number;
+            connection_id: string | null;
+            question: string;
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "cancelled";
+            planner: ("offline" | "llm") | null;
+            query: {
+                dialect: string;
+                text: string;
+            } | null;
+            query_spec: components["schemas"]["QuerySpec"] | null;
+            artifacts: components["schemas"]["Artifact"][];
+            warnings: components["schemas"]["RunWarning"][];
+            error: {
+                type: string;
+                message: string;
+            } | null;
+            usage: {
+                prompt_tokens: number;
+                completion_tokens: number;
+            };
+            timings_ms: {
+                building_context: number;
+                planning: number;
+                executing: number;
+            };
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            finished_at: string | null;
+        };
+        QuerySpec: {
+            source: string;
+            /** @default [] */
+            joins: {
+                table: string;
+                /**
+                 * @default inner
+                 * @enum {string}
+                 */
+                type: "inner" | "left";
+                on: {
+                    left: components["schemas"]["ColumnRef"];
+                    right: components["schemas"]["ColumnRef"];
+                }[];
+            }[];
+            /** @default [] */
+            columns: components["schemas"]["ColumnRef"][];
+            /** @default null */
+            filter: components["schemas"]["__schema0"] | null;
+            /** @default [] */
+            group_by: {
+                column: components["schemas"]["ColumnRef"];
+                /** @enum {string} */
+                time_bucket?: "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                alias: string;
+            }[];
+            /** @default [] */
+            aggregates: {
+                /** @enum {string} */
+                fn: "count" | "count_distinct" | "sum" | "avg" | "min" | "max" | "median";
+                column?: components["schemas"]["ColumnRef"];
+                alias: string;
+            }[];
+            /** @default [] */
+            order_by: {
+                /** @description An alias of a group or aggregate, or a column name. */
+                ref: string;
+                /** @enum {string} */
+                direction: "asc" | "desc";
+            }[];
+            /** @default null */
+            limit: number | null;
+        };
+        ColumnRef: {
+            /** @description Qualified table (e.g. `shop.orders`); needed only when the spec joins tables. */
+            table?: string;
+            column: string;
+        };
+        Artifact: components["schemas"]["TableArtifact"] | components["schemas"]["ChartArtifact"];
+        TableArtifact: {
+            id: string;
+            run_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "table";
+            columns: {
+                name: string;
+                type: string;
+            }[];
+            rows: unknown[][];
+            row_count: number;
+            truncated: boolean;
+        };
+        ChartArtifact: {
+            id: string;
+            run_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "chart";
+            /** @enum {string} */
+            chart_type: "bar" | "line" | "pie" | "scatter";
+            /** @description A declarative ECharts option built by the service from the result. */
+            option: {
+                [key: string]: unknown;
+            };
+        };
+        RunWarning: {
+            code: string;
+            message: string;
+        };
+        RunList: {
+            runs: components["schemas"]["RunResult"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        ConversationList: {
+            conversations: components["schemas"]["Conversation"][];
+            total: number;
+            limit: number;
+            offset: number;
+        };
+        Conversation: {
+            id: string;
+            title: string;
+            connection_id: string | null;
+            turn_count: number;
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            /** @description ISO-8601 UTC timestamp. */
+            updated_at: string;
+        };
+        ConversationDetail: {
+            id: string;
+            title: string;
+            connection_id: string | null;
+            turn_count: number;
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            /** @description ISO-8601 UTC timestamp. */
+            updated_at: string;
+            runs: components["schemas"]["RunResult"][];
+        };
         Problem: {
             /** @description A human sentence saying what went wrong and how to fix it. */
             detail: string;
@@ -445,6 +1353,52 @@ export interface components {
                 field: string;
                 message: string;
             }[];
+        };
+        __schema0: {
+            /** @enum {string} */
+            op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+            column: components["schemas"]["ColumnRef"];
+            value: string | number | boolean;
+        } | {
+            /** @enum {string} */
+            op: "in" | "not_in";
+            column: components["schemas"]["ColumnRef"];
+            values: (string | number | boolean)[];
+        } | {
+            /** @enum {string} */
+            op: "contains" | "starts_with" | "ends_with";
+            column: components["schemas"]["ColumnRef"];
+            value: string;
+        } | {
+            /** @enum {string} */
+            op: "is_null" | "is_not_null";
+            column: components["schemas"]["ColumnRef"];
+        } | {
+            /** @constant */
+            op: "time_range";
+            column: components["schemas"]["ColumnRef"];
+            range: {
+                /** @constant */
+                kind: "relative";
+                /** @enum {string} */
+                unit: "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+                count: number;
+                /** @default false */
+                calendar: boolean;
+            } | {
+                /** @constant */
+                kind: "absolute";
+                from?: string;
+                to?: string;
+            };
+        } | {
+            /** @enum {string} */
+            op: "and" | "or";
+            conditions: components["schemas"]["__schema0"][];
+        } | {
+            /** @constant */
+            op: "not";
+            condition: components["schemas"]["__schema0"];
         };
     };
     responses: never;
@@ -1280,6 +2234,2575 @@ export interface operations {
             };
             /** @description No valid session cookie or API key. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-list": {
+        parameters: {
+            query?: {
+                tag?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description A dialect id from `GET /api/v1/connections/dialects`. */
+                    dialect: string;
+                    auth_mode: string;
+                    /** @description Dialect-specific settings; see `GET /api/v1/connections/dialects` for the fields of each auth mode. Secret fields are write-only. */
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-dialects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DialectList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-authModes": {
+        parameters: {
+            query: {
+                dialect: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthModeList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    auth_mode?: string;
+                    /** @description Merged into the stored configuration: fields you send replace stored ones, `null` clears a field, omitted secret fields keep their stored value. */
+                    config?: {
+                        [key: string]: unknown;
+                    };
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionTestResult"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-paused": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paused: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "connections-tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-introspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntrospectionResult"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-table": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connection_id: string;
+                table_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TableDetail"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-metadataStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataStatus"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-putMetadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tables: {
+                        name: string;
+                        description?: string | null;
+                        /** @default [] */
+                        columns?: {
+                            name: string;
+                            description: string | null;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaSettings"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-putOverrides": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default [] */
+                    primary_keys?: {
+                        table: string;
+                        columns: string[];
+                    }[];
+                    /** @default [] */
+                    relationships?: {
+                        from_table: string;
+                        from_columns: string[];
+                        to_table: string;
+                        to_columns: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaSettings"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-putSelection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tables: {
+                        name: string;
+                        columns?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaSettings"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "schema-putSelectedTables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tables: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaSettings"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "runs-run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    question: string;
+                    connection_id: string;
+                    /** @description Continues this conversation instead of starting a new one. */
+                    conversation_id?: string;
+                    /** @default false */
+                    chart_requested?: boolean;
+                    /** @description Restricts this run's table scope. */
+                    selected_tables_override?: string[];
+                    /** @description Table name -> the columns this run may use. */
+                    selected_columns_override?: {
+                        [key: string]: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResult"];
+                };
+            };
+            /** @description Malformed request (for example a body that is not JSON). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "runs-list": {
+        parameters: {
+            query?: {
+                connection_id?: string;
+                status?: "succeeded" | "failed" | "cancelled";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "runs-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResult"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations-list": {
+        parameters: {
+            query?: {
+                connection_id?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationList"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDetail"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["RunResult"][];
+                    };
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "conversations-truncate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                from_turn_index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        removed: number;
+                    };
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -2,3 +2,5 @@ export * from './errors.ts';
 export * from './common.ts';
 export * from './accounts.ts';
 export * from './connections.ts';
+export * from './query-spec.ts';
+export * from './runs.ts';

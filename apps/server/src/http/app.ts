@@ -3,7 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { HttpBindings } from '@hono/node-server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Logger as PinoLogger } from 'pino';
-import { accounts, apiKeys, DomainError, hitFixedWindow, type CoreDeps, type Principal } from '@aqs/core';
+import { accounts, apiKeys, DomainError, hitFixedWindow, type Principal, type RunDeps } from '@aqs/core';
 import type { Store } from '@aqs/db';
 import { appRouter, NO_ROUTE_DETAIL, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
 import { randomUUID } from 'node:crypto';
@@ -11,10 +11,12 @@ import { readBodyText, withBody } from './body.ts';
 import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
 import { mountDocs } from './docs.ts';
 import { createRestHandler } from './rest.ts';
+import { createRunStreamHandler } from './run-stream.ts';
 import { webIndexHtml } from './web.ts';
 
 export interface AppDeps {
-  core: CoreDeps;
+  core: RunDeps;
+  sseHeartbeatMs: number;
   store: Store;
   logger: PinoLogger;
   appUrl: string;
@@ -214,6 +216,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     headers.delete('content-length');
     return c.newResponse(JSON.stringify(problem), { status: res.status as ContentfulStatusCode, headers });
   };
+  // Plain routes the REST adapter cannot express come before its catch-all.
+  const runStream = createRunStreamHandler({ deps: deps.core, heartbeatMs: deps.sseHeartbeatMs, maxStreamsPerPrincipal: 3 });
+  app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), await c.req.raw.text()));
+
   app.all('/api/*', rest);
   app.all('/auth/*', rest);
 

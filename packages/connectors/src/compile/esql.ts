@@ -120,7 +120,8 @@ function sourceName(source: string): string {
 
 /**
  * Compiles a QuerySpec to ES|QL in the spec's shape: FROM | KEEP | WHERE | STATS ... BY | SORT | LIMIT.
- * Time buckets are computed by an EVAL before STATS (grouping by expressions needs 8.14+). The
+ * Groups keep their dot-notation field names (`BY geo.country_name`); only time buckets are computed
+ * by an EVAL before STATS, because grouping by an expression needs a newer cluster than 8.11. The
  * connector's validator parses the result and applies the row cap.
  */
 export function compileEsql(spec: QuerySpec): string {
@@ -134,10 +135,7 @@ export function compileEsql(spec: QuerySpec): string {
         evals.push(`${printName(g.alias)} = DATE_TRUNC(${SPAN[g.time_bucket]}, ${column(g.column)})`);
         return printName(g.alias);
       }
-      if (g.alias !== g.column.column) {
-        evals.push(`${printName(g.alias)} = ${column(g.column)}`);
-        return printName(g.alias);
-      }
+      // A plain column groups under its own (dot-notation) name, as ES|QL names it.
       return column(g.column);
     });
     if (evals.length > 0) lines.push(`EVAL ${evals.join(', ')}`);
@@ -160,11 +158,9 @@ export function compileEsql(spec: QuerySpec): string {
     }
   }
   if (spec.order_by.length > 0) {
-    lines.push(
-      `SORT ${spec.order_by
-        .map((o) => `${printName(o.ref)} ${o.direction.toUpperCase()}`)
-        .join(', ')}`,
-    );
+    // A sort on a plain group's alias sorts on the column that group is named by.
+    const groupColumn = new Map(spec.group_by.filter((g) => !g.time_bucket).map((g) => [g.alias, g.column.column]));
+    lines.push(`SORT ${spec.order_by.map((o) => `${printName(groupColumn.get(o.ref) ?? o.ref)} ${o.direction.toUpperCase()}`).join(', ')}`);
   }
   if (!isAggregating(spec) && spec.columns.length > 0 && !spec.order_by.every((o) => spec.columns.some((k) => k.column === o.ref))) {
     lines.push(`KEEP ${spec.columns.map(column).join(', ')}`);

@@ -140,7 +140,7 @@ export async function register(deps: CoreDeps, input: RegisterInput): Promise<vo
         dialect: DEMO_CONNECTION.dialect,
         authMode: DEMO_CONNECTION.authMode,
         config: DEMO_CONNECTION.config,
-        tags: DEMO_CONNECTION.tags,
+        tags: [...DEMO_CONNECTION.tags],
         isDemo: true,
         createdAt: now,
         updatedAt: now,

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { connectionSchemas } from '@aqs/db';
 import { connectorFor, type Introspection, type IntrospectedTable } from '@aqs/connectors';
-import { z } from 'zod';
-import {
+import type { z } from 'zod';
+import type {
   curatedMetadataInputSchema,
   schemaOverridesInputSchema,
   schemaSelectionInputSchema,

@@ -88,7 +88,8 @@ export async function connectorContext(deps: CoreDeps, row: ConnectionRow): Prom
 export function toConnection(row: ConnectionRow): Connection {
   const connector = connectorFor(row.dialect);
   const mode = connector?.descriptor.auth_modes.find((m) => m.id === row.authMode);
-  const config: Record<string, unknown> = { ...row.config };
+  // Unset fields are left out rather than sent as null.
+  const config: Record<string, unknown> = Object.fromEntries(Object.entries(row.config).filter(([, v]) => v !== null && v !== undefined));
   for (const field of mode?.fields.filter((f) => f.secret) ?? []) config[`${field.name}_set`] = field.name in row.secrets;
   const target: ConnectionTarget = { id: row.id, dialect: row.dialect, authMode: row.authMode, config: row.config, secrets: {} };
   return {

@@ -1,0 +1,80 @@
+import type { Context as HonoContext, Env } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { runRequestSchema, type RunEvents } from '@aqs/contracts';
+import { DomainError, prepareRun, type Principal, type RunDeps, type RunObserver } from '@aqs/core';
+import { fieldErrorsOf } from '@aqs/api';
+
+export interface RunStreamOptions {
+  deps: RunDeps;
+  heartbeatMs: number;
+  /** Open run streams allowed per API key or user, per instance. */
+  maxStreamsPerPrincipal: number;
+}
+
+/**
+ * `POST /api/v1/run/stream`: the run pipeline as server-sent events (status, step_start,
+ * step_complete, error, complete). A `: ping` comment goes out every heartbeat so proxies keep the
+ * connection; closing the stream aborts the run, which cancels the planner call and the engine query.
+ * Request problems (validation, 404, paused, quota) answer as plain JSON errors before the stream opens.
+ */
+export function createRunStreamHandler(options: RunStreamOptions) {
+  const open = new Map<string, number>();
+
+  return async <E extends Env>(c: HonoContext<E>, principal: Principal | undefined, bodyText: string) => {
+    if (!principal) throw new DomainError('unauthorized', 'Sign in, or send an API key in the X-API-Key header.');
+    let body: unknown;
+    try {
+      body = bodyText.trim() === '' ? {} : JSON.parse(bodyText);
+    } catch {
+      throw new DomainError('bad_request', 'The request body is not valid JSON.');
+    }
+    const parsed = runRequestSchema.safeParse(body);
+    if (!parsed.success) throw new DomainError('validation', 'The run request is invalid.', { fields: fieldErrorsOf(parsed.error.issues) });
+
+    const key = principal.apiKeyId ?? principal.userId;
+    if ((open.get(key) ?? 0) >= options.maxStreamsPerPrincipal) {
+      throw new DomainError(
+        'rate_limited',
+        `At most ${options.maxStreamsPerPrincipal} run streams may be open at once; close one (or wait for it to finish) first.`,
+        { retryAfterSeconds: 5 },
+      );
+    }
+    const prepared = await prepareRun(options.deps, principal, parsed.data);
+
+    open.set(key, (open.get(key) ?? 0) + 1);
+    c.header('X-Accel-Buffering', 'no');
+    c.header('Cache-Control', 'no-cache');
+    return streamSSE(c, async (stream) => {
+      const controller = new AbortController();
+      stream.onAbort(() => controller.abort());
+      c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
+      let chain: Promise<void> = Promise.resolve();
+      const send = <K extends keyof RunEvents>(event: K, data: RunEvents[K]) => {
+        chain = chain.then(() => (stream.aborted ? undefined : stream.writeSSE({ event, data: JSON.stringify(data) }))).catch(() => controller.abort());
+      };
+      const heartbeat = setInterval(() => {
+        chain = chain.then(() => (stream.aborted ? undefined : stream.write(': ping\n\n'))).then(() => undefined, () => controller.abort());
+      }, options.heartbeatMs);
+      const observer: RunObserver = {
+        status: (phase) => send('status', { phase }),
+        stepStart: (index, op, ref) => send('step_start', { index, op, ref }),
+        stepComplete: (index, status, elapsed_ms) => send('step_complete', { index, status, elapsed_ms }),
+        error: (error) => send('error', error),
+      };
+      try {
+        const result = await prepared.execute(observer, controller.signal);
+        if (!controller.signal.aborted) send('complete', result);
+        await chain;
+      } catch (error) {
+        options.deps.logger.error({ err: error }, 'run stream failed');
+        send('error', { type: 'internal', message: 'The run failed on our side; the error was logged. Try again.', recoverable: true });
+        await chain;
+      } finally {
+        clearInterval(heartbeat);
+        const left = (open.get(key) ?? 1) - 1;
+        if (left <= 0) open.delete(key);
+        else open.set(key, left);
+      }
+    });
+  };
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { runListInputSchema, runListSchema, runRequestSchema, runResultSchema } from '@aqs/contracts';
+import { executeRun, runs } from '@aqs/core';
+import { authedProcedure, router } from '../../trpc.ts';
+
+const tags = ['Runs'];
+
+export const runsRouter = router({
+  run: authedProcedure
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/v1/run',
+        tags,
+        summary: 'Ask a question and wait for the answer',
+        description:
+          'Runs the whole pipeline (building_context, planning, executing) and returns the finished RunResult. Not idempotent: each call creates a run. A run that starts is stored whole with status `succeeded`, `failed` (with `error`) or `cancelled` (the client went away). Unknown or foreign connection/conversation: 404; paused connection: 409; monthly questions used: 429 `quota_questions_exceeded`. For progress events use `POST /api/v1/run/stream`.',
+      },
+    })
+    .input(runRequestSchema)
+    .output(runResultSchema)
+    .mutation(({ ctx, input, signal }) => executeRun(ctx.deps, ctx.principal, input, undefined, signal)),
+
+  list: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/api/v1/runs', tags, summary: 'Run history, newest first', description: '`limit` 1-100 (default 20), `offset` default 0; filter by `connection_id` and `status` (`succeeded`, `failed`, `cancelled`).' } })
+    .input(runListInputSchema)
+    .output(runListSchema)
+    .query(({ ctx, input }) => runs.listRuns(ctx.deps.db, ctx.principal, input)),
+
+  get: authedProcedure
+    .meta({ openapi: { method: 'GET', path: '/api/v1/runs/{run_id}', tags, summary: 'One run with its artifacts' } })
+    .input(z.strictObject({ run_id: z.string().min(1).max(64) }))
+    .output(runResultSchema)
+    .query(({ ctx, input }) => runs.getRun(ctx.deps.db, ctx.principal, input.run_id)),
+});

@@ -1,0 +1,244 @@
+import type { RunPhase, RunRequest, RunResult } from '@aqs/contracts';
+import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Connector } from '@aqs/connectors';
+import { PlanningError, buildContext, fromIntrospection, type Plan, type Planner } from '@aqs/planner';
+import { buildChart } from '@aqs/charts';
+import { DomainError } from '../errors.ts';
+import type { CoreDeps } from '../ports.ts';
+import type { Principal } from '../principal.ts';
+import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf, type ConnectionRow } from '../connections/service.ts';
+import { loadStructure, structureFingerprint } from '../connections/schema.ts';
+import { consumeUsage, refundUsage } from '../limits/usage.ts';
+import { compileSpec, queryLanguageOf } from './compile.ts';
+import { ensureSamples, type Samples } from './samples.ts';
+import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
+
+/** What a caller (the SSE route, the blocking route) hears while a run progresses. */
+export interface RunObserver {
+  status(phase: RunPhase): void;
+  stepStart(index: number, op: string, ref: string): void;
+  stepComplete(index: number, status: 'ok' | 'error' | 'cancelled', elapsedMs: number): void;
+  error(error: { type: string; message: string; recoverable: boolean }): void;
+}
+
+export const silentObserver: RunObserver = { status() {}, stepStart() {}, stepComplete() {}, error() {} };
+
+export interface RunDeps extends CoreDeps {
+  planner: Planner;
+}
+
+class RunCancelled extends Error {}
+
+type Structure = Awaited<ReturnType<typeof loadStructure>>;
+
+/** The curated descriptions and key overrides, in the shape the planner reads. */
+function plannerExtras(curated: Structure['curated'], overrides: Structure['overrides'], samples: Samples) {
+  const tables: Record<string, string> = {};
+  const columns: Record<string, Record<string, string>> = {};
+  for (const t of curated?.tables ?? []) {
+    if (t.description) tables[t.name] = t.description;
+    for (const c of t.columns) if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
+  }
+  const primaryKeys: Record<string, string[]> = {};
+  for (const pk of overrides?.primary_keys ?? []) primaryKeys[pk.table] = pk.columns;
+  const foreignKeys: Record<string, { columns: string[]; references: { table: string; columns: string[] } }[]> = {};
+  for (const r of overrides?.relationships ?? []) {
+    (foreignKeys[r.from_table] ??= []).push({ columns: r.from_columns, references: { table: r.to_table, columns: r.to_columns } });
+  }
+  return { descriptions: { tables, columns }, samples, overrides: { primary_keys: primaryKeys, foreign_keys: foreignKeys } };
+}
+
+function failure(error: unknown): { type: string; message: string; recoverable: boolean } {
+  if (error instanceof ConnectorError) {
+    const message = [`${error.symptom}: ${error.cause_}`, error.fix, error.query ? `Generated query:\n${error.query}` : ''].filter(Boolean).join(' ');
+    return { type: error.kind, message, recoverable: error.recoverable };
+  }
+  if (error instanceof PlanningError) return { type: error.type, message: error.message, recoverable: error.recoverable };
+  if (error instanceof CompileError) return { type: 'compile_error', message: error.message, recoverable: true };
+  if (error instanceof DomainError) return { type: error.kind, message: error.message, recoverable: false };
+  return { type: 'internal', message: 'The run failed on our side; the error was logged. Try again.', recoverable: true };
+}
+
+export interface PreparedRun {
+  execute(observer?: RunObserver, signal?: AbortSignal): Promise<RunResult>;
+}
+
+/** Answers one question (prepare, then execute). */
+export async function executeRun(
+  deps: RunDeps,
+  principal: Principal,
+  request: RunRequest,
+  observer: RunObserver = silentObserver,
+  signal?: AbortSignal,
+): Promise<RunResult> {
+  return (await prepareRun(deps, principal, request)).execute(observer, signal);
+}
+
+/**
+ * Checks the request (connection and conversation in the caller's workspace, connection not paused,
+ * a question left in the month's allowance) and takes the quota unit; throws DomainError before
+ * anything is stored or streamed. `execute` then runs building_context -> planning -> compile ->
+ * validate -> executing -> artifacts and stores the run whole: succeeded, failed or cancelled.
+ */
+export async function prepareRun(deps: RunDeps, principal: Principal, request: RunRequest): Promise<PreparedRun> {
+  const row = await loadOwnedConnection(deps.db, principal, request.connection_id);
+  assertNotPaused(row);
+  if (request.conversation_id) {
+    const conversation = await loadOwnedConversation(deps.db, principal, request.conversation_id);
+    if (conversation.connectionId && conversation.connectionId !== row.id) {
+      throw new DomainError('validation', 'The conversation belongs to another connection.', {
+        fields: [{ field: 'conversation_id', message: 'belongs to another connection; start a new conversation or use its connection_id' }],
+      });
+    }
+  }
+  const connector = connectorFor(row.dialect);
+  if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
+  await consumeUsage(deps.db, principal.workspaceId, 'questions');
+  return { execute: (observer = silentObserver, signal) => runPipeline(deps, principal, request, row, connector, observer, signal) };
+}
+
+async function runPipeline(
+  deps: RunDeps,
+  principal: Principal,
+  request: RunRequest,
+  row: ConnectionRow,
+  connector: Connector,
+  observer: RunObserver,
+  signal: AbortSignal | undefined,
+): Promise<RunResult> {
+  const createdAt = new Date();
+  const timings = { building_context: 0, planning: 0, executing: 0 };
+  const run: FinishedRun = {
+    principal,
+    conversationId: request.conversation_id,
+    connectionId: row.id,
+    question: request.question,
+    chartRequested: request.chart_requested,
+    overrides:
+      request.selected_tables_override || request.selected_columns_override
+        ? { selected_tables: request.selected_tables_override ?? null, selected_columns: request.selected_columns_override ?? null }
+        : null,
+    status: 'failed',
+    planner: null,
+    query: null,
+    querySpec: null,
+    warnings: [],
+    error: null,
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    timings,
+    artifacts: [],
+    createdAt,
+  };
+
+  let stepIndex = 0;
+  const step = async <T>(op: string, ref: string, work: () => Promise<T>): Promise<T> => {
+    if (signal?.aborted) throw new RunCancelled();
+    const index = stepIndex++;
+    const started = performance.now();
+    observer.stepStart(index, op, ref);
+    try {
+      const result = await work();
+      observer.stepComplete(index, 'ok', Math.round(performance.now() - started));
+      return result;
+    } catch (error) {
+      const cancelled = signal?.aborted === true;
+      observer.stepComplete(index, cancelled ? 'cancelled' : 'error', Math.round(performance.now() - started));
+      throw cancelled ? new RunCancelled() : error;
+    }
+  };
+  const phase = async <T>(name: RunPhase, work: () => Promise<T>): Promise<T> => {
+    observer.status(name);
+    const started = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[name] += Math.round(performance.now() - started);
+    }
+  };
+
+  try {
+    const target = targetOf(deps, row);
+    const ctx = await connectorContext(deps, row);
+
+    const context = await phase('building_context', async () => {
+      const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row.id));
+      const fingerprint = structureFingerprint(structure.introspection);
+      const samples = await step('sample_values', `${structure.introspection.tables.length} tables`, () =>
+        ensureSamples(deps, row, structure.introspection, fingerprint, signal),
+      );
+      const history = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : [];
+      const full = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
+      const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
+        buildContext(request.question, full, {
+          history,
+          selectedTables: request.selected_tables_override ?? structure.selectedTables,
+          selectedColumns: request.selected_columns_override ?? null,
+        }),
+      );
+      return { schema: pruned.schema, history };
+    });
+
+    const plan: Plan = await phase('planning', () =>
+      step('plan', deps.planner.id, () =>
+        deps.planner.plan({
+          question: request.question,
+          schema: context.schema,
+          history: context.history,
+          chartRequested: request.chart_requested,
+          now: new Date(),
+          signal,
+          capabilities: { joins: row.dialect === 'postgres' },
+        }),
+      ),
+    );
+    run.planner = plan.planner;
+    run.usage = plan.usage;
+    run.querySpec = plan.spec;
+    run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
+
+    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec)));
+    const validated = await phase('planning', () =>
+      step('validate', queryLanguageOf(row.dialect), async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),
+    );
+    run.query = { dialect: queryLanguageOf(row.dialect), text: validated.text };
+    run.warnings.push(...validated.warnings);
+
+    const result = await phase('executing', () =>
+      step('execute', row.name, () => connector.execute(target, validated.text, ctx, { rowCap: DEFAULT_ROW_CAP, timeoutMs: deps.dataSources.requestTimeoutMs, signal })),
+    );
+    run.warnings.push(...result.warnings);
+
+    await step('build_artifacts', `${result.rows.length} rows`, async () => {
+      run.artifacts.push({ kind: 'table', columns: result.columns, rows: result.rows, row_count: result.rows.length, truncated: result.truncated });
+      const chart = buildChart({
+        columns: result.columns,
+        rows: result.rows,
+        spec: plan.spec,
+        requested: request.chart_requested || plan.chart_type !== null,
+        preferredType: plan.chart_type,
+        title: request.question,
+      });
+      if (chart) run.artifacts.push({ kind: 'chart', chart_type: chart.chart_type, option: chart.option });
+    });
+    run.status = 'succeeded';
+  } catch (error) {
+    if (error instanceof RunCancelled || signal?.aborted) {
+      run.status = 'cancelled';
+      run.error = { type: 'cancelled', message: 'The run was cancelled: its stream was closed.' };
+      run.artifacts = [];
+    } else {
+      const failed = failure(error);
+      if (failed.type === 'internal') deps.logger.error({ err: error, connectionId: row.id }, 'run failed unexpectedly');
+      run.status = 'failed';
+      run.error = { type: failed.type, message: failed.message };
+      run.artifacts = [];
+      observer.error(failed);
+    }
+  }
+
+  try {
+    return await persistRun(deps.db, run);
+  } catch (error) {
+    await refundUsage(deps.db, principal.workspaceId, 'questions').catch(() => undefined);
+    throw error;
+  }
+}
