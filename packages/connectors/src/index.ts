@@ -6,7 +6,7 @@ export * from './types.ts';
 export { ConnectorError, type ConnectorErrorKind } from './errors.ts';
 export { isBlockedAddress, guardedLookup, assertHostAllowed } from './network.ts';
 export { openDemoDatabase, DEMO_CONNECTION } from './demo/database.ts';
-export { compileEsql, compileSql, CompileError, quoteIdent, quoteTable } from './compile/index.ts';
+export { compileEsql, compileSql, CompileError, pinRange, quoteIdent, quoteTable, type CompileOptions } from './compile/index.ts';
 
 const connectors: Record<string, Connector> = {
   elasticsearch: elasticsearchConnector,

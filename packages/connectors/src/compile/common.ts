@@ -1,4 +1,4 @@
-import type { AggregateFunction, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
+import type { AggregateFunction, Condition, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
 
 /** Thrown when a QuerySpec cannot be expressed in a dialect; the message says what to change. */
 export class CompileError extends Error {
@@ -50,3 +50,81 @@ export const UNIT_SINGULAR: Record<TimeUnit, string> = {
   quarter: 'quarter',
   year: 'year',
 };
+
+export interface CompileOptions {
+  /**
+   * Pins "now": relative ranges become absolute [now - n units, now) bounds instead of the engine's
+   * NOW(). For reproducible runs (evaluation, tests); the service normally leaves it unset.
+   */
+  now?: Date;
+}
+
+function shift(date: Date, unit: TimeUnit, amount: number): Date {
+  const d = new Date(date.getTime());
+  switch (unit) {
+    case 'minute':
+      d.setUTCMinutes(d.getUTCMinutes() - amount);
+      break;
+    case 'hour':
+      d.setUTCHours(d.getUTCHours() - amount);
+      break;
+    case 'day':
+      d.setUTCDate(d.getUTCDate() - amount);
+      break;
+    case 'week':
+      d.setUTCDate(d.getUTCDate() - 7 * amount);
+      break;
+    case 'month':
+      d.setUTCMonth(d.getUTCMonth() - amount);
+      break;
+    case 'quarter':
+      d.setUTCMonth(d.getUTCMonth() - 3 * amount);
+      break;
+    case 'year':
+      d.setUTCFullYear(d.getUTCFullYear() - amount);
+      break;
+  }
+  return d;
+}
+
+/** The start of the UTC unit containing `date` (weeks start on Monday, as date_trunc does). */
+export function truncate(date: Date, unit: TimeUnit): Date {
+  const d = new Date(date.getTime());
+  d.setUTCSeconds(0, 0);
+  if (unit === 'minute') return d;
+  d.setUTCMinutes(0);
+  if (unit === 'hour') return d;
+  d.setUTCHours(0);
+  if (unit === 'day') return d;
+  if (unit === 'week') {
+    d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+    return d;
+  }
+  d.setUTCDate(1);
+  if (unit === 'month') return d;
+  if (unit === 'quarter') {
+    d.setUTCMonth(d.getUTCMonth() - (d.getUTCMonth() % 3));
+    return d;
+  }
+  d.setUTCMonth(0);
+  return d;
+}
+
+/** A relative range as absolute bounds at a pinned `now`. */
+export function pinRange(range: Extract<TimeRange, { kind: 'relative' }>, now: Date): Extract<TimeRange, { kind: 'absolute' }> {
+  const from = range.calendar ? shift(truncate(now, range.unit), range.unit, range.count - 1) : shift(now, range.unit, range.count);
+  return { kind: 'absolute', from: from.toISOString(), to: now.toISOString() };
+}
+
+function pinCondition(c: Condition, now: Date): Condition {
+  if (c.op === 'time_range' && c.range.kind === 'relative') return { ...c, range: pinRange(c.range, now) };
+  if (c.op === 'and' || c.op === 'or') return { ...c, conditions: c.conditions.map((x) => pinCondition(x, now)) };
+  if (c.op === 'not') return { ...c, condition: pinCondition(c.condition, now) };
+  return c;
+}
+
+/** The spec with its relative time ranges pinned to `options.now`, when given. */
+export function applyOptions(spec: QuerySpec, options: CompileOptions): QuerySpec {
+  if (!options.now || !spec.filter) return spec;
+  return { ...spec, filter: pinCondition(spec.filter, options.now) };
+}

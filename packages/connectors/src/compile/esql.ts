@@ -1,6 +1,6 @@
 import type { ColumnRef, Condition, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
 import { printName, printString } from '@aqs/esql';
-import { AGGREGATE_NEEDS_COLUMN, CompileError, absoluteBounds, isAggregating } from './common.ts';
+import { AGGREGATE_NEEDS_COLUMN, CompileError, absoluteBounds, applyOptions, isAggregating, type CompileOptions } from './common.ts';
 
 const FUNCTION: Record<string, string> = {
   count: 'COUNT',
@@ -124,7 +124,8 @@ function sourceName(source: string): string {
  * by an EVAL before STATS, because grouping by an expression needs a newer cluster than 8.11. The
  * connector's validator parses the result and applies the row cap.
  */
-export function compileEsql(spec: QuerySpec): string {
+export function compileEsql(input: QuerySpec, options: CompileOptions = {}): string {
+  const spec = applyOptions(input, options);
   if (spec.joins.length > 0) throw new CompileError('Joins are not compiled to ES|QL; ask about one index at a time.');
   const lines = [`FROM ${sourceName(spec.source)}`];
   if (isAggregating(spec)) {

@@ -1,5 +1,5 @@
 import type { ColumnRef, Condition, QuerySpec, TimeRange } from '@aqs/contracts';
-import { AGGREGATE_NEEDS_COLUMN, CompileError, absoluteBounds, definedAliases, isAggregating } from './common.ts';
+import { AGGREGATE_NEEDS_COLUMN, CompileError, absoluteBounds, applyOptions, definedAliases, isAggregating, type CompileOptions } from './common.ts';
 
 export function quoteIdent(name: string): string {
   if (name.includes('\0')) throw new CompileError('Identifiers cannot contain NUL characters.');
@@ -42,7 +42,8 @@ const FUNCTION: Record<string, string> = {
 };
 
 /** Compiles a QuerySpec to one PostgreSQL SELECT (the validator parses it and applies the row cap). */
-export function compileSql(spec: QuerySpec): string {
+export function compileSql(input: QuerySpec, options: CompileOptions = {}): string {
+  const spec = applyOptions(input, options);
   const tables = new Map<string, string>([[spec.source, tableAlias(spec.source)]]);
   for (const join of spec.joins) {
     const alias = tableAlias(join.table);

@@ -1,11 +1,11 @@
 import type { QuerySpec } from '@aqs/contracts';
-import { compileEsql, compileSql } from '@aqs/connectors';
+import { compileEsql, compileSql, type CompileOptions } from '@aqs/connectors';
 import { DomainError } from '../errors.ts';
 
 /** The query text of a QuerySpec in the connection's language. */
-export function compileSpec(dialect: string, spec: QuerySpec): string {
-  if (dialect === 'elasticsearch') return compileEsql(spec);
-  if (dialect === 'postgres') return compileSql(spec);
+export function compileSpec(dialect: string, spec: QuerySpec, options: CompileOptions = {}): string {
+  if (dialect === 'elasticsearch') return compileEsql(spec, options);
+  if (dialect === 'postgres') return compileSql(spec, options);
   throw new DomainError('conflict', `No compiler for the ${dialect} dialect.`);
 }
 

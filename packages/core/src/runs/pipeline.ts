@@ -3,7 +3,7 @@ import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Conne
 import { PlanningError, buildContext, fromIntrospection, type Plan, type Planner } from '@aqs/planner';
 import { buildChart } from '@aqs/charts';
 import { DomainError } from '../errors.ts';
-import type { CoreDeps } from '../ports.ts';
+import { nowOf, type CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
 import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { loadStructure, structureFingerprint } from '../connections/schema.ts';
@@ -184,7 +184,7 @@ async function runPipeline(
           schema: context.schema,
           history: context.history,
           chartRequested: request.chart_requested,
-          now: new Date(),
+          now: nowOf(deps),
           signal,
           capabilities: { joins: row.dialect === 'postgres' },
         }),
@@ -195,7 +195,7 @@ async function runPipeline(
     run.querySpec = plan.spec;
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
-    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec)));
+    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec, deps.now ? { now: nowOf(deps) } : {})));
     const validated = await phase('planning', () =>
       step('validate', queryLanguageOf(row.dialect), async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),
     );

@@ -9,8 +9,11 @@ import { compileSpec } from './compile.ts';
 
 export type Samples = Record<string, Record<string, (string | number | boolean)[]>>;
 
-const CATEGORICAL = /^(keyword|boolean|text|character varying|varchar|character|char|bpchar|citext|USER-DEFINED|enum|bool)$/i;
-const SENSITIVE_OR_UNIQUE = /(^|[._])(id|uuid|guid|email|e_mail|mail|phone|password|passwd|secret|token|hash|ip|address|street|name|first_name|last_name|url|path|message|description|comment|body|note)s?$/i;
+// Low-cardinality kinds worth listing: strings, booleans, enums and small integers (status codes, ratings).
+const CATEGORICAL = /^(keyword|boolean|text|character varying|varchar|character|char|bpchar|citext|USER-DEFINED|enum|bool|short|byte|smallint)$/i;
+// Personal data and unique or free-text values are never copied into the service's store.
+const SENSITIVE_OR_UNIQUE =
+  /(^|[._])(id|uuid|guid|email|e_mail|mail|phone|password|passwd|secret|token|hash|ip|address|street|first_?name|last_?name|full_?name|user_?name|username|message|description|comment|body|note)s?$|^(user\.)?name$/i;
 const PER_TABLE = 8;
 const TOTAL = 60;
 const VALUES = 25;
@@ -57,7 +60,8 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
       try {
         const validated = connector.validateQuery(target, compileSpec(row.dialect, spec), { rowCap: VALUES });
         const result = await connector.execute(target, validated.text, ctx, { rowCap: VALUES, timeoutMs: 5000, signal });
-        const valueIndex = result.columns.findIndex((c) => c.name === 'value');
+        // The grouped column comes back under its own name (ES|QL) or its alias (SQL).
+        const valueIndex = result.columns.findIndex((c) => c.name !== 'n');
         const values = result.rows
           .map((r) => r[valueIndex])
           .filter((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');

@@ -1,0 +1,86 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInBrowser, startTestServer, type TestServer } from './harness.ts';
+
+/**
+ * The service configured with LLM_API_KEY / LLM_BASE_URL / LLM_MODEL plans through an
+ * OpenAI-compatible chat-completions server (here a small local one) instead of the offline planner.
+ */
+let model: Server;
+let baseUrl: string;
+const requests: { auth: string | undefined; model: string; prompt: string }[] = [];
+const answers: string[] = [];
+
+const countOrdersByStatus = {
+  source: 'shop.orders',
+  joins: [],
+  columns: [],
+  filters: [],
+  group_by: [{ column: { table: null, column: 'status' }, time_bucket: null, alias: 'status' }],
+  aggregates: [{ fn: 'count', column: null, alias: 'orders' }],
+  order_by: [{ ref: 'orders', direction: 'desc' }],
+  limit: null,
+  chart_type: 'pie',
+};
+
+let server: TestServer;
+
+beforeAll(async () => {
+  model = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      const body = JSON.parse(raw) as { model: string; messages: { content: unknown }[] };
+      requests.push({ auth: req.headers.authorization, model: body.model, prompt: JSON.stringify(body.messages) });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1_718_452_800,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: answers.shift() ?? '{}' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 812, completion_tokens: 64, total_tokens: 876 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+  server = await startTestServer({ env: { LLM_API_KEY: 'sk-local-test', LLM_BASE_URL: baseUrl, LLM_MODEL: 'local-model' } });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise<void>((resolve) => model.close(() => resolve()));
+});
+
+describe('the LLM planner, when configured', () => {
+  it('plans through the configured model; the run says so, with token counts', async () => {
+    const browser = await signedInBrowser(server);
+    const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
+    answers.push(JSON.stringify(countOrdersByStatus));
+    const res = await browser.post('/api/v1/run', { question: 'share of orders by status', connection_id: demo });
+    expect(res.json).toMatchObject({ status: 'succeeded', planner: 'llm', usage: { prompt_tokens: 812, completion_tokens: 64 } });
+    expect(res.json.query.text).toMatch(/GROUP BY "orders"\."status"/);
+    expect(res.json.artifacts.find((a: any) => a.kind === 'chart')?.chart_type).toBe('pie');
+    const sent = requests.at(-1)!;
+    expect(sent.auth).toBe('Bearer sk-local-test');
+    expect(sent.model).toBe('local-model');
+    expect(sent.prompt).toContain('share of orders by status');
+    expect(sent.prompt).toContain('shop.orders');
+  }, 60_000);
+
+  it('re-asks once after invalid output, then fails the run cleanly', async () => {
+    const browser = await signedInBrowser(server);
+    const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
+    answers.push(JSON.stringify({ ...countOrdersByStatus, source: 'shop.nope' }), 'not json at all');
+    const before = requests.length;
+    const res = await browser.post('/api/v1/run', { question: 'orders by status', connection_id: demo });
+    expect(requests.length - before).toBe(2);
+    expect(res.json.status).toBe('failed');
+    expect(res.json.error.type).toBe('invalid_model_output');
+    expect(res.json.error.message).not.toContain('sk-local-test');
+  }, 60_000);
+});
