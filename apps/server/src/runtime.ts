@@ -5,7 +5,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { openStore, type Store } from '@aqs/db';
 import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type MailTransport, type RunDeps } from '@aqs/core';
 import { createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
-import { openDemoDatabase } from '@aqs/connectors';
+import { closeElasticsearchClients, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@aqs/api';
 import type { Config } from './config.ts';
@@ -49,6 +49,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       },
     },
     close: async () => {
+      await closeElasticsearchClients();
       if (demo) await (await demo).close();
     },
   };

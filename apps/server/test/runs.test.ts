@@ -146,6 +146,24 @@ describe('POST /api/v1/run', () => {
   });
 });
 
+describe('the monthly question quota under concurrency', () => {
+  it('lets exactly one of several concurrent runs take the last unit', async () => {
+    const user = await signedInBrowser(server);
+    const me = await user.get('/auth/me');
+    const demo = (await user.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
+    await user.post('/api/v1/run', { question: 'how many orders', connection_id: demo });
+    const period = new Date().toISOString().slice(0, 7);
+    await server.store.db.update(usageCounters).set({ count: 199 }).where(eq(usageCounters.workspaceId, me.json.workspace.id));
+    const statuses = await Promise.all(
+      Array.from({ length: 5 }, () => user.post('/api/v1/run', { question: 'how many orders', connection_id: demo }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+    const [row] = await server.store.db.select().from(usageCounters).where(eq(usageCounters.workspaceId, me.json.workspace.id));
+    expect(row).toMatchObject({ period, count: 200 });
+  }, 60_000);
+});
+
 describe('POST /api/v1/run/stream', () => {
   it('streams phases and steps in order, then the full result', async () => {
     const res = await stream({ question: 'requests per day', connection_id: esId, chart_requested: true });

@@ -1,5 +1,6 @@
 import type { Connector, DialectDescriptor } from './types.ts';
 import { elasticsearchConnector } from './elasticsearch/connector.ts';
+export { closeElasticsearchClients } from './elasticsearch/connector.ts';
 import { postgresConnector } from './postgres/connector.ts';
 
 export * from './types.ts';

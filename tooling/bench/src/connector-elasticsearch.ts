@@ -10,8 +10,10 @@
 import { Client } from '@elastic/elasticsearch';
 import { buildIndex, startTestCluster } from '@aqs/es-test-cluster';
 import type { Fixtures } from '@aqs/es-test-cluster';
-import { closeElasticsearchClients, elasticsearchConnector } from '../../../packages/connectors/src/elasticsearch/connector.ts';
-import type { ConnectionTarget, ConnectorContext } from '../../../packages/connectors/src/types.ts';
+import { closeElasticsearchClients, connectorFor } from '@aqs/connectors';
+
+const elasticsearchConnector = connectorFor('elasticsearch')!;
+import type { ConnectionTarget, ConnectorContext } from '@aqs/connectors';
 
 const ROWS = 5000;
 const DOCS = 6000;

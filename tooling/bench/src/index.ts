@@ -1,16 +1,23 @@
-import { existsSync } from 'node:fs';
 import { benchServer } from './server.ts';
 import { benchEsqlParser } from './esql-parser.ts';
+import { benchEsTestCluster } from './es-test-cluster.ts';
+import { benchElasticsearchConnector } from './connector-elasticsearch.ts';
+import { benchPostgresConnector } from './connector-postgres.ts';
+import { benchPlanner } from './planner.ts';
+import { benchCharts } from './charts.ts';
+import { benchRuns } from './runs.ts';
 
+/** Every benchmark prints its figures with a ratio against a baseline measured in the same run. */
 const benches: Array<[string, () => Promise<void>]> = [
   ['server', benchServer],
   ['ES|QL parser', benchEsqlParser],
+  ['ES test cluster', benchEsTestCluster],
+  ['Elasticsearch connector', benchElasticsearchConnector],
+  ['PostgreSQL connector', benchPostgresConnector],
+  ['planner', benchPlanner],
+  ['charts', benchCharts],
+  ['runs', benchRuns],
 ];
-// The stand-in cluster's bench arrives with its package.
-if (existsSync(new URL('./es-test-cluster.ts', import.meta.url))) {
-  const { benchEsTestCluster } = (await import('./es-test-cluster.ts')) as { benchEsTestCluster: () => Promise<void> };
-  benches.push(['ES test cluster', benchEsTestCluster]);
-}
 
 const only = process.argv[2];
 for (const [name, run] of benches) {

@@ -70,9 +70,9 @@ export async function introspect(deps: CoreDeps, principal: Principal, id: strin
   };
 }
 
-/** The stored structure, introspecting first when the connection was never introspected. */
-export async function loadStructure(deps: CoreDeps, principal: Principal, id: string) {
-  const row = await loadOwnedConnection(deps.db, principal, id);
+/** The stored structure, introspecting first when the connection was never introspected. Takes an id, or a row already loaded for the caller. */
+export async function loadStructure(deps: CoreDeps, principal: Principal, connection: string | ConnectionRow) {
+  const row = typeof connection === 'string' ? await loadOwnedConnection(deps.db, principal, connection) : connection;
   let stored = await storedSchema(deps, row.id);
   if (!stored?.structure || !stored.introspectedAt) {
     await runIntrospection(deps, row);

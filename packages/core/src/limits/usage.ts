@@ -1,5 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { usageCounters, workspaces, type Executor } from '@aqs/db';
+import { usageCounters, type Executor } from '@aqs/db';
+import type { PlanId } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import { PLAN_LIMITS, type PlanLimits } from './plans.ts';
 
@@ -20,24 +21,24 @@ export function usagePeriod(now: Date): string {
 }
 
 /**
- * Takes one unit of a monthly allowance, atomically: the increment only happens while the count is
- * under the limit, so N concurrent requests with one unit left give exactly one success.
+ * Takes one unit of a monthly allowance in one atomic statement: the upsert only increments while the
+ * count is under the plan's limit, so N concurrent requests with one unit left give exactly one success.
  */
-export async function consumeUsage(db: Executor, workspaceId: string, metric: UsageMetric, now = new Date()): Promise<void> {
-  const [ws] = await db.select({ plan: workspaces.plan }).from(workspaces).where(eq(workspaces.id, workspaceId)).limit(1);
-  if (!ws) throw new DomainError('not_found', 'Workspace not found.');
-  const limit = PLAN_LIMITS[ws.plan][LIMIT_OF[metric]];
-  const period = usagePeriod(now);
-  await db.insert(usageCounters).values({ workspaceId, period, metric, count: 0 }).onConflictDoNothing();
+export async function consumeUsage(db: Executor, workspaceId: string, plan: PlanId, metric: UsageMetric, now = new Date()): Promise<void> {
+  const limit = PLAN_LIMITS[plan][LIMIT_OF[metric]];
   const taken = await db
-    .update(usageCounters)
-    .set({ count: sql`${usageCounters.count} + 1` })
-    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.period, period), eq(usageCounters.metric, metric), lt(usageCounters.count, limit)))
+    .insert(usageCounters)
+    .values({ workspaceId, period: usagePeriod(now), metric, count: 1 })
+    .onConflictDoUpdate({
+      target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric],
+      set: { count: sql`${usageCounters.count} + 1` },
+      setWhere: lt(usageCounters.count, limit),
+    })
     .returning({ count: usageCounters.count });
-  if (taken.length === 0) {
+  if (taken.length === 0 || (taken[0]?.count ?? 0) > limit) {
     throw new DomainError(
       'quota_exceeded',
-      `Your ${ws.plan} plan includes ${limit} ${WHAT[metric]} a month and this month's are used. They renew on the 1st (UTC); upgrade the plan for more.`,
+      `Your ${plan} plan includes ${limit} ${WHAT[metric]} a month and this month's are used. They renew on the 1st (UTC); upgrade the plan for more.`,
       { code: CODE_OF[metric] },
     );
   }

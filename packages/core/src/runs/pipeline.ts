@@ -92,7 +92,7 @@ export async function prepareRun(deps: RunDeps, principal: Principal, request: R
   }
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  await consumeUsage(deps.db, principal.workspaceId, 'questions');
+  await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions');
   return { execute: (observer = silentObserver, signal) => runPipeline(deps, principal, request, row, connector, observer, signal) };
 }
 
@@ -160,7 +160,7 @@ async function runPipeline(
     const ctx = await connectorContext(deps, row);
 
     const context = await phase('building_context', async () => {
-      const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row.id));
+      const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row));
       const fingerprint = structureFingerprint(structure.introspection);
       const samples = await step('sample_values', `${structure.introspection.tables.length} tables`, () =>
         ensureSamples(deps, row, structure.introspection, fingerprint, signal),

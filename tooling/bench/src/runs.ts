@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startTestCluster } from '@aqs/es-test-cluster';
+import { loadConfig } from '@aqs/server/config';
+import { startServer } from '@aqs/server/runtime';
+import { median, ratio } from './processes.ts';
+
+const weblogs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'es-test-cluster', 'fixtures', 'weblogs');
+const ROUNDS = 15;
+
+async function json(res: Response): Promise<any> {
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * End-to-end POST /api/v1/run against the raw engine query for the same question (ratio), and the
+ * time to the first SSE event, for Elasticsearch (stand-in) and the embedded demo (PostgreSQL/PGlite).
+ */
+export async function benchRuns(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-runs-'));
+  const cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', AUTH_RATE_LIMIT_PER_CLIENT: '1000', ALLOW_PRIVATE_NETWORKS: 'true' });
+  config.port = 0;
+  const server = await startServer(config);
+  try {
+    const post = (path: string, body: object, cookie = '') =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url, cookie }, body: JSON.stringify(body) });
+    await post('/auth/email/register', { email: 'bench@example.com', password: 'bench password 123' });
+    const login = await post('/auth/email/login', { email: 'bench@example.com', password: 'bench password 123' });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const list = await json(await fetch(`${server.url}/api/v1/connections`, { headers: { cookie } }));
+    const demoId: string = list.connections.find((c: { is_demo: boolean }) => c.is_demo).id;
+    const es = await json(
+      await post(
+        '/api/v1/connections',
+        { name: 'weblogs', dialect: 'elasticsearch', auth_mode: 'basic', config: { cluster_url: cluster.url, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] } },
+        cookie,
+      ),
+    );
+
+    const cases = [
+      { name: 'Elasticsearch', connection: es.id as string, question: 'number of requests by country' },
+      { name: 'demo PostgreSQL', connection: demoId, question: 'how many orders by status' },
+    ];
+    const demo = await server.deps.dataSources.demoDatabase();
+    for (const c of cases) {
+      // Warm up: introspection, samples and first-query costs are paid once per connection.
+      const first = await json(await post('/api/v1/run', { question: c.question, connection_id: c.connection }, cookie));
+      const query: string = first.query.text;
+      const endToEnd: number[] = [];
+      const raw: number[] = [];
+      const firstEvent: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        let t = performance.now();
+        await json(await post('/api/v1/run', { question: c.question, connection_id: c.connection }, cookie));
+        endToEnd.push(performance.now() - t);
+
+        t = performance.now();
+        if (c.name === 'Elasticsearch') {
+          const res = await fetch(`${cluster.url}/_query?format=json`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('elastic:changeme').toString('base64')}` },
+            body: JSON.stringify({ query }),
+          });
+          await res.json();
+        } else {
+          await demo.query(query);
+        }
+        raw.push(performance.now() - t);
+
+        t = performance.now();
+        const stream = await post('/api/v1/run/stream', { question: c.question, connection_id: c.connection }, cookie);
+        const reader = stream.body!.getReader();
+        await reader.read();
+        firstEvent.push(performance.now() - t);
+        await reader.cancel();
+      }
+      console.log(
+        `${c.name}: POST /api/v1/run median ${median(endToEnd).toFixed(1)} ms vs the raw engine query ${median(raw).toFixed(1)} ms (${ratio(median(endToEnd), median(raw))}); first SSE event after ${median(firstEvent).toFixed(1)} ms`,
+      );
+    }
+  } finally {
+    await server.close();
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
