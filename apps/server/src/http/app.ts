@@ -12,7 +12,7 @@ import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSe
 import { mountDocs } from './docs.ts';
 import { createRestHandler } from './rest.ts';
 import { createRunStreamHandler } from './run-stream.ts';
-import { webIndexHtml } from './web.ts';
+import { mountWeb } from './web.ts';
 
 export interface AppDeps {
   core: RunDeps;
@@ -235,6 +235,6 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.get('/openapi.json', (c) => c.json(deps.openApiDocument));
   mountDocs(app);
-  app.get('/', (c) => c.html(webIndexHtml));
+  mountWeb(app);
   return app;
 }
