@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
-import { openStore, type Store } from '@aqs/db';
+import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
 import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type MailTransport, type RunDeps } from '@aqs/core';
 import { createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
 import { closeElasticsearchClients, openDemoDatabase } from '@aqs/connectors';
@@ -27,7 +27,16 @@ export interface BuiltDeps {
 }
 
 export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail?: MailTransport): BuiltDeps {
-  let demo: ReturnType<typeof openDemoDatabase> | undefined;
+  let demo: Promise<{ db: Awaited<ReturnType<typeof openDemoDatabase>>; release: () => void }> | undefined;
+  const openDemo = async () => {
+    const release = acquireDataDirLock(config.dataDir, { lockName: 'demo.lock', purpose: 'the demo database' });
+    try {
+      return { db: await openDemoDatabase({ dataDir: join(config.dataDir, 'demo') }), release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  };
   const planner = config.llm
     ? createLlmPlanner({ model: createOpenAiCompatibleModel({ apiKey: config.llm.apiKey, baseURL: config.llm.baseUrl, model: config.llm.model }) })
     : offlinePlanner;
@@ -42,15 +51,19 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
         secrets: createSecretBox(config.secretKey.value),
         allowPrivateNetworks: config.allowPrivateNetworks,
         requestTimeoutMs: config.queryTimeoutMs,
-        demoDatabase: () => {
-          demo ??= openDemoDatabase({ dataDir: join(config.dataDir, 'demo') });
-          return demo;
+        demoDatabase: async () => {
+          demo ??= openDemo();
+          return (await demo).db;
         },
       },
     },
     close: async () => {
       await closeElasticsearchClients();
-      if (demo) await (await demo).close();
+      if (demo) {
+        const { db, release } = await demo;
+        await db.close();
+        release();
+      }
     },
   };
 }

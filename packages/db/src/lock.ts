@@ -5,11 +5,12 @@ export class DataDirLockedError extends Error {
   constructor(
     readonly dataDir: string,
     readonly pid: number,
+    purpose = 'the embedded store',
   ) {
     super(
       `The data directory ${dataDir} is in use by another process (pid ${pid}). ` +
-        'Only one process may open the embedded store: stop the other process, point DATA_DIR elsewhere, ' +
-        'or set DATABASE_URL to use PostgreSQL.',
+        `Only one process may open ${purpose}: stop the other process, point DATA_DIR elsewhere` +
+        (purpose === 'the embedded store' ? ', or set DATABASE_URL to use PostgreSQL.' : '.'),
     );
     this.name = 'DataDirLockedError';
   }
@@ -30,12 +31,13 @@ const heldHere = new Set<string>();
 
 /**
  * PGlite does not lock its directory and two processes on one directory silently lose rows,
- * so the store takes an exclusive lock file (created with O_EXCL) holding the owner's pid.
+ * so whoever opens one takes an exclusive lock file (created with O_EXCL) holding the owner's pid:
+ * `store.lock` for the app store, another name for another embedded database in the same DATA_DIR.
  * A lock left by a dead process is taken over.
  */
-export function acquireDataDirLock(dataDir: string): () => void {
+export function acquireDataDirLock(dataDir: string, options: { lockName?: string; purpose?: string } = {}): () => void {
   mkdirSync(dataDir, { recursive: true });
-  const lockPath = join(dataDir, 'store.lock');
+  const lockPath = join(dataDir, options.lockName ?? 'store.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx', 0o600);
@@ -54,7 +56,7 @@ export function acquireDataDirLock(dataDir: string): () => void {
       const pid = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
       const ours = pid === process.pid;
       if ((ours && heldHere.has(lockPath)) || (!ours && Number.isInteger(pid) && pid > 0 && processIsAlive(pid))) {
-        throw new DataDirLockedError(dataDir, pid);
+        throw new DataDirLockedError(dataDir, pid, options.purpose);
       }
       rmSync(lockPath, { force: true });
     }

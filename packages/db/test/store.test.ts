@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import {
   DataDirLockedError,
+  acquireDataDirLock,
   connections,
   newId,
   openStore,
@@ -118,6 +119,16 @@ describe('embedded store data directory', () => {
     writeFileSync(join(dir, 'store.lock'), '999999');
     const store = await openStore({ kind: 'pglite', dataDir: dir });
     await store.close();
+  });
+
+  it('locks other embedded databases of the same DATA_DIR under their own name and purpose', () => {
+    const release = acquireDataDirLock(dir, { lockName: 'demo.lock', purpose: 'the demo database' });
+    try {
+      expect(() => acquireDataDirLock(dir, { lockName: 'demo.lock', purpose: 'the demo database' })).toThrow(/Only one process may open the demo database/);
+    } finally {
+      release();
+    }
+    acquireDataDirLock(dir, { lockName: 'demo.lock' })();
   });
 
   it('creates a missing parent directory', async () => {

@@ -10,8 +10,11 @@ import { median, ratio } from './processes.ts';
 const weblogs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'es-test-cluster', 'fixtures', 'weblogs');
 const ROUNDS = 15;
 
-async function json(res: Response): Promise<any> {
-  const body = await res.json();
+// eslint-friendly loose shape of the few answer fields the bench reads.
+type Answer = { id: string; query: { text: string }; connections: { id: string; is_demo: boolean }[] };
+
+async function json(res: Response): Promise<Answer> {
+  const body = (await res.json()) as Answer;
   if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(body)}`);
   return body;
 }
@@ -33,7 +36,7 @@ export async function benchRuns(): Promise<void> {
     const login = await post('/auth/email/login', { email: 'bench@example.com', password: 'bench password 123' });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const list = await json(await fetch(`${server.url}/api/v1/connections`, { headers: { cookie } }));
-    const demoId: string = list.connections.find((c: { is_demo: boolean }) => c.is_demo).id;
+    const demoId = list.connections.find((c) => c.is_demo)!.id;
     const es = await json(
       await post(
         '/api/v1/connections',
@@ -43,14 +46,14 @@ export async function benchRuns(): Promise<void> {
     );
 
     const cases = [
-      { name: 'Elasticsearch', connection: es.id as string, question: 'number of requests by country' },
+      { name: 'Elasticsearch', connection: es.id, question: 'number of requests by country' },
       { name: 'demo PostgreSQL', connection: demoId, question: 'how many orders by status' },
     ];
     const demo = await server.deps.dataSources.demoDatabase();
     for (const c of cases) {
       // Warm up: introspection, samples and first-query costs are paid once per connection.
       const first = await json(await post('/api/v1/run', { question: c.question, connection_id: c.connection }, cookie));
-      const query: string = first.query.text;
+      const query = first.query.text;
       const endToEnd: number[] = [];
       const raw: number[] = [];
       const firstEvent: number[] = [];
