@@ -281,15 +281,17 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
     });
 
     it('never puts the password in an error message', async () => {
-      const failures = [
+      // Settled together: each rejection is handled as soon as it happens.
+      const failures = await Promise.allSettled([
         postgresConnector.execute(target({ database: `missing_${suffix}` }), 'SELECT 1', ctx, { rowCap: 5, timeoutMs: 2000 }),
         postgresConnector.execute(target({ username: `nobody_${suffix}` }), 'SELECT 1', ctx, { rowCap: 5, timeoutMs: 2000 }),
         postgresConnector.execute(target({ port: 1 }), 'SELECT 1', ctx, { rowCap: 5, timeoutMs: 2000 }),
         postgresConnector.execute(target(), `SELECT '${PASSWORD}' FROM nowhere`, ctx, { rowCap: 5, timeoutMs: 2000 }),
         postgresConnector.introspect(target({ ssl_mode: 'verify-full' }), ctx),
-      ];
-      for (const p of failures) {
-        const e = (await p.catch((x: unknown) => x)) as ConnectorError;
+      ]);
+      for (const outcome of failures) {
+        expect(outcome.status).toBe('rejected');
+        const e = (outcome as PromiseRejectedResult).reason as ConnectorError;
         expect(e).toBeInstanceOf(ConnectorError);
         expect(e.message).not.toContain(PASSWORD);
         expect(e.symptom + e.cause_ + e.fix).not.toContain(PASSWORD);
