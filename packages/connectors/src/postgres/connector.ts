@@ -278,7 +278,7 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
     const current = handle;
     timer = setTimeout(() => {
       clientTimedOut = true;
-      void current.close();
+      current.close().catch(() => undefined);
     }, timeoutMs + CLIENT_GRACE_MS);
     const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: options.signal });
     const truncated = result.rows.length > cap;

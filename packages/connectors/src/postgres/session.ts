@@ -92,7 +92,7 @@ async function runOnPostgres(
     const query = conn.unsafe(text, [], { prepare: false, simple: false } as { prepare: boolean }).values();
     let retry: NodeJS.Timeout | undefined;
     const onAbort = (): void => {
-      void query.cancel();
+      Promise.resolve(query.cancel()).catch(() => undefined);
       const backend = (query as unknown as { state?: { pid?: number; secret?: number } }).state;
       if (resendCancel && backend?.pid !== undefined && backend.secret !== undefined) {
         const { pid, secret } = backend as { pid: number; secret: number };
