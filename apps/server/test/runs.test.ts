@@ -61,6 +61,11 @@ describe('POST /api/v1/run', () => {
     expect(JSON.stringify(chart.option)).not.toMatch(/function|=>/);
     expect(run.timings_ms.executing).toBeGreaterThanOrEqual(0);
     expect((await browser.get(`/api/v1/runs/${run.id}`)).json).toEqual(run);
+    // The values sampled for planning are shown by the schema routes.
+    const weblogsTable = await browser.get(`/api/v1/schema/${esId}/tables/weblogs`);
+    const country = weblogsTable.json.columns.find((c: any) => c.name === 'geo.country_name');
+    expect(country.sample_values).toEqual(expect.arrayContaining(['France', 'United States']));
+    expect(weblogsTable.json.columns.find((c: any) => c.name === 'user.id').sample_values).toEqual([]);
   });
 
   it('answers a question over the demo database with SQL', async () => {

@@ -87,6 +87,8 @@ export async function loadStructure(deps: CoreDeps, principal: Principal, connec
     overrides: (stored.overrides ?? null) as Overrides | null,
     selection: (stored.selection ?? null) as Selection | null,
     selectedTables: stored.selectedTables ?? null,
+    /** Top values per table and column, gathered by runs (see runs/samples.ts); empty until then. */
+    samples: ((stored.analysis as { samples?: Record<string, Record<string, unknown[]>> } | null)?.samples ?? {}) as Record<string, Record<string, unknown[]>>,
   };
 }
 
@@ -156,7 +158,7 @@ export async function getTable(deps: CoreDeps, principal: Principal, id: string,
       note: c.note,
       is_primary_key: primaryKey.includes(c.name),
       references: references(c.name),
-      sample_values: [],
+      sample_values: s.samples[name]?.[c.name] ?? [],
     })),
     primary_key: primaryKey,
     foreign_keys: [
