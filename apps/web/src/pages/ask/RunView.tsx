@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import type { RunPhase } from '@aqs/contracts';
+import type { RunResult } from '../../lib/api.ts';
+import { Badge, Button, CopyButton, formatDate, formatMs } from '../../components/ui.tsx';
+import { Chart } from './Chart.tsx';
+import { DataTable } from './DataTable.tsx';
+
+export const PHASES: { id: RunPhase; label: string }[] = [
+  { id: 'building_context', label: 'Building context' },
+  { id: 'planning', label: 'Planning' },
+  { id: 'executing', label: 'Executing' },
+];
+
+export const STEP_LABELS: Record<string, string> = {
+  load_schema: 'Load the schema',
+  sample_values: 'Sample column values',
+  select_context: 'Pick relevant tables and columns',
+  plan: 'Plan the query',
+  compile: 'Compile the query',
+  validate: 'Validate (read-only, row cap)',
+  execute: 'Run the query',
+  build_artifacts: 'Build the table and chart',
+};
+
+const PLANNER: Record<string, string> = { offline: 'Offline planner', llm: 'LLM planner' };
+
+/** `error.message` is "symptom: cause fix [Generated query:\n...]"; split it for display. */
+export function splitRunError(message: string): { symptom: string | null; rest: string; query: string | null } {
+  const queryAt = message.indexOf('Generated query:\n');
+  const query = queryAt >= 0 ? message.slice(queryAt + 'Generated query:\n'.length).trim() : null;
+  const text = (queryAt >= 0 ? message.slice(0, queryAt) : message).trim();
+  const colon = text.indexOf(': ');
+  if (colon > 0 && colon < 60) return { symptom: text.slice(0, colon), rest: text.slice(colon + 2), query };
+  return { symptom: null, rest: text, query };
+}
+
+export function RunError({ type, message }: { type: string; message: string }) {
+  const { symptom, rest, query } = splitRunError(message);
+  return (
+    <div className="callout callout-error run-error" role="alert">
+      <div className="callout-body">
+        <strong className="callout-title">{symptom ?? (type === 'unanswerable' ? 'The question could not be answered' : 'The run failed')}</strong>
+        <p>{rest}</p>
+        {query ? <pre className="code small">{query}</pre> : null}
+        <p className="muted small">
+          Error type: <code>{type}</code>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export function RunView({
+  run,
+  connectionName,
+  onReplay,
+  replayDisabled,
+}: {
+  run: RunResult;
+  connectionName?: string;
+  onReplay?: () => void;
+  replayDisabled?: boolean;
+}) {
+  const table = run.artifacts.find((a) => a.kind === 'table');
+  const chart = run.artifacts.find((a) => a.kind === 'chart');
+  const [view, setView] = useState<'chart' | 'table'>('chart');
+  const partial = run.warnings.find((w) => w.code === 'partial_results');
+  const otherWarnings = run.warnings.filter((w) => w.code !== 'partial_results');
+  const total = run.timings_ms.building_context + run.timings_ms.planning + run.timings_ms.executing;
+  const headingId = `run-${run.id}`;
+
+  return (
+    <article className="turn" aria-labelledby={headingId}>
+      <div className="question-bubble">
+        <h3 id={headingId} className="question-text">
+          {run.question}
+        </h3>
+        <div className="turn-actions">
+          {onReplay ? (
+            <Button size="sm" variant="ghost" onClick={onReplay} disabled={replayDisabled} aria-label={`Replay “${run.question}”`} title="Ask this question again in place (later turns are removed)">
+              ↻ Replay
+            </Button>
+          ) : null}
+        </div>
+      </div>
+      <div className="answer card">
+        <div className="answer-meta">
+          {run.status === 'succeeded' ? <Badge tone="success">Answered</Badge> : run.status === 'cancelled' ? <Badge tone="neutral">Stopped</Badge> : <Badge tone="danger">Failed</Badge>}
+          {partial ? (
+            <Badge tone="warning" title={partial.message}>
+              ⚠ Partial results
+            </Badge>
+          ) : null}
+          {run.planner ? <Badge tone="info">{PLANNER[run.planner] ?? run.planner}</Badge> : null}
+          {connectionName ? <span className="muted small">{connectionName}</span> : null}
+          <span className="muted small">
+            {formatDate(run.created_at)} · {formatMs(total)}
+          </span>
+        </div>
+
+        {partial ? (
+          <div className="callout callout-warning" role="note">
+            <div className="callout-body">
+              <strong className="callout-title">Partial results</strong>
+              <p>{partial.message}</p>
+            </div>
+          </div>
+        ) : null}
+
+        {run.error && run.status !== 'succeeded' ? (
+          run.status === 'cancelled' ? <p className="muted">{run.error.message}</p> : <RunError type={run.error.type} message={run.error.message} />
+        ) : null}
+
+        {chart && table ? (
+          <div className="view-switch" role="tablist" aria-label="Result view">
+            <button type="button" role="tab" aria-selected={view === 'chart'} className={view === 'chart' ? 'active' : ''} onClick={() => setView('chart')}>
+              Chart
+            </button>
+            <button type="button" role="tab" aria-selected={view === 'table'} className={view === 'table' ? 'active' : ''} onClick={() => setView('table')}>
+              Table
+            </button>
+          </div>
+        ) : null}
+
+        {chart && (view === 'chart' || !table) ? <Chart option={chart.option} chartType={chart.chart_type} label={run.question} /> : null}
+        {table && (!chart || view === 'table') ? (
+          <DataTable columns={table.columns} rows={table.rows} truncated={table.truncated} caption={`Result of “${run.question}”`} />
+        ) : null}
+        {chart && table && view === 'chart' ? (
+          <p className="muted small">
+            {table.row_count.toLocaleString()} row{table.row_count === 1 ? '' : 's'}
+            {table.truncated ? ' (capped)' : ''} ·{' '}
+            <button type="button" className="link-button" onClick={() => setView('table')}>
+              show the table
+            </button>
+          </p>
+        ) : null}
+
+        {otherWarnings.length > 0 ? (
+          <ul className="warnings" aria-label="Notes">
+            {otherWarnings.map((w, i) => (
+              <li key={w.code + i}>
+                <Badge tone={w.code === 'planner_note' ? 'neutral' : 'warning'}>{w.code.replace(/_/g, ' ')}</Badge> <span className="small">{w.message}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+
+        {run.query ? (
+          <details className="query-block">
+            <summary>
+              Generated {run.query.dialect === 'esql' ? 'ES|QL' : run.query.dialect.toUpperCase()} query
+            </summary>
+            <div className="query-body">
+              <pre className="code" aria-label="Generated query (read-only)">
+                <code>{run.query.text}</code>
+              </pre>
+              <CopyButton text={run.query.text} label="Copy query" />
+            </div>
+          </details>
+        ) : null}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,86 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keys, trpc, type Connection } from '../../lib/api.ts';
+
+/** The connection list is fetched once and kept in sync locally by every mutation (no refetch). */
+export function useConnections() {
+  return useQuery({
+    queryKey: keys.connections(),
+    queryFn: async () => (await trpc.connections.list.query({})).connections,
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useDialects() {
+  return useQuery({
+    queryKey: keys.dialects,
+    queryFn: async () => (await trpc.connections.dialects.query()).dialects,
+    staleTime: Infinity,
+  });
+}
+
+export function useConnection(id: string | null) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: keys.connection(id ?? ''),
+    queryFn: () => trpc.connections.get.query({ id: id ?? '' }),
+    enabled: id !== null,
+    staleTime: 5 * 60_000,
+    // The list already holds every connection: no request when it is cached.
+    initialData: () => queryClient.getQueryData<Connection[]>(keys.connections())?.find((c) => c.id === id),
+  });
+}
+
+/** Puts a changed or new connection into the cached list and the per-id cache. */
+export function useStoreConnection() {
+  const queryClient = useQueryClient();
+  return (connection: Connection) => {
+    queryClient.setQueryData(keys.connection(connection.id), connection);
+    queryClient.setQueryData<Connection[]>(keys.connections(), (list) => {
+      if (!list) return list;
+      return list.some((c) => c.id === connection.id) ? list.map((c) => (c.id === connection.id ? connection : c)) : [...list, connection];
+    });
+  };
+}
+
+export function useConnectionActions() {
+  const queryClient = useQueryClient();
+  const store = useStoreConnection();
+  const setPaused = useMutation({
+    mutationFn: (v: { id: string; paused: boolean }) => trpc.connections.paused.mutate(v),
+    onSuccess: store,
+  });
+  const duplicate = useMutation({
+    mutationFn: (id: string) => trpc.connections.duplicate.mutate({ id }),
+    onSuccess: store,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => trpc.connections.delete.mutate({ id }),
+    onSuccess: (_res, id) => {
+      queryClient.setQueryData<Connection[]>(keys.connections(), (list) => list?.filter((c) => c.id !== id));
+      queryClient.removeQueries({ queryKey: keys.connection(id) });
+      queryClient.removeQueries({ queryKey: keys.tables(id) });
+      // Its conversations and runs went with it.
+      void queryClient.invalidateQueries({ queryKey: keys.conversations, refetchType: 'none' });
+      void queryClient.invalidateQueries({ queryKey: keys.runsAll, refetchType: 'none' });
+    },
+  });
+  const test = useMutation({ mutationFn: (id: string) => trpc.connections.test.mutate({ id }) });
+  return { setPaused, duplicate, remove, test };
+}
+
+export function dialectName(dialects: { id: string; name: string }[] | undefined, id: string): string {
+  return dialects?.find((d) => d.id === id)?.name ?? id;
+}
+
+export function scopeOf(c: Connection): string {
+  const cfg = c.config;
+  if (c.dialect === 'elasticsearch') {
+    const allowed = Array.isArray(cfg.allowed_indices) ? (cfg.allowed_indices as string[]) : [];
+    if (allowed.length > 0) return allowed.join(', ');
+    return typeof cfg.index_pattern === 'string' ? cfg.index_pattern : '';
+  }
+  if (c.is_demo) return 'Demo shop (embedded PostgreSQL)';
+  const host = typeof cfg.host === 'string' ? cfg.host : '';
+  const db = typeof cfg.database === 'string' ? cfg.database : '';
+  return [host, db].filter(Boolean).join(' / ');
+}

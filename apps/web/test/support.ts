@@ -1,0 +1,185 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { desc, eq } from 'drizzle-orm';
+import { chromium, type Browser, type Locator, type Page, type Request } from 'playwright-core';
+import { outboxEmails } from '@aqs/db';
+import { createTestStore } from '@aqs/db/testing';
+import { loadConfig } from '@aqs/server/config';
+import { startServer } from '@aqs/server/runtime';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const webRoot = join(here, '..');
+export const screenshotDir = join(webRoot, 'test-output', 'screenshots');
+export const weblogsFixtures = join(webRoot, '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'weblogs');
+export const PASSWORD = 'correct horse battery staple';
+
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** In CI a missing Chromium fails the suite; elsewhere the browser tests are skipped with a warning. */
+export const browserAvailable = (() => {
+  if (existsSync(chromiumPath)) return true;
+  if (process.env.CI === 'true') throw new Error(`Chromium not found at ${chromiumPath} (CI=true): install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  console.warn(`\n[web e2e] SKIPPED: no Chromium at ${chromiumPath}. Install Debian's chromium or set CHROMIUM_PATH to run the browser tests.\n`);
+  return false;
+})();
+if (browserAvailable && !existsSync(join(webRoot, 'dist', 'index.html'))) {
+  throw new Error('apps/web/dist is missing: run `npm test -w @aqs/web` (it builds first) or `npm run build -w @aqs/web`.');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface WebTestServer {
+  url: string;
+  /** Latest email to an address, from the outbox (no SMTP in tests). */
+  lastEmail(to: string, subject?: RegExp): Promise<{ subject: string; text: string } | undefined>;
+  logs(): string;
+  close(): Promise<void>;
+}
+
+/** The real server in-process, on a temp data dir and a PGlite test store, serving apps/web/dist. */
+export async function startWebServer(env: Record<string, string> = {}): Promise<WebTestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-web-e2e-'));
+  const config = loadConfig({
+    PORT: '1',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    AUTH_RATE_LIMIT_PER_CLIENT: '100000',
+    ...env,
+  });
+  config.port = 0;
+  const store = await createTestStore('pglite');
+  let logText = '';
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      logText += String(chunk);
+      callback();
+    },
+  });
+  const server = await startServer(config, { store, logDestination: sink });
+  return {
+    url: server.url,
+    logs: () => logText,
+    lastEmail: async (to, subject) => {
+      const rows = await store.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, to)).orderBy(desc(outboxEmails.createdAt));
+      const row = rows.find((r) => !subject || subject.test(r.subject));
+      return row ? { subject: row.subject, text: row.textBody ?? '' } : undefined;
+    },
+    close: async () => {
+      await server.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function tokenFromEmail(text: string): string {
+  const match = /token=([A-Za-z0-9_-]+)/.exec(text);
+  if (!match?.[1]) throw new Error(`no token in email:\n${text}`);
+  return match[1];
+}
+
+let counter = 0;
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+const API = /^\/(api|auth|trpc)\//;
+
+/** Every request the page makes; the API ones are what the per-user limit counts. */
+export class RequestLog {
+  readonly all: { method: string; path: string; at: number }[] = [];
+  constructor(page: Page) {
+    page.on('request', (req: Request) => {
+      const url = new URL(req.url());
+      this.all.push({ method: req.method(), path: url.pathname + (url.pathname.startsWith('/trpc/') ? '' : url.search), at: Date.now() });
+    });
+  }
+  api() {
+    return this.all.filter((r) => API.test(r.path));
+  }
+  /** Most API requests inside any 60-second window. */
+  peakPerMinute(): number {
+    const times = this.api().map((r) => r.at);
+    let peak = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while ((times[i] ?? 0) - (times[j] ?? 0) >= 60_000) j++;
+      peak = Math.max(peak, i - j + 1);
+    }
+    return peak;
+  }
+  report(flow: string): string {
+    const api = this.api();
+    const lines = api.map((r) => `    ${r.method} ${r.path}`);
+    return `[web e2e] ${flow}: ${this.all.length} browser requests, ${api.length} API requests (limit 20/min; peak ${this.peakPerMinute()} in any minute)\n${lines.join('\n')}`;
+  }
+}
+
+export const VIEWPORTS = { laptop: { width: 1366, height: 860 }, tablet: { width: 768, height: 1024 } } as const;
+
+/** Screenshots of the current screen at laptop and tablet width (back to laptop afterwards). */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(250);
+    await page.screenshot({ path: join(screenshotDir, `${name}-${label}.png`), fullPage: true });
+  }
+  await page.setViewportSize(VIEWPORTS.laptop);
+}
+
+/** Accessibility basics: every form control has a label, every button and link a name, charts a text alternative. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const visible = (el: Element) => {
+      const h = el as HTMLElement;
+      return !!(h.offsetWidth || h.offsetHeight || h.getClientRects().length);
+    };
+    const nameOf = (el: Element) =>
+      (el.getAttribute('aria-label') ?? '').trim() ||
+      (el.getAttribute('aria-labelledby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ')
+        .trim() ||
+      (el.getAttribute('title') ?? '').trim() ||
+      (el.textContent ?? '').trim();
+    for (const el of Array.from(document.querySelectorAll('input, select, textarea'))) {
+      const input = el as HTMLInputElement;
+      if (input.type === 'hidden') continue;
+      const labelled = (input.labels?.length ?? 0) > 0 || nameOf(el) !== '' && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
+      if (!labelled) problems.push(`unlabelled ${el.tagName.toLowerCase()}[name=${input.name || '?'}][type=${input.type}]`);
+    }
+    for (const el of Array.from(document.querySelectorAll('button, a[href], summary, [role="button"], [role="tab"], [role="menuitem"]'))) {
+      if (!visible(el)) continue;
+      if (!nameOf(el)) problems.push(`nameless ${el.tagName.toLowerCase()} ${el.outerHTML.slice(0, 80)}`);
+    }
+    for (const el of Array.from(document.querySelectorAll('[role="img"], img'))) {
+      if (!nameOf(el) && !el.getAttribute('alt')) problems.push(`image without text alternative ${el.outerHTML.slice(0, 80)}`);
+    }
+    if (!document.querySelector('h1')) problems.push('no h1 on the page');
+    if (!document.documentElement.lang) problems.push('no lang on <html>');
+    return problems;
+  });
+}
+
+/** Waits until a locator matches exactly `count` elements. */
+export async function waitForCount(locator: Locator, count: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const n = await locator.count();
+    if (n === count) return;
+    if (Date.now() > deadline) throw new Error(`expected ${count} elements for ${String(locator)}, found ${n}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
