@@ -63,6 +63,7 @@ describe('offline planner over the weblogs index', () => {
             { op: 'eq', column: { column: 'http.response.status_code' }, value: 404 },
           ],
         },
+        aggregates: [count] as QuerySpec['aggregates'],
       },
     ],
     [
@@ -99,6 +100,7 @@ describe('offline planner over the weblogs index', () => {
             { op: 'eq', column: { column: 'user.plan' }, value: 'pro' },
           ],
         },
+        aggregates: [count] as QuerySpec['aggregates'],
       },
     ],
     [
@@ -166,13 +168,14 @@ describe('offline planner over the demo shop', () => {
     ],
     [
       'orders from the mobile channel since March',
-      orders({ filter: { op: 'and', conditions: [{ op: 'eq', column: { column: 'channel' }, value: 'mobile_app' }, { op: 'time_range', column: { column: 'ordered_at' }, range: { kind: 'absolute', from: '2024-03-01T00:00:00.000Z' } }] } }),
+      orders({ filter: { op: 'and', conditions: [{ op: 'eq', column: { column: 'channel' }, value: 'mobile_app' }, { op: 'time_range', column: { column: 'ordered_at' }, range: { kind: 'absolute', from: '2024-03-01T00:00:00.000Z' } }] }, aggregates: [count] as QuerySpec['aggregates'] }),
     ],
     [
       'orders in France or Germany by channel',
       orders({ filter: { op: 'in', column: { column: 'shipping_country' }, values: ['France', 'Germany'] }, group_by: [{ column: { column: 'channel' }, alias: 'channel' }], aggregates: [count] as QuerySpec['aggregates'], order_by: [{ ref: 'count', direction: 'desc' }] }),
     ],
-    ['orders not cancelled', orders({ filter: { op: 'neq', column: { column: 'status' }, value: 'cancelled' } })],
+    ['orders not cancelled', orders({ filter: { op: 'neq', column: { column: 'status' }, value: 'cancelled' }, aggregates: [count] as QuerySpec['aggregates'] })],
+    ['list orders not cancelled', orders({ filter: { op: 'neq', column: { column: 'status' }, value: 'cancelled' } })],
     ['list the 10 most recent orders', orders({ order_by: [{ ref: 'ordered_at', direction: 'desc' }], limit: 10 })],
     [
       'orders per day yesterday',
@@ -204,7 +207,7 @@ describe('offline planner over the demo shop', () => {
   });
 
   it('handles numeric comparisons and averages', async () => {
-    const cheap = await plan(shop, 'products with price below 20');
+    const cheap = await plan(shop, 'show products with price below 20');
     expect(cheap.spec).toEqual({ source: 'shop.products', ...base, filter: { op: 'lt', column: { column: 'price' }, value: 20 } });
     const avg = await plan(shop, 'average price by category');
     expect(avg.spec.aggregates).toEqual([{ fn: 'avg', column: { column: 'price' }, alias: 'avg_price' }]);
@@ -235,7 +238,11 @@ describe('offline planner over the demo shop', () => {
 
     const customers = await plan(shop, 'top 5 customers by number of orders');
     expect(customers.spec.source).toBe('shop.orders');
-    expect(customers.spec.group_by).toEqual([{ column: { table: 'shop.customers', column: 'full_name' }, alias: 'full_name' }]);
+    expect(customers.spec.group_by).toEqual([
+      { column: { table: 'shop.customers', column: 'customer_id' }, alias: 'customer_id' },
+      { column: { table: 'shop.customers', column: 'full_name' }, alias: 'full_name' },
+    ]);
+    expect(customers.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }, { ref: 'customer_id', direction: 'asc' }]);
     expect(customers.spec.limit).toBe(5);
   });
 

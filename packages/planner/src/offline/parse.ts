@@ -1,5 +1,6 @@
 import type { AggregateFunction, ChartType, TimeUnit } from '@aqs/contracts';
 import { identifierWords, lemma, normalize, parseNumberWord, ROW_NOUNS, STOPWORDS, tokenize, type Token } from '../text.ts';
+import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
 import { buildLexicon, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
@@ -57,6 +58,10 @@ export interface Intent {
   followUpCue: boolean;
   /** The question asks to add to the previous grouping (`also by channel`). */
   additive: boolean;
+  /** The rows themselves are named as the subject (`orders in Germany`, `requests from France`). */
+  entity: boolean;
+  /** The question asks for rows (`list ...`, `show ...`, `which ...`), not for a number. */
+  listing: boolean;
   understood: boolean;
 }
 
@@ -83,6 +88,24 @@ const GRAMMAR = new Set(
     .split(/\s+/)
     .filter((w) => w.length > 0),
 );
+
+/** Words that ask for rows rather than a figure. */
+const LISTING_START = /^(?:please\s+)?(?:list|show|display|give|get|fetch|find|return|select|print|dump|export|which|what|who|where|see)\b/;
+
+/** Prepositions between a verb and the value it introduces (`shipped to France`). */
+const VERB_LINKS = new Set(['to', 'from', 'in', 'into', 'via', 'at', 'on', 'for', 'through']);
+
+function isDateColumn(c: ColumnCandidate): boolean {
+  return /date|time/.test(c.column.type);
+}
+
+function isNumberColumn(c: ColumnCandidate): boolean {
+  return isNumericType(c.column.type) && !isTimeType(c.column.type);
+}
+
+function isIntegerType(type: string): boolean {
+  return /^(?:integer|int|int2|int4|int8|smallint|bigint|tinyint|mediumint|short|byte|long|unsigned_long)$/i.test(type.trim());
+}
 
 const NEGATIONS = new Set(['not', 'excluding', 'exclude', 'except', 'without', 'other', 'no', 'non', 'never']);
 
@@ -298,6 +321,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     unknown: [],
     followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
     additive: /^(?:and\s+)?also\b|\b(as well|too)\b/.test(text.trim()),
+    entity: false,
+    listing: LISTING_START.test(text.trim()),
     understood: false,
   };
   const used = new Set<number>();
@@ -307,6 +332,12 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
 
   const take = (idx: number): void => {
     used.add(idx);
+  };
+  // The column a number or value is said of: `status 404`, `rating of 5`, `status is 404`.
+  const namedBefore = (k: number): number => {
+    if (items[k - 1]?.kind === 'column') return k - 1;
+    if (isWord(items[k - 1], 'of', 'is', 'equal', 'being') && items[k - 2]?.kind === 'column') return k - 2;
+    return -1;
   };
   const dropListed = (cands: ColumnCandidate[]): void => {
     const li = intent.listColumns.indexOf(cands);
@@ -326,6 +357,20 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const w = item.text;
       if (NEGATIONS.has(w)) negateNext = 3;
       else if (negateNext > 0) negateNext--;
+      // `status 404`, `rating of 5`: a number said right after an integer column is that column's value
+      // (sampled numbers arrive as values; this covers columns whose values were not sampled).
+      const ci = /^\d+$/.test(w) ? namedBefore(k) : -1;
+      const named = items[ci];
+      if (named?.kind === 'column') {
+        const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
+        if (ints.length > 0) {
+          intent.filters.push({ kind: 'cmp', op: 'eq', value: Number(w), cands: ints, table: null, text: `${named.text} ${w}` });
+          dropListed(named.cands);
+          take(ci);
+          negateNext = 0;
+          continue;
+        }
+      }
       if (w === 'how' && isWord(next, 'many', 'much')) {
         pendingAgg = { fn: 'count', at: k, word: 'how many' };
         groupMode = false;
@@ -413,16 +458,33 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (item.kind === 'value') {
       const negated = negateNext > 0;
       negateNext = 0;
-      // `status shipped` / `channel web`: the column word before the value is part of the filter.
-      if (prev?.kind === 'column' && prev.cands.some((c) => item.cands.some((v) => v.column === c.column))) {
-        used.add(k - 1);
-        const idx = intent.listColumns.indexOf(prev.cands);
-        if (idx >= 0) {
-          intent.listColumns.splice(idx, 1);
-          intent.listTexts.splice(idx, 1);
+      // `status shipped` / `channel web` / `rating of 5`: the column word before the value is part of the
+      // filter, and picks the column when the value was sampled in several.
+      const ci = namedBefore(k);
+      const named = items[ci];
+      if (named?.kind === 'column') {
+        const own = item.cands.filter((v) => named.cands.some((c) => c.column === v.column));
+        const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
+        if (own.length > 0) {
+          used.add(ci);
+          dropListed(named.cands);
+          item.cands = own;
+        } else if (typeof item.cands[0]?.value === 'number' && ints.length > 0) {
+          // `quantity 3` where 3 was sampled in another column: the number is the named column's.
+          intent.filters.push({ kind: 'cmp', op: negated ? 'neq' : 'eq', value: item.cands[0].value, cands: ints, table: null, text: `${named.text} ${item.text}` });
+          used.add(ci);
+          dropListed(named.cands);
+          groupMode = false;
+          continue;
         }
-        const g = intent.groups.findIndex((x) => x.kind === 'column' && x.cands === prev.cands);
-        if (g >= 0) intent.groups.splice(g, 1);
+      }
+      // `shipped to France`: a value word that is a form of another column's name (`shipping_country`),
+      // followed by that column's value, names the column; it is not a filter of its own.
+      const after = VERB_LINKS.has(next?.kind === 'word' ? next.text : '') ? items[k + 2] : undefined;
+      if (!negated && after?.kind === 'value' && item.text.split(' ').length === 1) {
+        const verb = stem(lemma(item.text));
+        const target = after.cands.find((v) => !item.cands.some((c) => c.column === v.column) && identifierWords(v.column.name).some((x) => x.length > 3 && stem(x) === verb));
+        if (target) continue;
       }
       // `or germany` after `france` on the same column: merged into one IN filter later.
       intent.filters.push({ kind: 'value', cands: item.cands, negated, text: item.text });
@@ -437,6 +499,17 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         continue;
       }
       if (table && !intent.tables.includes(table)) intent.tables.push(table);
+      intent.entity = true;
+      // `how many customers signed up in 2023`: the rows of the table are counted, and the date column
+      // the verb names is the one the time range (or bucket) applies to.
+      const dated = pendingAgg?.fn === 'count' && table && next?.kind === 'column' ? next.cands.filter((c) => c.table === table && isDateColumn(c)) : [];
+      if (table && dated.length > 0) {
+        intent.count = { distinct: false, cands: null, table };
+        intent.timeColumn = dated;
+        pendingAgg = null;
+        k++;
+        continue;
+      }
       // Next to a measure word, a table name qualifies the measure (`average order value`).
       const nextIsColumn = next?.kind === 'column';
       if (pendingAgg && !nextIsColumn) {
@@ -466,7 +539,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     // `the mobile channel`: the column named after one of its values adds nothing.
     if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
     const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
-    const isDate = cands.some((c) => /date|time/.test(c.column.type) || c.column.type === 'date');
+    const isDate = cands.some(isDateColumn);
     if (pendingAgg) {
       const fn = pendingAgg.fn;
       if (fn === 'count' || fn === 'count_distinct') {

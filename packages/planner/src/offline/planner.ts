@@ -264,6 +264,8 @@ interface Pieces {
   orderMeasure: { direction: 'asc' | 'desc'; limit: number | null } | null;
   listOrder: { column: ColumnRef; direction: 'asc' | 'desc'; limit: number | null } | null;
   columns: ColumnRef[];
+  /** The alias of an entity's key grouped next to its name: ties on the measure sort by it. */
+  tieBreak: string | null;
 }
 
 function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPreviousTime: QuerySpec | null): Pieces {
@@ -280,6 +282,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   };
   let orderMeasure: Pieces['orderMeasure'] = null;
   let listOrder: Pieces['listOrder'] = null;
+  let tieBreak: string | null = null;
 
   // Measures (aggregate words, or measure-like columns mentioned).
   const measureIntents = [...intent.measures];
@@ -357,9 +360,15 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (g.kind === 'table') {
       const label = labelColumn(g.table);
       if (g.table === r.base || r.distance.has(g.table)) {
-        const col = label ?? g.table.columns.find((c) => g.table.primary_key.includes(c.name));
+        const key = g.table.primary_key.length === 1 ? g.table.columns.find((c) => c.name === g.table.primary_key[0]) : undefined;
+        const col = label ?? key;
         if (!col) throw new PlanningError('unanswerable', `I do not know which column names a ${tableWords(g.table).join(' ')}.`);
         use(r, g.table);
+        // Grouping an entity by its name would merge namesakes: its key is grouped too (first, so ties sort by it).
+        if (key && col !== key) {
+          tieBreak = uniq(alias(key.name));
+          groups.push({ column: ref(g.table, key), alias: tieBreak });
+        }
         groups.push({ column: ref(g.table, col), alias: uniq(alias(col.name)) });
       } else {
         // `per customer` without joins: the base table's key pointing at it.
@@ -475,7 +484,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
   }
   void request;
-  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns };
+  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, tieBreak };
 }
 
 function pickValue(r: Resolver, cands: ValueCandidate[]): ValueCandidate | null {
@@ -559,13 +568,14 @@ function qualify(spec: QuerySpec): QuerySpec {
   };
 }
 
-function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by']): Pick<QuerySpec, 'order_by' | 'limit'> {
+function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'> & { tieBreak?: string | null }, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by']): Pick<QuerySpec, 'order_by' | 'limit'> {
   if (pieces.listOrder) return { order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }], limit: pieces.listOrder.limit };
   const firstAgg = aggregates[0];
-  if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }], limit: pieces.orderMeasure.limit };
+  const ties: QuerySpec['order_by'] = pieces.tieBreak && groups.some((g) => g.alias === pieces.tieBreak) ? [{ ref: pieces.tieBreak, direction: 'asc' }] : [];
+  if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }, ...ties], limit: pieces.orderMeasure.limit };
   const timeGroup = groups.find((g) => g.time_bucket);
   if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }], limit: null };
-  if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }], limit: null };
+  if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }, ...ties], limit: null };
   return { order_by: [], limit: null };
 }
 
@@ -577,6 +587,26 @@ function chartFor(intent: Intent, request: PlanRequest, spec: QuerySpec, previou
     return 'bar';
   }
   return null;
+}
+
+/**
+ * `requests from France`, `orders in Germany`, `requests between 2024-02-01 and 2024-02-29`: the rows
+ * named with filters and nothing else asked for (no column, measure, group, order or chart) read as
+ * "how many". `list` / `show` / `which ...` keep asking for the rows.
+ */
+function readsAsCount(intent: Intent): boolean {
+  return (
+    intent.entity &&
+    !intent.listing &&
+    (intent.filters.length > 0 || intent.time !== null) &&
+    intent.count === null &&
+    intent.measures.length === 0 &&
+    intent.groups.length === 0 &&
+    intent.listColumns.length === 0 &&
+    intent.order === null &&
+    intent.superlative === null &&
+    intent.chart === null
+  );
 }
 
 function isFollowUp(intent: Intent, request: PlanRequest): boolean {
@@ -605,6 +635,7 @@ function planOffline(request: PlanRequest): Plan {
   }
   if (followUp && intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`);
   if (!intent.understood && !followUp) throw unanswerable(schema, 'I could not understand this question.');
+  if (!followUp && readsAsCount(intent)) intent.count = { distinct: false, cands: null, table: null };
 
   const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres')) : resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres');
   const joins = request.capabilities.joins && schema.dialect === 'postgres';

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { QuerySpec } from '@aqs/contracts';
+import { offlinePlanner, validateSpecAgainstSchema, type Plan, type PlannerSchema, type PlanTurn } from '../src/index.ts';
+import { shopSchema, weblogsSchema } from './fixtures.ts';
+
+const now = new Date('2024-06-15T12:00:00Z');
+const weblogs = weblogsSchema();
+const shop = shopSchema();
+
+/** A schema whose column `table.column` has these sampled values (none: not sampled). */
+function withSamples(schema: PlannerSchema, table: string, column: string, values: (string | number | boolean)[]): PlannerSchema {
+  const t = schema.tables.find((x) => x.name === table);
+  const c = t?.columns.find((x) => x.name === column);
+  if (!c) throw new Error(`no ${table}.${column}`);
+  c.sample_values = values;
+  return schema;
+}
+
+/** The weblogs index as the service sees it when `short` fields were not sampled. */
+const weblogsUnsampled = withSamples(weblogsSchema(), 'weblogs', 'http.response.status_code', []);
+/** The demo shop with review ratings sampled (smallint columns are). */
+const shopRatings = withSamples(shopSchema(), 'shop.reviews', 'rating', [5, 4, 3, 2, 1]);
+
+async function plan(schema: PlannerSchema, question: string, history: PlanTurn[] = [], joins = true): Promise<Plan> {
+  const p = await offlinePlanner.plan({ question, schema, history, chartRequested: false, now, capabilities: { joins } });
+  expect(validateSpecAgainstSchema(p.spec, schema)).toEqual([]);
+  return p;
+}
+
+const count = [{ fn: 'count', alias: 'count' }] as QuerySpec['aggregates'];
+const base: Omit<QuerySpec, 'source'> = { joins: [], columns: [], filter: null, group_by: [], aggregates: [], order_by: [], limit: null };
+const status404 = { op: 'eq', column: { column: 'http.response.status_code' }, value: 404 } as const;
+
+describe('a number said of a column is a filter on it', () => {
+  it('when the number was sampled for the column named before it', async () => {
+    expect((await plan(weblogs, 'how many requests with status 404?')).spec).toEqual({ source: 'weblogs', ...base, filter: status404, aggregates: count });
+    const rating = await plan(shopRatings, 'how many reviews with a rating of 5?');
+    expect(rating.spec).toEqual({ source: 'shop.reviews', ...base, filter: { op: 'eq', column: { column: 'rating' }, value: 5 }, aggregates: count });
+  });
+
+  it('when the integer column was not sampled', async () => {
+    expect((await plan(weblogsUnsampled, 'how many requests with status 404?')).spec).toEqual({ source: 'weblogs', ...base, filter: status404, aggregates: count });
+    expect((await plan(weblogsUnsampled, 'requests with status code 500 by country')).spec).toMatchObject({
+      filter: { op: 'eq', column: { column: 'http.response.status_code' }, value: 500 },
+      group_by: [{ column: { column: 'geo.country_name' }, alias: 'country_name' }],
+    });
+    expect((await plan(shop, 'how many reviews with rating 4')).spec.filter).toEqual({ op: 'eq', column: { column: 'rating' }, value: 4 });
+  });
+
+  it('on the column named, even when the number was sampled in another column', async () => {
+    const items = await plan(shopRatings, 'how many order items with quantity 5');
+    expect(items.spec).toEqual({ source: 'shop.order_items', ...base, filter: { op: 'eq', column: { column: 'quantity' }, value: 5 }, aggregates: count });
+  });
+
+  it('still groups when no number follows', async () => {
+    expect((await plan(weblogsUnsampled, 'requests by status code')).spec.group_by).toEqual([{ column: { column: 'http.response.status_code' }, alias: 'status_code' }]);
+  });
+});
+
+describe('the rows of a table named with filters read as a count', () => {
+  it.each<[PlannerSchema, string, string, QuerySpec['filter']]>([
+    [weblogs, 'requests from France', 'weblogs', { op: 'eq', column: { column: 'geo.country_name' }, value: 'France' }],
+    [shop, 'orders in Germany', 'shop.orders', { op: 'eq', column: { column: 'shipping_country' }, value: 'Germany' }],
+    [weblogs, 'requests between 2024-02-01 and 2024-02-29', 'weblogs', { op: 'time_range', column: { column: '@timestamp' }, range: { kind: 'absolute', from: '2024-02-01T00:00:00.000Z', to: '2024-03-01T00:00:00.000Z' } }],
+  ])('%#: %s', async (schema, question, source, filter) => {
+    expect((await plan(schema, question)).spec).toEqual({ source, ...base, filter, aggregates: count });
+  });
+
+  it('but list / show / which ask for the rows', async () => {
+    for (const question of ['list requests from France', 'show orders in Germany', 'which requests came from France?']) {
+      const p = await plan(question.includes('orders') ? shop : weblogs, question);
+      expect(p.spec.aggregates, question).toEqual([]);
+      expect(p.spec.filter, question).not.toBeNull();
+    }
+  });
+
+  it('not without a filter, nor with a column, a group, an order or a chart asked for', async () => {
+    expect((await plan(shop, 'orders')).spec.aggregates).toEqual([]);
+    expect((await plan(shop, 'status of orders in Germany')).spec.aggregates).toEqual([]);
+    expect((await plan(shop, 'orders in Germany by channel')).spec.group_by.map((g) => g.alias)).toEqual(['channel']);
+    expect((await plan(shop, 'latest 5 orders in Germany')).spec).toMatchObject({ aggregates: [], limit: 5 });
+    expect((await plan(weblogs, 'requests from France as a bar chart')).spec.aggregates).toEqual([]);
+  });
+
+  it('and a follow-up keeps refining the previous measure', async () => {
+    const first = await plan(weblogs, 'total bytes by country');
+    const next = await plan(weblogs, 'only requests from France', [{ question: 'total bytes by country', spec: first.spec, chart_type: first.chart_type }]);
+    expect(next.spec.aggregates).toEqual(first.spec.aggregates);
+  });
+});
+
+describe('how many <table> <date verb>: rows counted over that date', () => {
+  it('counts the rows, the range applies to the date the verb names', async () => {
+    expect((await plan(shop, 'how many customers signed up in 2023?')).spec).toEqual({
+      source: 'shop.customers',
+      ...base,
+      filter: { op: 'time_range', column: { column: 'signup_date' }, range: { kind: 'absolute', from: '2023-01-01T00:00:00.000Z', to: '2024-01-01T00:00:00.000Z' } },
+      aggregates: count,
+    });
+    expect((await plan(shop, 'how many customers signed up per month')).spec).toMatchObject({ group_by: [{ column: { column: 'signup_date' }, time_bucket: 'month' }], aggregates: count });
+  });
+
+  it('a count of a labelled column stays a distinct count', async () => {
+    expect((await plan(shop, 'how many product categories')).spec.aggregates).toEqual([{ fn: 'count_distinct', column: { column: 'category' }, alias: 'distinct_category' }]);
+  });
+});
+
+describe('an entity grouped by its name is grouped by its key too', () => {
+  it('so namesakes stay apart, and ties sort by the key', async () => {
+    const p = await plan(shop, 'orders per customer');
+    expect(p.spec.group_by).toEqual([
+      { column: { table: 'shop.customers', column: 'customer_id' }, alias: 'customer_id' },
+      { column: { table: 'shop.customers', column: 'full_name' }, alias: 'full_name' },
+    ]);
+    expect(p.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }, { ref: 'customer_id', direction: 'asc' }]);
+    const top = await plan(shop, 'top 3 products by number of reviews');
+    expect(top.spec.group_by.map((g) => g.alias)).toEqual(['product_id', 'product_name']);
+    expect(top.spec.limit).toBe(3);
+  });
+
+  it('without joins the foreign key alone is grouped, as before', async () => {
+    const p = await plan(shop, 'orders per customer', [], false);
+    expect(p.spec.group_by).toEqual([{ column: { column: 'customer_id' }, alias: 'customer_id' }]);
+    expect(p.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }]);
+  });
+});
+
+describe('a verb that is a form of a column name introduces that column\'s value', () => {
+  it('`shipped to France` filters the shipping country, not the status', async () => {
+    expect((await plan(shop, 'orders shipped to France or Germany by channel')).spec).toEqual({
+      source: 'shop.orders',
+      ...base,
+      filter: { op: 'in', column: { column: 'shipping_country' }, values: ['France', 'Germany'] },
+      group_by: [{ column: { column: 'channel' }, alias: 'channel' }],
+      aggregates: count,
+      order_by: [{ ref: 'count', direction: 'desc' }],
+    });
+  });
+
+  it('`shipped orders` is still the status', async () => {
+    expect((await plan(shop, 'shipped orders by channel')).spec.filter).toEqual({ op: 'eq', column: { column: 'status' }, value: 'shipped' });
+    expect((await plan(shop, 'orders shipped in 2024')).spec.filter).toMatchObject({ op: 'and', conditions: [{ op: 'eq', column: { column: 'status' }, value: 'shipped' }, { op: 'time_range' }] });
+  });
+});
