@@ -30,6 +30,7 @@ async function plan(schema: PlannerSchema, question: string, history: PlanTurn[]
 const count = [{ fn: 'count', alias: 'count' }] as QuerySpec['aggregates'];
 const base: Omit<QuerySpec, 'source'> = { joins: [], columns: [], filter: null, group_by: [], aggregates: [], order_by: [], limit: null };
 const status404 = { op: 'eq', column: { column: 'http.response.status_code' }, value: 404 } as const;
+const is_not_null = (column: string): QuerySpec['filter'] => ({ op: 'is_not_null', column: { column } });
 
 describe('a number said of a column is a filter on it', () => {
   it('when the number was sampled for the column named before it', async () => {
@@ -58,12 +59,12 @@ describe('a number said of a column is a filter on it', () => {
 });
 
 describe('the rows of a table named with filters read as a count', () => {
-  it.each<[PlannerSchema, string, string, QuerySpec['filter']]>([
-    [weblogs, 'requests from France', 'weblogs', { op: 'eq', column: { column: 'geo.country_name' }, value: 'France' }],
-    [shop, 'orders in Germany', 'shop.orders', { op: 'eq', column: { column: 'shipping_country' }, value: 'Germany' }],
-    [weblogs, 'requests between 2024-02-01 and 2024-02-29', 'weblogs', { op: 'time_range', column: { column: '@timestamp' }, range: { kind: 'absolute', from: '2024-02-01T00:00:00.000Z', to: '2024-03-01T00:00:00.000Z' } }],
-  ])('%#: %s', async (schema, question, source, filter) => {
-    expect((await plan(schema, question)).spec).toEqual({ source, ...base, filter, aggregates: count });
+  it.each<[string, string, QuerySpec['filter']]>([
+    ['requests from France', 'weblogs', { op: 'eq', column: { column: 'geo.country_name' }, value: 'France' }],
+    ['orders in Germany', 'shop.orders', { op: 'eq', column: { column: 'shipping_country' }, value: 'Germany' }],
+    ['requests between 2024-02-01 and 2024-02-29', 'weblogs', { op: 'time_range', column: { column: '@timestamp' }, range: { kind: 'absolute', from: '2024-02-01T00:00:00.000Z', to: '2024-03-01T00:00:00.000Z' } }],
+  ])('%s', async (question, source, filter) => {
+    expect((await plan(source === 'weblogs' ? weblogs : shop, question)).spec).toEqual({ source, ...base, filter, aggregates: count });
   });
 
   it('but list / show / which ask for the rows', async () => {
@@ -140,5 +141,59 @@ describe('a verb that is a form of a column name introduces that column\'s value
   it('`shipped orders` is still the status', async () => {
     expect((await plan(shop, 'shipped orders by channel')).spec.filter).toEqual({ op: 'eq', column: { column: 'status' }, value: 'shipped' });
     expect((await plan(shop, 'orders shipped in 2024')).spec.filter).toMatchObject({ op: 'and', conditions: [{ op: 'eq', column: { column: 'status' }, value: 'shipped' }, { op: 'time_range' }] });
+  });
+});
+
+describe('`with a <column>`: the column is set', () => {
+  it('is a not-null filter, not a listed or grouped column', async () => {
+    const coupons = is_not_null('coupon_code');
+    expect((await plan(shop, 'how many orders with a coupon code?')).spec).toEqual({ source: 'shop.orders', ...base, filter: coupons, aggregates: count });
+    expect((await plan(shop, 'orders with a coupon code by channel')).spec).toMatchObject({ filter: coupons, group_by: [{ column: { column: 'channel' }, alias: 'channel' }] });
+    expect((await plan(shop, 'how many customers have an email')).spec.filter).toEqual(is_not_null('email'));
+  });
+
+  it('unless a value or a comparison follows the column', async () => {
+    expect((await plan(shop, 'how many products with a price below 20')).spec.filter).toEqual({ op: 'lt', column: { column: 'price' }, value: 20 });
+    expect((await plan(shopRatings, 'how many reviews with a rating of 5')).spec.filter).toEqual({ op: 'eq', column: { column: 'rating' }, value: 5 });
+    expect((await plan(shop, 'orders with a status of shipped')).spec.filter).toEqual({ op: 'eq', column: { column: 'status' }, value: 'shipped' });
+  });
+});
+
+describe('the verb of a date before a time phrase names the date column', () => {
+  it('`orders placed in March 2025`: placed is the order date (its description), not the status', async () => {
+    expect((await plan(shop, 'how many orders were placed in March 2025?')).spec).toEqual({
+      source: 'shop.orders',
+      ...base,
+      filter: { op: 'time_range', column: { column: 'ordered_at' }, range: { kind: 'absolute', from: '2025-03-01T00:00:00.000Z', to: '2025-04-01T00:00:00.000Z' } },
+      aggregates: count,
+    });
+    // Without a time phrase it is the status value.
+    expect((await plan(shop, 'how many placed orders')).spec.filter).toEqual({ op: 'eq', column: { column: 'status' }, value: 'placed' });
+  });
+
+  it('`products launched in 2023`: a plural table noun before its date column is the subject', async () => {
+    expect((await plan(shop, 'products launched in 2023')).spec).toEqual({
+      source: 'shop.products',
+      ...base,
+      filter: { op: 'time_range', column: { column: 'launched_on' }, range: { kind: 'absolute', from: '2023-01-01T00:00:00.000Z', to: '2024-01-01T00:00:00.000Z' } },
+      aggregates: count,
+    });
+    // The singular noun still qualifies its column.
+    expect((await plan(shop, 'average price by product category')).spec.group_by).toEqual([{ column: { column: 'category' }, alias: 'category' }]);
+  });
+});
+
+describe('a sum or average never means a date', () => {
+  it('`total amount paid by paypal` sums the table measure, not paid_at', async () => {
+    expect((await plan(shop, 'total amount paid by paypal')).spec).toEqual({
+      source: 'shop.payments',
+      ...base,
+      filter: { op: 'eq', column: { column: 'method' }, value: 'paypal' },
+      aggregates: [{ fn: 'sum', column: { column: 'amount' }, alias: 'sum_amount' }],
+    });
+  });
+
+  it('max / min of a date stay', async () => {
+    expect((await plan(shop, 'maximum signup date')).spec.aggregates).toEqual([{ fn: 'max', column: { column: 'signup_date' }, alias: 'max_signup_date' }]);
   });
 });

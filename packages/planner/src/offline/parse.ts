@@ -339,6 +339,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (isWord(items[k - 1], 'of', 'is', 'equal', 'being') && items[k - 2]?.kind === 'column') return k - 2;
     return -1;
   };
+  // A column followed by what it is compared with (`rating of 5`, `price below 20`, `status shipped`).
+  const comparedAfter = (k: number): boolean => {
+    const isOperand = (x: Item | undefined): boolean => x?.kind === 'value' || x?.kind === 'cmp' || x?.kind === 'range' || (x?.kind === 'word' && /^\d+(\.\d+)?$/.test(x.text));
+    return isOperand(items[k + 1]) || (isWord(items[k + 1], 'of', 'is', 'equal', 'being') && isOperand(items[k + 2]));
+  };
   const dropListed = (cands: ColumnCandidate[]): void => {
     const li = intent.listColumns.indexOf(cands);
     if (li >= 0) {
@@ -458,6 +463,15 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (item.kind === 'value') {
       const negated = negateNext > 0;
       negateNext = 0;
+      // `orders placed in March`: a value word that also names a date column (by its name or description),
+      // said right before a time phrase, is the verb of that date, not a filter.
+      if (!negated && next?.kind === 'time' && namedBefore(k) < 0 && item.text.split(' ').length === 1) {
+        const dates = (lex.columns.get(lemma(item.text)) ?? []).filter((c) => isDateColumn(c) && item.cands.some((v) => v.table === c.table));
+        if (dates.length > 0) {
+          intent.timeColumn = dates;
+          continue;
+        }
+      }
       // `status shipped` / `channel web` / `rating of 5`: the column word before the value is part of the
       // filter, and picks the column when the value was sampled in several.
       const ci = namedBefore(k);
@@ -494,7 +508,10 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (item.kind === 'table' || item.kind === 'rows') {
       const table = item.kind === 'table' ? (item.tables[0] ?? null) : null;
       // `product category`, `customer country`: the table name qualifies the column after it.
-      if (table && next?.kind === 'column' && next.cands.some((c) => c.table === table) && !pendingAgg) {
+      // Not when a plural noun is followed by a date verb (`products launched in 2023`): that is the subject.
+      const lastWord = item.text.split(' ').pop() ?? item.text;
+      const subject = lemma(lastWord) !== lastWord && next?.kind === 'column' && next.cands.some((c) => c.table === table && isDateColumn(c));
+      if (table && next?.kind === 'column' && next.cands.some((c) => c.table === table) && !pendingAgg && !subject) {
         next.cands = next.cands.filter((c) => c.table === table);
         continue;
       }
@@ -533,6 +550,13 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     // `no email`, `without a coupon code`: a null check.
     if (isWord(prev, 'no', 'without', 'missing') || (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))) {
       intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
+      negateNext = 0;
+      continue;
+    }
+    // `with a coupon code`, `customers that have an email`: the column is set (not null), unless a value
+    // or comparison follows (`with a rating of 5`, `with a price below 20`).
+    if (!pendingAgg && !groupMode && isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'with', 'has', 'have', 'having') && !comparedAfter(k)) {
+      intent.filters.push({ kind: 'null', negated: true, cands, text: item.text });
       negateNext = 0;
       continue;
     }

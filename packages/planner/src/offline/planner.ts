@@ -327,7 +327,13 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   }
   const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent;
   for (const m of measureIntents) {
-    const { table, column } = measureColumn(r, m.cands, m.table, m.word);
+    let { table, column } = measureColumn(r, m.cands, m.table, m.word);
+    // `total amount paid by paypal`: a sum or average never means a date (`paid` -> paid_at); the
+    // table's own measure does (max / min of a date stay: `latest signup date`).
+    if (isTimeType(column.type) && m.fn !== 'max' && m.fn !== 'min') {
+      const own = defaultMeasure(table);
+      if (own) column = own;
+    }
     use(r, table);
     let fn: AggregateFunction = m.fn ?? defaultFn(column);
     const superlativeWord = /highest|largest|biggest|lowest|smallest|cheapest|longest|shortest/.test(m.word);
