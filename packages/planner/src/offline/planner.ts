@@ -327,7 +327,9 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   }
   const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent;
   for (const m of measureIntents) {
-    let { table, column } = measureColumn(r, m.cands, m.table, m.word);
+    const measured = measureColumn(r, m.cands, m.table, m.word);
+    const table = measured.table;
+    let column = measured.column;
     // `total amount paid by paypal`: a sum or average never means a date (`paid` -> paid_at); the
     // table's own measure does (max / min of a date stay: `latest signup date`).
     if (isTimeType(column.type) && m.fn !== 'max' && m.fn !== 'min') {
