@@ -66,6 +66,8 @@ describe('POST /api/v1/run', () => {
     const country = weblogsTable.json.columns.find((c: any) => c.name === 'geo.country_name');
     expect(country.sample_values).toEqual(expect.arrayContaining(['France', 'United States']));
     expect(weblogsTable.json.columns.find((c: any) => c.name === 'user.id').sample_values).toEqual([]);
+    // A widened small integer (ES `short`, read as `integer`) is sampled by its native type.
+    expect(weblogsTable.json.columns.find((c: any) => c.name === 'http.response.status_code').sample_values).toEqual(expect.arrayContaining([200, 404]));
   });
 
   it('answers a question over the demo database with SQL', async () => {

@@ -14,12 +14,13 @@ const CATEGORICAL = /^(keyword|boolean|text|character varying|varchar|character|
 // Personal data and unique or free-text values are never copied into the service's store.
 const SENSITIVE_OR_UNIQUE =
   /(^|[._])(id|uuid|guid|email|e_mail|mail|phone|password|passwd|secret|token|hash|ip|address|street|first_?name|last_?name|full_?name|user_?name|username|message|description|comment|body|note)s?$|^(user\.)?name$/i;
-const PER_TABLE = 8;
-const TOTAL = 60;
+const PER_TABLE = 16;
+const TOTAL = 80;
 const VALUES = 25;
 
 function sampleable(table: IntrospectedTable, column: IntrospectedColumn): boolean {
-  if (!column.queryable || !CATEGORICAL.test(column.type)) return false;
+  // The native type decides for widened ones (an ES `short` status code reads as `integer`).
+  if (!column.queryable || !(CATEGORICAL.test(column.type) || CATEGORICAL.test(column.native_type))) return false;
   // ES text fields cannot be grouped; their .keyword multi-field is sampled instead.
   if (table.kind !== 'table' && table.kind !== 'view' && table.kind !== 'materialized_view' && column.type === 'text') return false;
   return !SENSITIVE_OR_UNIQUE.test(column.name);
