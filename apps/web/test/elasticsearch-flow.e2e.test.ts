@@ -5,6 +5,7 @@ import {
   accessibilityProblems,
   browserAvailable,
   launchBrowser,
+  layoutProblems,
   PASSWORD,
   RequestLog,
   screenshotDir,
@@ -139,7 +140,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     await screenshots(page, '07-schema');
 
     // --- ask with a chart; watch the phases live ---
-    cluster.setQueryDelay(700);
+    cluster.setQueryDelay(2500);
     await page.getByRole('button', { name: 'Ask a question' }).click();
     await page.getByLabel('Ask', { exact: true }).waitFor();
     const box = page.getByLabel('Your question');
@@ -224,5 +225,6 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     console.log(`[web e2e] Elasticsearch flow: peak ${peak} API requests in a minute`);
     expect(peak).toBeLessThanOrEqual(20);
     expect(server.logs()).not.toContain('"status":429');
+    expect(layoutProblems).toEqual([]);
   });
 });

@@ -126,12 +126,34 @@ export class RequestLog {
 
 export const VIEWPORTS = { laptop: { width: 1366, height: 860 }, tablet: { width: 768, height: 1024 } } as const;
 
+/** Screens wider than the viewport (horizontal scrolling) found while taking screenshots. */
+export const layoutProblems: string[] = [];
+
+/** Elements that stick out of the viewport on the right: the page would scroll sideways. */
+export async function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    if (document.documentElement.scrollWidth <= window.innerWidth + 1) return [];
+    const out: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right > window.innerWidth + 1 && !Array.from(el.children).some((c) => c.getBoundingClientRect().right > window.innerWidth + 1)) {
+        out.push(`${el.tagName.toLowerCase()}.${String(el.className)} right=${Math.round(r.right)}`);
+      }
+      if (out.length >= 5) break;
+    }
+    return out.length ? out : [`document ${document.documentElement.scrollWidth}px wide`];
+  });
+}
+
 /** Screenshots of the current screen at laptop and tablet width (back to laptop afterwards). */
 export async function screenshots(page: Page, name: string): Promise<void> {
   mkdirSync(screenshotDir, { recursive: true });
   for (const [label, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(250);
+    const overflow = await horizontalOverflow(page);
+    if (overflow.length) layoutProblems.push(`${name} at ${label} width scrolls sideways: ${overflow.join('; ')}`);
     await page.screenshot({ path: join(screenshotDir, `${name}-${label}.png`), fullPage: true });
   }
   await page.setViewportSize(VIEWPORTS.laptop);

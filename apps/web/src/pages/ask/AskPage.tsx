@@ -270,7 +270,7 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
                 {list.map((c) => (
                   <option key={c.id} value={c.id} disabled={c.paused}>
                     {c.name}
-                    {c.is_demo ? ' (demo)' : ''}
+                    {c.is_demo && !/demo/i.test(c.name) ? ' (demo)' : ''}
                     {c.paused ? ' — paused' : ''}
                   </option>
                 ))}

@@ -165,36 +165,50 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
 
         <fieldset className="fieldset">
           <legend>Data source</legend>
-          <div className="dialect-grid" role="radiogroup" aria-label="Data source type">
-            {dialects.map((d) => {
-              const available = d.availability === 'available';
-              const checked = d.id === dialectId;
-              return (
-                <label key={d.id} className={`dialect-option${checked ? ' checked' : ''}${available ? '' : ' disabled'}`}>
-                  <input
-                    type="radio"
-                    name="dialect"
-                    value={d.id}
-                    checked={checked}
-                    disabled={!available || editing}
-                    onChange={() => {
-                      setDialectId(d.id);
-                      setModeId(defaultMode(d));
-                    }}
-                  />
-                  <span className="dialect-name">
-                    <span className={`dialect-dot dialect-${d.id}`} aria-hidden="true" />
-                    {d.name}
-                  </span>
-                  <span className="muted small">{d.query_language}</span>
-                  {!available ? (
-                    <span className="dialect-note small">
-                      <Badge>Coming</Badge> {d.availability_note}
-                    </span>
-                  ) : null}
-                </label>
-              );
-            })}
+          <div role="radiogroup" aria-label="Data source type">
+            <div className="dialect-grid">
+              {dialects
+                .filter((d) => d.availability === 'available')
+                .map((d) => {
+                  const checked = d.id === dialectId;
+                  return (
+                    <label key={d.id} className={`dialect-option${checked ? ' checked' : ''}${editing && !checked ? ' disabled' : ''}`}>
+                      <input
+                        type="radio"
+                        name="dialect"
+                        value={d.id}
+                        checked={checked}
+                        disabled={editing}
+                        onChange={() => {
+                          setDialectId(d.id);
+                          setModeId(defaultMode(d));
+                        }}
+                      />
+                      <span className="dialect-name">
+                        <span className={`dialect-dot dialect-${d.id}`} aria-hidden="true" />
+                        {d.name}
+                      </span>
+                      <span className="muted small">Queried with {d.query_language}</span>
+                    </label>
+                  );
+                })}
+            </div>
+            {dialects.some((d) => d.availability !== 'available') ? (
+              <div className="coming">
+                <Badge>Coming</Badge>
+                {dialects
+                  .filter((d) => d.availability !== 'available')
+                  .map((d) => (
+                    <label key={d.id} className="coming-item" title={d.availability_note ?? 'Not available yet'}>
+                      <input type="radio" name="dialect" value={d.id} disabled aria-describedby={`coming-${d.id}`} />
+                      {d.name}
+                      <span id={`coming-${d.id}`} className="visually-hidden">
+                        {d.availability_note ?? 'Not available yet'}
+                      </span>
+                    </label>
+                  ))}
+              </div>
+            ) : null}
           </div>
           {fieldError(save.error, 'dialect') ? <p className="field-error">{fieldError(save.error, 'dialect')}</p> : null}
         </fieldset>
@@ -301,9 +315,8 @@ function ConfigField({
   }
   if (f.secret && secretSet) hint = 'set — leave blank to keep';
 
-  const label = f.required && !f.secret ? f.label : f.label;
   return (
-    <Field label={label} help={help} error={error} hint={hint}>
+    <Field label={f.label} help={help} error={error} hint={hint}>
       {(p) => {
         const common = { ...p, name: f.name, required: f.required && !secretSet };
         if (f.type === 'pem') {
