@@ -193,12 +193,12 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
     } catch (error) {
       const e = toApiError(error);
       if (controller.signal.aborted || e.code === 'aborted') {
-        update((l) => ({ ...l, done: true, stopped: true }));
+        update((l) => ({ ...l, done: true, stopped: true, steps: l.steps.map((s) => (s.status === 'running' ? { ...s, status: 'cancelled' } : s)) }));
         // The server stored the run as cancelled; the cached thread is refreshed on the next visit.
         void queryClient.invalidateQueries({ queryKey: keys.conversations, refetchType: 'none' });
         if (conversationId) void queryClient.invalidateQueries({ queryKey: keys.conversation(conversationId), refetchType: 'none' });
       } else {
-        update((l) => ({ ...l, done: true, requestError: error }));
+        update((l) => ({ ...l, done: true, requestError: error, steps: l.steps.map((s) => (s.status === 'running' ? { ...s, status: 'error' } : s)) }));
       }
     } finally {
       setReplaying(null);
