@@ -1,11 +1,11 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Env, Hono } from 'hono';
 
-const require = createRequire(import.meta.url);
-const webRoot = dirname(require.resolve('@aqs/web/package.json'));
-const distDir = join(webRoot, 'dist');
+// The built app of the monorepo's apps/web (found by layout: the web app depends on the server for
+// its tests, so the server does not depend on it).
+const distDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
