@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { randomBytes } from 'node:crypto';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
-import { Browser, PASSWORD, uniqueEmail } from './harness.ts';
+import { Browser, PASSWORD, uniqueEmail } from '../src/testing.ts';
 import { runMain, startServerProcess } from './process.ts';
 
 const dirs: string[] = [];

@@ -5,8 +5,8 @@ import { eq } from 'drizzle-orm';
 import { connections as connectionsTable } from '@aqs/db';
 import { apiKeys } from '@aqs/core';
 import { startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import type { Browser} from './harness.ts';
-import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from './harness.ts';
+import type { Browser} from '../src/testing.ts';
+import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'es-test');
 const SECRET = 'read-secret';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, PASSWORD, signedInBrowser, startTestServer, type TestServer } from './harness.ts';
+import { Browser, PASSWORD, signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
 
 let server: TestServer;
 beforeAll(async () => {

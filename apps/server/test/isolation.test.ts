@@ -6,7 +6,7 @@ import { users, workspaceMembers } from '@aqs/db';
 import { appRouter } from '@aqs/api';
 import { apiKeys } from '@aqs/core';
 import { startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import { Browser, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from './harness.ts';
+import { Browser, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'es-test');
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedInBrowser, startTestServer, type TestServer } from './harness.ts';
+import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
 
 /**
  * The service configured with LLM_API_KEY / LLM_BASE_URL / LLM_MODEL plans through an

@@ -5,7 +5,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { appRouter, buildOpenApiDocument } from '@aqs/api';
 import { AqsApiError, createAqsClient, unwrap } from '@aqs/client';
 import { apiKeys } from '@aqs/core';
-import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from './harness.ts';
+import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 const require = createRequire(import.meta.url);
 const committedDocPath = require.resolve('@aqs/client/openapi.json');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStoreKinds } from '@aqs/db/testing';
 import { apiKeys } from '@aqs/core';
-import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from './harness.ts';
+import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 const kinds = await testStoreKinds();
 

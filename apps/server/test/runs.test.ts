@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { usageCounters } from '@aqs/db';
 import { startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import type { Browser} from './harness.ts';
-import { signedInBrowser, startTestServer, type TestServer } from './harness.ts';
+import type { Browser} from '../src/testing.ts';
+import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
 import { readSse } from './sse.ts';
 
 const weblogs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'weblogs');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { authTokens, sessions, users } from '@aqs/db';
 import { apiKeys, verifyPassword } from '@aqs/core';
-import { Browser, PASSWORD, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from './harness.ts';
+import { Browser, PASSWORD, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { outboxEmails } from '@aqs/db';
-import { Browser, PASSWORD, startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from './harness.ts';
+import { Browser, PASSWORD, startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 interface Received {
   from: string;

@@ -1,14 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Writable } from 'node:stream';
-import { desc, eq } from 'drizzle-orm';
 import { chromium, type Browser, type Locator, type Page, type Request } from 'playwright-core';
-import { outboxEmails } from '@aqs/db';
-import { createTestStore } from '@aqs/db/testing';
-import { loadConfig } from '@aqs/server/config';
-import { startServer } from '@aqs/server/runtime';
+import { startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '@aqs/server/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const webRoot = join(here, '..');
@@ -35,63 +29,14 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-export interface WebTestServer {
-  url: string;
-  /** Latest email to an address, from the outbox (no SMTP in tests). */
-  lastEmail(to: string, subject?: RegExp): Promise<{ subject: string; text: string } | undefined>;
-  logs(): string;
-  close(): Promise<void>;
+export type WebTestServer = TestServer;
+
+/** The real server in-process (the server's own test harness), serving apps/web/dist. */
+export function startWebServer(env: Record<string, string> = {}): Promise<WebTestServer> {
+  return startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ...env } });
 }
 
-/** The real server in-process, on a temp data dir and a PGlite test store, serving apps/web/dist. */
-export async function startWebServer(env: Record<string, string> = {}): Promise<WebTestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-web-e2e-'));
-  const config = loadConfig({
-    PORT: '1',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    AUTH_RATE_LIMIT_PER_CLIENT: '100000',
-    ...env,
-  });
-  config.port = 0;
-  const store = await createTestStore('pglite');
-  let logText = '';
-  const sink = new Writable({
-    write(chunk, _encoding, callback) {
-      logText += String(chunk);
-      callback();
-    },
-  });
-  const server = await startServer(config, { store, logDestination: sink });
-  return {
-    url: server.url,
-    logs: () => logText,
-    lastEmail: async (to, subject) => {
-      const rows = await store.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, to)).orderBy(desc(outboxEmails.createdAt));
-      const row = rows.find((r) => !subject || subject.test(r.subject));
-      return row ? { subject: row.subject, text: row.textBody ?? '' } : undefined;
-    },
-    close: async () => {
-      await server.close();
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-export function tokenFromEmail(text: string): string {
-  const match = /token=([A-Za-z0-9_-]+)/.exec(text);
-  if (!match?.[1]) throw new Error(`no token in email:\n${text}`);
-  return match[1];
-}
-
-let counter = 0;
-export function uniqueEmail(tag: string): string {
-  counter += 1;
-  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
-}
+export { tokenFromEmail, uniqueEmail };
 
 const API = /^\/(api|auth|trpc)\//;
 

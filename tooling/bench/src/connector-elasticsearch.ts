@@ -8,8 +8,9 @@
  * Bounded to a few seconds.
  */
 import { Client } from '@elastic/elasticsearch';
-import { buildIndex, startTestCluster } from '@aqs/es-test-cluster';
-import type { Fixtures } from '@aqs/es-test-cluster';
+import { startTestCluster } from '@aqs/es-test-cluster';
+import { benchLogsFixtures } from './fixtures.ts';
+import { median } from './processes.ts';
 import { closeElasticsearchClients, connectorFor } from '@aqs/connectors';
 
 const elasticsearchConnector = connectorFor('elasticsearch')!;
@@ -33,33 +34,6 @@ const QUERIES = [
   'FROM bench | DISSECT message "%{verb} %{path} %{proto}" | STATS n = COUNT(*) BY verb, proto',
 ];
 
-function fixtures(): Fixtures {
-  const hosts = ['web-1', 'web-2', 'db-1', 'cache-1'];
-  const docs = Array.from({ length: DOCS }, (_, i) => ({
-    '@timestamp': new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
-    host: { name: hosts[i % hosts.length] },
-    status: [200, 200, 404, 500][i % 4],
-    bytes: 100 + ((i * 977) % 50_000),
-    duration: ((i * 13) % 1000) / 10,
-    message: `GET /items/${i} HTTP/1.1`,
-    tags: i % 3 === 0 ? ['prod', 'eu'] : 'prod',
-    client_ip: `10.0.${i % 256}.${(i * 7) % 256}`,
-  }));
-  const mapping = {
-    properties: {
-      '@timestamp': { type: 'date' }, host: { properties: { name: { type: 'keyword' } } }, status: { type: 'short' },
-      bytes: { type: 'long' }, duration: { type: 'double' }, message: { type: 'text' }, tags: { type: 'keyword' },
-      client_ip: { type: 'ip' },
-    },
-  };
-  return { dir: '(in memory)', indices: new Map([['bench', buildIndex('bench', mapping, docs)]]), aliases: new Map(), security: null };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
 
 function benchValidator(target: ConnectionTarget): void {
   for (const q of QUERIES) elasticsearchConnector.validateQuery(target, q, { rowCap: ROWS }); // warm-up and sanity
@@ -81,7 +55,7 @@ function benchValidator(target: ConnectionTarget): void {
 }
 
 export async function benchElasticsearchConnector(): Promise<void> {
-  const cluster = await startTestCluster({ fixtures: fixtures(), version: '8.15.0' });
+  const cluster = await startTestCluster({ fixtures: benchLogsFixtures(DOCS), version: '8.15.0' });
   const target: ConnectionTarget = {
     id: 'bench',
     dialect: 'elasticsearch',

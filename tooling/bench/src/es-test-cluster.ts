@@ -5,8 +5,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildIndex, startTestCluster } from '@aqs/es-test-cluster';
-import type { Fixtures } from '@aqs/es-test-cluster';
+import { startTestCluster } from '@aqs/es-test-cluster';
+import { benchLogsFixtures } from './fixtures.ts';
+import { median } from './processes.ts';
 
 const ROWS = 5000;
 const DOCS = 6000;
@@ -14,33 +15,6 @@ const WARMUP = 3;
 const MAX_ITERATIONS = 25;
 const TIME_BUDGET_MS = 4000;
 
-function fixtures(): Fixtures {
-  const hosts = ['web-1', 'web-2', 'db-1', 'cache-1'];
-  const docs = Array.from({ length: DOCS }, (_, i) => ({
-    '@timestamp': new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
-    host: { name: hosts[i % hosts.length] },
-    status: [200, 200, 404, 500][i % 4],
-    bytes: 100 + ((i * 977) % 50_000),
-    duration: ((i * 13) % 1000) / 10,
-    message: `GET /items/${i} HTTP/1.1`,
-    tags: i % 3 === 0 ? ['prod', 'eu'] : 'prod',
-    client_ip: `10.0.${i % 256}.${(i * 7) % 256}`,
-  }));
-  const mapping = {
-    properties: {
-      '@timestamp': { type: 'date' }, host: { properties: { name: { type: 'keyword' } } }, status: { type: 'short' },
-      bytes: { type: 'long' }, duration: { type: 'double' }, message: { type: 'text' }, tags: { type: 'keyword' },
-      client_ip: { type: 'ip' },
-    },
-  };
-  return { dir: '(in memory)', indices: new Map([['bench', buildIndex('bench', mapping, docs)]]), aliases: new Map(), security: null };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-}
 
 async function timeRequests(url: string, init: RequestInit, check: (text: string) => void): Promise<number[]> {
   const times: number[] = [];
@@ -59,7 +33,7 @@ async function timeRequests(url: string, init: RequestInit, check: (text: string
 }
 
 export async function benchEsTestCluster(): Promise<void> {
-  const cluster = await startTestCluster({ fixtures: fixtures(), version: '8.15.0' });
+  const cluster = await startTestCluster({ fixtures: benchLogsFixtures(DOCS), version: '8.15.0' });
   let baseline: ReturnType<typeof createServer> | null = null;
   try {
     const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `FROM bench | LIMIT ${ROWS}` }) };

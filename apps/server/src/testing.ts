@@ -1,3 +1,4 @@
+// Test helpers for suites that need the real server in-process (the server's own and the web app's e2e).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,14 +7,14 @@ import { desc, eq } from 'drizzle-orm';
 import { outboxEmails } from '@aqs/db';
 import { createTestStore, type TestStoreKind } from '@aqs/db/testing';
 import type { MailTransport } from '@aqs/core';
-import { loadConfig } from '../src/config.ts';
-import { startServer, type RunningServer } from '../src/runtime.ts';
+import { loadConfig } from './config.ts';
+import { startServer, type RunningServer } from './runtime.ts';
 
 export interface TestServer extends RunningServer {
   logs(): string;
   dataDir: string;
-  /** Latest email sent to an address, from the outbox. */
-  lastEmail(to: string): Promise<{ subject: string; text: string } | undefined>;
+  /** Latest email sent to an address (with a subject matching `subject`, when given), from the outbox. */
+  lastEmail(to: string, subject?: RegExp): Promise<{ subject: string; text: string } | undefined>;
 }
 
 export async function startTestServer(
@@ -43,13 +44,9 @@ export async function startTestServer(
     ...server,
     dataDir,
     logs: () => logText,
-    lastEmail: async (to) => {
-      const [row] = await store.db
-        .select()
-        .from(outboxEmails)
-        .where(eq(outboxEmails.toAddress, to))
-        .orderBy(desc(outboxEmails.createdAt))
-        .limit(1);
+    lastEmail: async (to, subject) => {
+      const rows = await store.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, to)).orderBy(desc(outboxEmails.createdAt));
+      const row = rows.find((r) => !subject || subject.test(r.subject));
       return row ? { subject: row.subject, text: row.textBody } : undefined;
     },
     close: async () => {
