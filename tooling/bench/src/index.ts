@@ -6,6 +6,7 @@ import { benchPostgresConnector } from './connector-postgres.ts';
 import { benchPlanner } from './planner.ts';
 import { benchCharts } from './charts.ts';
 import { benchRuns } from './runs.ts';
+import { benchWebBundle } from './web-bundle.ts';
 
 /** Every benchmark prints its figures with a ratio against a baseline measured in the same run. */
 const benches: Array<[string, () => Promise<void>]> = [
@@ -17,6 +18,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['planner', benchPlanner],
   ['charts', benchCharts],
   ['runs', benchRuns],
+  ['web bundle', benchWebBundle],
 ];
 
 const only = process.argv[2];
