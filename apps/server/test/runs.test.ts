@@ -236,6 +236,34 @@ describe('POST /api/v1/run/stream', () => {
     expect(cancelled[0]).toMatchObject({ question: 'number of requests by city', status: 'cancelled', artifacts: [] });
   });
 
+  it('caps open run streams at 3 per user; closing one frees its place', async () => {
+    cluster.setQueryDelay(10_000);
+    const controllers = [new AbortController(), new AbortController(), new AbortController()];
+    try {
+      const open = await Promise.all(controllers.map((c) => stream({ question: 'number of requests by city', connection_id: esId }, c.signal)));
+      expect(open.map((r) => r.status)).toEqual([200, 200, 200]);
+      const readers = open.map((r) => readSse(r).catch(() => undefined));
+      const fourth = await stream({ question: 'number of requests by city', connection_id: esId });
+      expect(fourth.status).toBe(429);
+      const body = (await fourth.json()) as { detail: string; code?: string };
+      expect(body.detail).toMatch(/At most 3 run streams/);
+      expect(body.code).toBeUndefined();
+      controllers[0]!.abort();
+      await readers[0];
+      let again = 429;
+      for (let i = 0; i < 40 && again === 429; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const res = await stream({ question: 'count requests', connection_id: esId });
+        again = res.status;
+        if (again === 200) await res.body?.cancel();
+      }
+      expect(again).toBe(200);
+    } finally {
+      cluster.setQueryDelay(0);
+      controllers.forEach((c) => c.abort());
+    }
+  });
+
   it('answers request problems as JSON before the stream opens', async () => {
     const res = await stream({ question: '', connection_id: esId });
     expect(res.status).toBe(422);
