@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { Connection } from '../../lib/api.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { Badge, Button, ConfirmDialog, EmptyState, ErrorNote, PageHeader, Spinner, formatDate } from '../../components/ui.tsx';
@@ -122,43 +122,20 @@ export function ConnectionsPage() {
                         Edit
                       </button>
                     ) : null}
-                    <button
-                      type="button"
-                      role="menuitem"
-                      className="menu-item"
-                      onClick={(e) => {
-                        (e.currentTarget.closest('details') as HTMLDetailsElement | null)?.removeAttribute('open');
-                        actions.setPaused.mutate({ id: c.id, paused: !c.paused });
-                      }}
-                    >
-                      {c.paused ? 'Resume' : 'Pause'}
-                    </button>
+                    <MenuItem onSelect={() => actions.setPaused.mutate({ id: c.id, paused: !c.paused })}>{c.paused ? 'Resume' : 'Pause'}</MenuItem>
                     {!c.is_demo ? (
-                      <button
-                        type="button"
-                        role="menuitem"
-                        className="menu-item"
-                        onClick={(e) => {
-                          (e.currentTarget.closest('details') as HTMLDetailsElement | null)?.removeAttribute('open');
-                          actions.duplicate.mutate(c.id);
-                        }}
-                      >
-                        Duplicate
-                      </button>
+                      <MenuItem onSelect={() => actions.duplicate.mutate(c.id)}>Duplicate</MenuItem>
                     ) : null}
                     {!c.is_demo ? (
-                      <button
-                        type="button"
-                        role="menuitem"
-                        className="menu-item danger"
-                        onClick={(e) => {
-                          (e.currentTarget.closest('details') as HTMLDetailsElement | null)?.removeAttribute('open');
+                      <MenuItem
+                        danger
+                        onSelect={() => {
                           actions.remove.reset();
                           setToDelete(c);
                         }}
                       >
                         Delete…
-                      </button>
+                      </MenuItem>
                     ) : null}
                   </div>
                 </details>
@@ -191,5 +168,22 @@ export function ConnectionsPage() {
         <p className="muted small">To stop using it for a while instead, pause it: pausing deletes nothing.</p>
       </ConfirmDialog>
     </div>
+  );
+}
+
+/** An item of a <details> menu: closes the menu, then acts. */
+function MenuItem({ onSelect, danger = false, children }: { onSelect: () => void; danger?: boolean; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      role="menuitem"
+      className={danger ? 'menu-item danger' : 'menu-item'}
+      onClick={(e) => {
+        e.currentTarget.closest('details')?.removeAttribute('open');
+        onSelect();
+      }}
+    >
+      {children}
+    </button>
   );
 }
