@@ -40,6 +40,10 @@ const envSchema = z.object({
     .enum(['true', 'false', ''], { message: 'ALLOW_PRIVATE_NETWORKS must be true or false' })
     .optional()
     .transform((v) => v === 'true'),
+  ALLOW_INSECURE_TRANSPORT: z
+    .enum(['true', 'false', ''], { message: 'ALLOW_INSECURE_TRANSPORT must be true or false' })
+    .optional()
+    .transform((v) => v === 'true'),
   QUERY_TIMEOUT_SECONDS: positiveInt('QUERY_TIMEOUT_SECONDS', 30),
   SSE_HEARTBEAT_SECONDS: positiveInt('SSE_HEARTBEAT_SECONDS', 15),
   LLM_API_KEY: z.string().optional(),
@@ -64,6 +68,8 @@ export interface Config {
   logLevel: (typeof logLevels)[number];
   /** Let connections reach loopback, private and link-local addresses (self-hosting, tests). */
   allowPrivateNetworks: boolean;
+  /** Let connections use plain http and PostgreSQL cleartext password authentication without verified TLS. */
+  allowInsecureTransport: boolean;
   queryTimeoutMs: number;
   sseHeartbeatMs: number;
   /** The LLM planner is used when an API key is set; otherwise the offline planner answers. */
@@ -114,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authRequestsPerClient: e.AUTH_RATE_LIMIT_PER_CLIENT,
     logLevel: e.LOG_LEVEL,
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,
+    allowInsecureTransport: e.ALLOW_INSECURE_TRANSPORT,
     queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
     llm: e.LLM_API_KEY ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' } : undefined,

@@ -50,6 +50,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       dataSources: {
         secrets: createSecretBox(config.secretKey.value),
         allowPrivateNetworks: config.allowPrivateNetworks,
+        allowInsecureTransport: config.allowInsecureTransport,
         requestTimeoutMs: config.queryTimeoutMs,
         demoDatabase: async () => {
           demo ??= openDemo();

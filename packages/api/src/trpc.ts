@@ -7,6 +7,11 @@ import { toProblem } from './errors.ts';
 export type Meta = OpenApiMeta<{
   /** Success status when it is not 200; also written into the OpenAPI document. */
   successStatus?: 201 | 202;
+  /**
+   * The procedure may open a connection to a data source (test, introspect, run, discover, refresh):
+   * inside a tRPC batch it counts as one request of its own against the rate limit.
+   */
+  reachesDataSource?: boolean;
 }>;
 
 const t = initTRPC

@@ -2,16 +2,19 @@ import type { Connector, DialectDescriptor } from './types.ts';
 import { elasticsearchConnector } from './elasticsearch/connector.ts';
 export { closeElasticsearchClients } from './elasticsearch/connector.ts';
 import { postgresConnector } from './postgres/connector.ts';
+import { bounded } from './bounded.ts';
 
 export * from './types.ts';
 export { ConnectorError, type ConnectorErrorKind } from './errors.ts';
+export { abortedError, deadlinePassed, DEADLINE_GRACE_MS } from './bounded.ts';
 export { isBlockedAddress, guardedLookup, assertHostAllowed } from './network.ts';
 export { openDemoDatabase, DEMO_CONNECTION } from './demo/database.ts';
 export { compileEsql, compileSql, CompileError, pinRange, quoteIdent, quoteTable, type CompileOptions } from './compile/index.ts';
 
+// Every operation of every connector has a total deadline and ends with the caller's signal.
 const connectors: Record<string, Connector> = {
-  elasticsearch: elasticsearchConnector,
-  postgres: postgresConnector,
+  elasticsearch: bounded(elasticsearchConnector),
+  postgres: bounded(postgresConnector),
 };
 
 /** Engines users ask for that are not supported yet: listed so clients can show them as coming. */

@@ -55,8 +55,19 @@ export interface ConnectionTarget {
 export interface ConnectorContext {
   /** Operator setting ALLOW_PRIVATE_NETWORKS: permits loopback/private/link-local targets (tests, self-hosting). */
   allowPrivateNetworks: boolean;
-  /** Per-request timeout toward the engine. */
+  /**
+   * Operator setting ALLOW_INSECURE_TRANSPORT: permits plain http cluster URLs and PostgreSQL cleartext
+   * password authentication without a verified TLS channel. Off, both are refused.
+   */
+  allowInsecureTransport: boolean;
+  /** Per-request timeout toward the engine; `test` and `introspect` must finish within it (plus a grace). */
   requestTimeoutMs: number;
+  /**
+   * Ends the operation and everything it opened: the HTTP request ended, the run was cancelled, or the
+   * operation's deadline passed (`bounded()` adds the deadline). Connectors must stop connecting,
+   * cancel the engine query and close their sockets when it fires.
+   */
+  signal?: AbortSignal;
   /** The embedded demo database (PGlite), when the service runs one. */
   demoDatabase?: EmbeddedDatabase;
 }
@@ -156,7 +167,6 @@ export interface ValidatedQuery {
 }
 
 export interface ExecuteOptions {
-  signal?: AbortSignal;
   /** Maximum rows returned (default 5000). `truncated` says whether more existed. */
   rowCap: number;
   timeoutMs: number;
@@ -171,6 +181,12 @@ export interface ExecuteResult {
   took_ms: number;
 }
 
+/** Operator policy that decides what a configuration may ask for. */
+export interface ParseConfigOptions {
+  /** ALLOW_INSECURE_TRANSPORT (see ConnectorContext). */
+  allowInsecureTransport: boolean;
+}
+
 export interface ParsedConfig {
   config: Record<string, unknown>;
   secrets: Record<string, string>;
@@ -181,15 +197,16 @@ export interface Connector {
   /**
    * Validates a whole configuration for an auth mode and splits it into non-secret config and
    * secrets. Errors name fields as `config.<name>` with a sentence that says how to fix them.
+   * Without `options`, the strict policy applies (no insecure transport).
    */
-  parseConfig(authMode: string, input: Record<string, unknown>): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] };
+  parseConfig(authMode: string, input: Record<string, unknown>, options?: ParseConfigOptions): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] };
   /** Standing warnings of a connection (basic auth, TLS verification off, ...). */
   warnings(target: ConnectionTarget): string[];
   test(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult>;
   introspect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection>;
   /** Parses and checks a generated query (read-only, in scope, row cap). Throws ConnectorError kind `query_rejected`. */
   validateQuery(target: ConnectionTarget, text: string, options: { rowCap: number }): ValidatedQuery;
-  /** Runs a validated query read-only. Throws ConnectorError mapped to the symptom table. */
+  /** Runs a validated query read-only, cancelled by `ctx.signal`. Throws ConnectorError mapped to the symptom table. */
   execute(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult>;
 }
 

@@ -97,7 +97,7 @@ describe('embedded demo database', () => {
   });
 
   describe('through the postgres connector (embedded auth mode)', () => {
-    const ctx = (): ConnectorContext => ({ allowPrivateNetworks: false, requestTimeoutMs: 10_000, demoDatabase: persisted });
+    const ctx = (): ConnectorContext => ({ allowPrivateNetworks: false, allowInsecureTransport: true, requestTimeoutMs: 10_000, demoDatabase: persisted });
 
     it('test() passes without network or credential', async () => {
       const r = await postgresConnector.test(demoTarget, ctx());
@@ -158,7 +158,7 @@ describe('embedded demo database', () => {
     });
 
     it('reports a missing demo database clearly', async () => {
-      const noDemo: ConnectorContext = { allowPrivateNetworks: false, requestTimeoutMs: 1000 };
+      const noDemo: ConnectorContext = { allowPrivateNetworks: false, allowInsecureTransport: true, requestTimeoutMs: 1000 };
       await expect(postgresConnector.introspect(demoTarget, noDemo)).rejects.toBeInstanceOf(ConnectorError);
       const r = await postgresConnector.test(demoTarget, noDemo);
       expect(r.ok).toBe(false);

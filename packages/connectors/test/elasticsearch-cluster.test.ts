@@ -14,7 +14,7 @@ const FIXTURES = fileURLToPath(new URL('../../../tooling/es-test-cluster/fixture
 const ES_TEST = `${FIXTURES}es-test`;
 const WEBLOGS = `${FIXTURES}weblogs`;
 const SECRETS = ['read-secret', 'emp-secret', 'admin-secret', 'weblogs-secret', 'changeme', 'reader-pass', 'emp-pass', 'meta-pass', 'wrong-secret-xyz'];
-const ctx: ConnectorContext = { allowPrivateNetworks: true, requestTimeoutMs: 5000 };
+const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 5000 };
 const SCOPE = ['employees', 'languages', 'logs-*', 'metrics-*'];
 
 /** Everything the connector returned or threw, checked for secrets at the end. */
@@ -59,7 +59,7 @@ async function runTest(t: ConnectionTarget, c: ConnectorContext = ctx): Promise<
   return r;
 }
 async function run(t: ConnectionTarget, q: string, opts: Partial<{ rowCap: number; timeoutMs: number; signal: AbortSignal }> = {}, c = ctx): Promise<ExecuteResult> {
-  const r = await es.execute(t, q, c, { rowCap: opts.rowCap ?? 5000, timeoutMs: opts.timeoutMs ?? 5000, signal: opts.signal });
+  const r = await es.execute(t, q, opts.signal ? { ...c, signal: opts.signal } : c, { rowCap: opts.rowCap ?? 5000, timeoutMs: opts.timeoutMs ?? 5000 });
   record(r);
   return r;
 }
@@ -219,7 +219,7 @@ describe('SSRF and redirects', () => {
   it('refuses loopback when private networks are not allowed, before any request', async () => {
     const c = clusters.v815!;
     const before = c.stats().started;
-    const denied: ConnectorContext = { allowPrivateNetworks: false, requestTimeoutMs: 2000 };
+    const denied: ConnectorContext = { allowPrivateNetworks: false, allowInsecureTransport: true, requestTimeoutMs: 2000 };
     const r = await runTest(target(c), denied);
     expect(r.ok).toBe(false);
     expect(r.symptom).toBe('Address not allowed');

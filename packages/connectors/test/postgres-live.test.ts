@@ -21,7 +21,7 @@ const writer = `aqs_writer_${suffix}`;
 const nogrants = `aqs_nogrants_${suffix}`;
 const PASSWORD = `S3cret-${suffix}-Canary`;
 const base = new URL(testDatabaseUrl);
-const ctx: ConnectorContext = { allowPrivateNetworks: true, requestTimeoutMs: 10_000 };
+const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 10_000 };
 
 function target(overrides: Record<string, unknown> = {}, password = PASSWORD): ConnectionTarget {
   return {
@@ -172,7 +172,7 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
   });
 
   describe('SSRF', () => {
-    const closed: ConnectorContext = { allowPrivateNetworks: false, requestTimeoutMs: 5000 };
+    const closed: ConnectorContext = { allowPrivateNetworks: false, allowInsecureTransport: true, requestTimeoutMs: 5000 };
     it('refuses 127.0.0.1 and localhost when private networks are not allowed', async () => {
       for (const host of ['127.0.0.1', 'localhost']) {
         const r = await postgresConnector.test(target({ host }), closed);
@@ -262,7 +262,7 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
       const marker = `cancel_probe_${suffix}`;
       const controller = new AbortController();
       const running = postgresConnector
-        .execute(target(), `SELECT count(*) AS ${marker} FROM generate_series(1, 3000000000) AS g`, ctx, { rowCap: 5, timeoutMs: 60_000, signal: controller.signal })
+        .execute(target(), `SELECT count(*) AS ${marker} FROM generate_series(1, 3000000000) AS g`, { ...ctx, signal: controller.signal }, { rowCap: 5, timeoutMs: 60_000 })
         .catch((x: unknown) => x);
       const active = async (runningForMs = 0) =>
         Number(

@@ -40,6 +40,8 @@ export interface DataSourceSettings {
   secrets: SecretBox;
   /** ALLOW_PRIVATE_NETWORKS: let connections reach loopback and private addresses (tests, self-hosting). */
   allowPrivateNetworks: boolean;
+  /** ALLOW_INSECURE_TRANSPORT: let connections use plain http and cleartext password authentication. */
+  allowInsecureTransport: boolean;
   requestTimeoutMs: number;
   /** Opens the embedded demo database on first use (it costs memory and start-up time otherwise). */
   demoDatabase(): Promise<EmbeddedDatabase>;

@@ -63,7 +63,7 @@ export async function benchElasticsearchConnector(): Promise<void> {
     config: { cluster_url: cluster.url, api_key_id: 'bench', verify_tls: true, ca_cert_pem: null, allowed_indices: ['bench', 'logs-*'], index_pattern: null },
     secrets: { api_key_secret: 'bench-secret' },
   };
-  const ctx: ConnectorContext = { allowPrivateNetworks: true, requestTimeoutMs: 30_000 };
+  const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000 };
   const raw = new Client({ node: cluster.url, auth: { apiKey: { id: 'bench', api_key: 'bench-secret' } }, requestTimeout: 30_000 });
   try {
     benchValidator(target);

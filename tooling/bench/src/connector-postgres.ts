@@ -87,7 +87,7 @@ async function benchExecute(connector: Connector): Promise<void> {
     config: { host: url.hostname, port: Number(url.port || 5432), database: url.pathname.slice(1) || 'postgres', username: decodeURIComponent(url.username || 'postgres'), ssl_mode: 'disable', ca_cert_pem: null, schemas: ['public'] },
     secrets: { password: decodeURIComponent(url.password) || 'unused' },
   };
-  const ctx = { allowPrivateNetworks: true, requestTimeoutMs: 10_000 };
+  const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 10_000 };
   const viaConnector = async () => {
     const r = await connector.execute(target, RESULT_SQL, ctx, { rowCap: 5000, timeoutMs: 10_000 });
     if (r.rows.length !== 5000) throw new Error(`expected 5000 rows, got ${r.rows.length}`);

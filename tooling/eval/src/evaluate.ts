@@ -61,6 +61,7 @@ export async function runEvaluation(options: { cases?: EvalCase[] } = {}): Promi
     dataSources: {
       secrets: createSecretBox('evaluation-secret-key-not-used-for-anything-real'),
       allowPrivateNetworks: true,
+      allowInsecureTransport: true,
       requestTimeoutMs: 30_000,
       demoDatabase: async () => demo,
     },
@@ -92,7 +93,7 @@ export async function runEvaluation(options: { cases?: EvalCase[] } = {}): Promi
     for (const c of cases) {
       pinnedNow = c.now ? new Date(c.now) : undefined;
       const connector = connectorFor(c.dialect)!;
-      const ctx = { allowPrivateNetworks: true, requestTimeoutMs: 30_000, demoDatabase: demo };
+      const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000, demoDatabase: demo };
       let expectedRows: unknown[][];
       let expectedColumns: number;
       try {

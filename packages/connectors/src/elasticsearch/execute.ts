@@ -54,7 +54,7 @@ export async function executeEs(target: ConnectionTarget, text: string, ctx: Con
   const validated = validateEsql(text, scopePatterns(config), rowCap);
   const sendLimit = validated.limit >= rowCap ? rowCap + 1 : validated.limit;
   const query = sendLimit === validated.limit ? validated.text : withFinalLimit(validated.ast, sendLimit);
-  if (options.signal?.aborted) throw cancelledError();
+  if (ctx.signal?.aborted) throw cancelledError();
   const handle = await clientFor(target, ctx);
   const timeoutMs = options.timeoutMs > 0 ? options.timeoutMs : ctx.requestTimeoutMs;
   const started = performance.now();
@@ -62,10 +62,10 @@ export async function executeEs(target: ConnectionTarget, text: string, ctx: Con
     esRequest<QueryAnswer>(
       handle,
       { method: 'POST', path: '/_query', querystring: { format: 'json', ...(withPartial ? { allow_partial_results: true } : {}) }, body: { query } },
-      { signal: options.signal, timeoutMs },
+      { signal: ctx.signal, timeoutMs },
     );
   let res;
-  const mapCtx = { handle, secrets, query: validated.text, timeoutMs, signal: options.signal, clusterUrl: config.cluster_url };
+  const mapCtx = { handle, secrets, query: validated.text, timeoutMs, signal: ctx.signal, clusterUrl: config.cluster_url };
   let withPartial = partialParamSupported(handle);
   try {
     try {
@@ -77,7 +77,7 @@ export async function executeEs(target: ConnectionTarget, text: string, ctx: Con
       res = await run(false);
     }
   } catch (e) {
-    if (options.signal?.aborted) throw cancelledError();
+    if (ctx.signal?.aborted) throw cancelledError();
     throw mapClientError(e, mapCtx);
   }
   if (withPartial) handle.partialParam = true;

@@ -280,7 +280,7 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
       clientTimedOut = true;
       current.close().catch(() => undefined);
     }, timeoutMs + CLIENT_GRACE_MS);
-    const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: options.signal });
+    const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: ctx.signal });
     const truncated = result.rows.length > cap;
     const rows = (truncated ? result.rows.slice(0, cap) : result.rows).map((row) => row.map((v, i) => jsonSafe(v, result.fields[i]?.oid ?? 0)));
     if (truncated) warnings.push({ code: 'row_cap', message: `Only the first ${cap} rows are shown; the result has more.` });
@@ -302,7 +302,7 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
         query: validated.text,
       });
     }
-    throw mapPgError(error, errorContext(target, config, { state: handle?.state, query: validated.text, aborted: options.signal?.aborted === true, timeoutMs }));
+    throw mapPgError(error, errorContext(target, config, { state: handle?.state, query: validated.text, aborted: ctx.signal?.aborted === true, timeoutMs }));
   } finally {
     if (timer) clearTimeout(timer);
     await handle?.close().catch(() => undefined);

@@ -34,10 +34,10 @@ async function storedSchema(deps: CoreDeps, connectionId: string) {
   return row;
 }
 
-async function runIntrospection(deps: CoreDeps, row: ConnectionRow) {
+async function runIntrospection(deps: CoreDeps, row: ConnectionRow, signal: AbortSignal | undefined) {
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  const introspection = await connector.introspect(targetOf(deps, row), await connectorContext(deps, row));
+  const introspection = await connector.introspect(targetOf(deps, row), await connectorContext(deps, row, signal));
   const fingerprint = structureFingerprint(introspection);
   const now = new Date();
   const values = {
@@ -54,9 +54,9 @@ async function runIntrospection(deps: CoreDeps, row: ConnectionRow) {
 }
 
 /** Introspects now (structure only, no AI) and stores the result. */
-export async function introspect(deps: CoreDeps, principal: Principal, id: string) {
+export async function introspect(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal) {
   const row = await loadOwnedConnection(deps.db, principal, id);
-  const { introspection, fingerprint, introspectedAt } = await runIntrospection(deps, row);
+  const { introspection, fingerprint, introspectedAt } = await runIntrospection(deps, row, signal);
   const stored = await storedSchema(deps, row.id);
   return {
     connection_id: row.id,
@@ -71,11 +71,11 @@ export async function introspect(deps: CoreDeps, principal: Principal, id: strin
 }
 
 /** The stored structure, introspecting first when the connection was never introspected. Takes an id, or a row already loaded for the caller. */
-export async function loadStructure(deps: CoreDeps, principal: Principal, connection: string | ConnectionRow) {
+export async function loadStructure(deps: CoreDeps, principal: Principal, connection: string | ConnectionRow, signal?: AbortSignal) {
   const row = typeof connection === 'string' ? await loadOwnedConnection(deps.db, principal, connection) : connection;
   let stored = await storedSchema(deps, row.id);
   if (!stored?.structure || !stored.introspectedAt) {
-    await runIntrospection(deps, row);
+    await runIntrospection(deps, row, signal);
     stored = await storedSchema(deps, row.id);
   }
   if (!stored?.structure || !stored.introspectedAt) throw new Error('introspection was not stored');
@@ -109,13 +109,13 @@ function summarize(table: IntrospectedTable, curated: Curated | null, selectedTa
   };
 }
 
-export async function listSchemas(deps: CoreDeps, principal: Principal, id: string) {
-  const s = await loadStructure(deps, principal, id);
+export async function listSchemas(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal) {
+  const s = await loadStructure(deps, principal, id, signal);
   return { connection_id: s.row.id, schemas: s.introspection.schemas, introspected_at: s.introspectedAt.toISOString() };
 }
 
-export async function listTables(deps: CoreDeps, principal: Principal, id: string) {
-  const s = await loadStructure(deps, principal, id);
+export async function listTables(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal) {
+  const s = await loadStructure(deps, principal, id, signal);
   return {
     connection_id: s.row.id,
     tables: s.introspection.tables.map((t) => summarize(t, s.curated, s.selectedTables)),
@@ -131,8 +131,8 @@ function findTable(tables: IntrospectedTable[], name: string): IntrospectedTable
   return bare.length === 1 ? bare[0] : undefined;
 }
 
-export async function getTable(deps: CoreDeps, principal: Principal, id: string, tableName: string) {
-  const s = await loadStructure(deps, principal, id);
+export async function getTable(deps: CoreDeps, principal: Principal, id: string, tableName: string, signal?: AbortSignal) {
+  const s = await loadStructure(deps, principal, id, signal);
   const table = findTable(s.introspection.tables, tableName);
   if (!table) throw new DomainError('not_found', `Table ${tableName} was not found in connection ${id}. List tables with GET /api/v1/schema/${id}/tables.`);
   const name = qualifiedName(table);

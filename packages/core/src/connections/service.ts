@@ -75,11 +75,14 @@ export function targetOf(deps: CoreDeps, row: ConnectionRow): ConnectionTarget {
   return { id: row.id, dialect: row.dialect, authMode: row.authMode, config: row.config, secrets: openSecrets(deps, row) };
 }
 
-export async function connectorContext(deps: CoreDeps, row: ConnectionRow): Promise<ConnectorContext> {
+/** What a connector needs for one operation; `signal` ends it (the request ended or the run stopped). */
+export async function connectorContext(deps: CoreDeps, row: ConnectionRow, signal?: AbortSignal): Promise<ConnectorContext> {
   const ctx: ConnectorContext = {
     allowPrivateNetworks: deps.dataSources.allowPrivateNetworks,
+    allowInsecureTransport: deps.dataSources.allowInsecureTransport,
     requestTimeoutMs: deps.dataSources.requestTimeoutMs,
   };
+  if (signal) ctx.signal = signal;
   if (row.authMode === EMBEDDED_AUTH_MODE) ctx.demoDatabase = await deps.dataSources.demoDatabase();
   return ctx;
 }
@@ -139,8 +142,8 @@ async function takeSlot(tx: Executor, workspaceId: string): Promise<void> {
   }
 }
 
-function parseOrThrow(connector: Connector, mode: string, config: Record<string, unknown>) {
-  const parsed = connector.parseConfig(mode, config);
+function parseOrThrow(deps: CoreDeps, connector: Connector, mode: string, config: Record<string, unknown>) {
+  const parsed = connector.parseConfig(mode, config, { allowInsecureTransport: deps.dataSources.allowInsecureTransport });
   if (!parsed.ok) throw validation(parsed.errors);
   return parsed.value;
 }
@@ -155,7 +158,7 @@ export async function listConnections(deps: CoreDeps, principal: Principal, filt
 export async function createConnection(deps: CoreDeps, principal: Principal, input: ConnectionCreateInput): Promise<Connection> {
   const connector = availableConnector(input.dialect);
   authMode(connector, input.auth_mode);
-  const parsed = parseOrThrow(connector, input.auth_mode, input.config);
+  const parsed = parseOrThrow(deps, connector, input.auth_mode, input.config);
   const id = newId('con');
   const now = new Date();
   const row = await deps.db.transaction(async (tx) => {
@@ -204,7 +207,7 @@ export async function updateConnection(deps: CoreDeps, principal: Principal, inp
       if (value === null) delete merged[key];
       else merged[key] = value;
     }
-    const parsed = parseOrThrow(connector, mode.id, merged);
+    const parsed = parseOrThrow(deps, connector, mode.id, merged);
     changes.authMode = mode.id;
     changes.config = parsed.config;
     changes.secrets = sealSecrets(deps, row.id, parsed.secrets);
@@ -267,10 +270,10 @@ export async function setTags(deps: CoreDeps, principal: Principal, id: string, 
   return toConnection(updated ?? row);
 }
 
-export async function testConnection(deps: CoreDeps, principal: Principal, id: string): Promise<TestResult> {
+export async function testConnection(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal): Promise<TestResult> {
   const row = await loadOwnedConnection(deps.db, principal, id);
   const connector = availableConnector(row.dialect);
-  return connector.test(targetOf(deps, row), await connectorContext(deps, row));
+  return connector.test(targetOf(deps, row), await connectorContext(deps, row, signal));
 }
 
 /** Refuses work on a paused connection with a sentence saying how to resume it. */

@@ -157,10 +157,10 @@ async function runPipeline(
 
   try {
     const target = targetOf(deps, row);
-    const ctx = await connectorContext(deps, row);
+    const ctx = await connectorContext(deps, row, signal);
 
     const context = await phase('building_context', async () => {
-      const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row));
+      const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row, signal));
       const fingerprint = structureFingerprint(structure.introspection);
       const samples = await step('sample_values', `${structure.introspection.tables.length} tables`, () =>
         ensureSamples(deps, row, structure.introspection, fingerprint, signal),
@@ -203,7 +203,7 @@ async function runPipeline(
     run.warnings.push(...validated.warnings);
 
     const result = await phase('executing', () =>
-      step('execute', row.name, () => connector.execute(target, validated.text, ctx, { rowCap: DEFAULT_ROW_CAP, timeoutMs: deps.dataSources.requestTimeoutMs, signal })),
+      step('execute', row.name, () => connector.execute(target, validated.text, ctx, { rowCap: DEFAULT_ROW_CAP, timeoutMs: deps.dataSources.requestTimeoutMs })),
     );
     run.warnings.push(...result.warnings);
 

@@ -39,7 +39,7 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
   const connector = connectorFor(row.dialect);
   if (!connector) return {};
   const target = targetOf(deps, row);
-  const ctx = await connectorContext(deps, row);
+  const ctx = await connectorContext(deps, row, signal);
   const samples: Samples = {};
   let budget = TOTAL;
   for (const table of introspection.tables) {
@@ -60,7 +60,7 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
       };
       try {
         const validated = connector.validateQuery(target, compileSpec(row.dialect, spec), { rowCap: VALUES });
-        const result = await connector.execute(target, validated.text, ctx, { rowCap: VALUES, timeoutMs: 5000, signal });
+        const result = await connector.execute(target, validated.text, ctx, { rowCap: VALUES, timeoutMs: 5000 });
         // The grouped column comes back under its own name (ES|QL) or its alias (SQL).
         const valueIndex = result.columns.findIndex((c) => c.name !== 'n');
         const values = result.rows

@@ -75,10 +75,10 @@ export const connectionsRouter = router({
     }),
 
   test: authedProcedure
-    .meta({ openapi: { method: 'POST', path: '/api/v1/connections/{id}/test', tags, summary: 'Check reachability, TLS, credentials, query endpoint, privileges and scope', description: 'Always 200: `ok` says whether every check passed; on failure `symptom`, `cause` and `fix` follow the spec\'s symptom table.' } })
+    .meta({ reachesDataSource: true, openapi: { method: 'POST', path: '/api/v1/connections/{id}/test', tags, summary: 'Check reachability, TLS, credentials, query endpoint, privileges and scope', description: 'Always 200: `ok` says whether every check passed; on failure `symptom`, `cause` and `fix` follow the spec\'s symptom table.' } })
     .input(idParamSchema)
     .output(testResultSchema)
-    .mutation(({ ctx, input }) => connections.testConnection(ctx.deps, ctx.principal, input.id)),
+    .mutation(({ ctx, input, signal }) => connections.testConnection(ctx.deps, ctx.principal, input.id, signal)),
 
   duplicate: authedProcedure
     .meta({ successStatus: 201, openapi: { method: 'POST', path: '/api/v1/connections/{id}/duplicate', tags, summary: 'Copy a connection (credentials included, re-encrypted)' } })

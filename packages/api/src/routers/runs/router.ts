@@ -8,6 +8,7 @@ const tags = ['Runs'];
 export const runsRouter = router({
   run: authedProcedure
     .meta({
+      reachesDataSource: true,
       openapi: {
         method: 'POST',
         path: '/api/v1/run',

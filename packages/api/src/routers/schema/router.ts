@@ -21,28 +21,28 @@ const lazy = 'Introspects the connection first when it never was.';
 
 export const schemaRouter = router({
   introspect: authedProcedure
-    .meta({ openapi: { method: 'POST', path: '/api/v1/connections/{id}/introspect', tags, summary: 'Read the structure now (no AI) and store it' } })
+    .meta({ reachesDataSource: true, openapi: { method: 'POST', path: '/api/v1/connections/{id}/introspect', tags, summary: 'Read the structure now (no AI) and store it' } })
     .input(idParamSchema)
     .output(introspectionResultSchema)
-    .mutation(({ ctx, input }) => schema.introspect(ctx.deps, ctx.principal, input.id)),
+    .mutation(({ ctx, input, signal }) => schema.introspect(ctx.deps, ctx.principal, input.id, signal)),
 
   schemas: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/api/v1/connections/{id}/schemas', tags, summary: 'Schemas (PostgreSQL) or scope patterns (Elasticsearch) in scope', description: lazy } })
+    .meta({ reachesDataSource: true, openapi: { method: 'GET', path: '/api/v1/connections/{id}/schemas', tags, summary: 'Schemas (PostgreSQL) or scope patterns (Elasticsearch) in scope', description: lazy } })
     .input(idParamSchema)
     .output(schemaListSchema)
-    .query(({ ctx, input }) => schema.listSchemas(ctx.deps, ctx.principal, input.id)),
+    .query(({ ctx, input, signal }) => schema.listSchemas(ctx.deps, ctx.principal, input.id, signal)),
 
   tables: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/api/v1/schema/{connection_id}/tables', tags, summary: 'Tables, views, indices, aliases and data streams in scope', description: lazy } })
+    .meta({ reachesDataSource: true, openapi: { method: 'GET', path: '/api/v1/schema/{connection_id}/tables', tags, summary: 'Tables, views, indices, aliases and data streams in scope', description: lazy } })
     .input(connectionIdParamSchema)
     .output(tableListSchema)
-    .query(({ ctx, input }) => schema.listTables(ctx.deps, ctx.principal, input.connection_id)),
+    .query(({ ctx, input, signal }) => schema.listTables(ctx.deps, ctx.principal, input.connection_id, signal)),
 
   table: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/api/v1/schema/{connection_id}/tables/{table_name}', tags, summary: 'One table: columns with types, keys, descriptions and sample values when known', description: 'PostgreSQL tables are named `schema.table` (the bare name works when unique).' } })
+    .meta({ reachesDataSource: true, openapi: { method: 'GET', path: '/api/v1/schema/{connection_id}/tables/{table_name}', tags, summary: 'One table: columns with types, keys, descriptions and sample values when known', description: 'PostgreSQL tables are named `schema.table` (the bare name works when unique).' } })
     .input(tableParamSchema)
     .output(tableDetailSchema)
-    .query(({ ctx, input }) => schema.getTable(ctx.deps, ctx.principal, input.connection_id, input.table_name)),
+    .query(({ ctx, input, signal }) => schema.getTable(ctx.deps, ctx.principal, input.connection_id, input.table_name, signal)),
 
   metadataStatus: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/api/v1/connections/{id}/metadata/status', tags, summary: 'Whether the analysed metadata is stale' } })
