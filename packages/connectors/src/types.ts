@@ -15,6 +15,12 @@ export interface FormField {
   default?: string | number | boolean | string[];
   options?: string[];
   placeholder?: string;
+  /**
+   * The field says where the connection points or how that peer is verified (URL, host, port,
+   * database, TLS mode, CA). Changing one clears the stored secrets unless they are sent again in the
+   * same request, so a credential never follows a connection to a new target.
+   */
+  locatesTarget?: boolean;
 }
 
 export interface AuthModeDescriptor {

@@ -11,6 +11,7 @@ export const PLAIN_HTTP_WARNING =
 
 const clusterUrl: FormField = {
   name: 'cluster_url',
+  locatesTarget: true,
   label: 'Cluster URL',
   type: 'url',
   required: true,
@@ -57,6 +58,7 @@ const password: FormField = {
 
 const verifyTls: FormField = {
   name: 'verify_tls',
+  locatesTarget: true,
   label: 'Verify TLS',
   type: 'boolean',
   required: false,
@@ -67,6 +69,7 @@ const verifyTls: FormField = {
 
 const caCertPem: FormField = {
   name: 'ca_cert_pem',
+  locatesTarget: true,
   label: 'CA cert PEM',
   type: 'pem',
   required: false,

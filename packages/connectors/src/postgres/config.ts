@@ -23,13 +23,14 @@ export interface PgConfig {
 export const EMBEDDED_AUTH_MODE = 'embedded';
 
 const FIELDS: FormField[] = [
-  { name: 'host', label: 'Host', type: 'string', required: true, secret: false, help: 'Host name or IP address of the PostgreSQL server (no connection string, no scheme).', placeholder: 'db.example.com' },
-  { name: 'port', label: 'Port', type: 'integer', required: false, secret: false, help: 'TCP port of the server.', default: 5432 },
-  { name: 'database', label: 'Database', type: 'string', required: true, secret: false, help: 'Name of the database to connect to.', placeholder: 'analytics' },
+  { name: 'host', locatesTarget: true, label: 'Host', type: 'string', required: true, secret: false, help: 'Host name or IP address of the PostgreSQL server (no connection string, no scheme).', placeholder: 'db.example.com' },
+  { name: 'port', locatesTarget: true, label: 'Port', type: 'integer', required: false, secret: false, help: 'TCP port of the server.', default: 5432 },
+  { name: 'database', locatesTarget: true, label: 'Database', type: 'string', required: true, secret: false, help: 'Name of the database to connect to.', placeholder: 'analytics' },
   { name: 'username', label: 'Username', type: 'string', required: true, secret: false, help: 'A read-only role created for this service (see the least-privilege role in the documentation).', placeholder: 'aqs_reader' },
   { name: 'password', label: 'Password', type: 'secret', required: true, secret: true, help: 'Password of the role. Stored encrypted; never shown again.' },
   {
     name: 'ssl_mode',
+    locatesTarget: true,
     label: 'SSL mode',
     type: 'enum',
     required: false,
@@ -38,7 +39,7 @@ const FIELDS: FormField[] = [
     default: 'verify-full',
     help: 'verify-full (recommended) verifies the certificate chain and the host name; verify-ca verifies the chain only; require encrypts without verifying; disable sends everything in clear text and is for development or a local server only.',
   },
-  { name: 'ca_cert_pem', label: 'CA certificate (PEM)', type: 'pem', required: false, secret: false, help: 'For a self-signed or internal CA: paste the whole block, from the BEGIN CERTIFICATE line to the END CERTIFICATE line. Without it the system trust store is used.' },
+  { name: 'ca_cert_pem', locatesTarget: true, label: 'CA certificate (PEM)', type: 'pem', required: false, secret: false, help: 'For a self-signed or internal CA: paste the whole block, from the BEGIN CERTIFICATE line to the END CERTIFICATE line. Without it the system trust store is used.' },
   { name: 'schemas', label: 'Schemas', type: 'string_list', required: false, secret: false, default: ['public'], help: 'Schemas the service may read (comma-separated). Queries naming any other schema are rejected.' },
 ];
 
