@@ -35,6 +35,7 @@ const envSchema = z.object({
     .refine((v) => !v || /^smtps?:\/\//.test(v), 'SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.com:587'),
   MAIL_FROM: z.string().min(3).default('Analytics Query Service <no-reply@localhost>'),
   RATE_LIMIT_PER_MINUTE: positiveInt('RATE_LIMIT_PER_MINUTE', 20),
+  ANON_RATE_LIMIT_PER_MINUTE: positiveInt('ANON_RATE_LIMIT_PER_MINUTE', 60),
   AUTH_RATE_LIMIT_PER_CLIENT: positiveInt('AUTH_RATE_LIMIT_PER_CLIENT', 60),
   ALLOW_PRIVATE_NETWORKS: z
     .enum(['true', 'false', ''], { message: 'ALLOW_PRIVATE_NETWORKS must be true or false' })
@@ -64,6 +65,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   rateLimitPerMinute: number;
+  /** Requests per minute per client address for callers without a credential. */
+  anonRateLimitPerMinute: number;
   authRequestsPerClient: number;
   logLevel: (typeof logLevels)[number];
   /** Let connections reach loopback, private and link-local addresses (self-hosting, tests). */
@@ -117,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL || undefined,
     mailFrom: e.MAIL_FROM,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    anonRateLimitPerMinute: e.ANON_RATE_LIMIT_PER_MINUTE,
     authRequestsPerClient: e.AUTH_RATE_LIMIT_PER_CLIENT,
     logLevel: e.LOG_LEVEL,
     allowPrivateNetworks: e.ALLOW_PRIVATE_NETWORKS,

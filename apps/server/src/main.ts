@@ -1,9 +1,11 @@
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { runCli } from './cli.ts';
+import { installProcessGuards } from './process-guard.ts';
 import { startServer } from './runtime.ts';
 
 async function serveForever(config: Config): Promise<void> {
   const server = await startServer(config);
+  installProcessGuards(server.logger);
   server.logger.info(
     { url: server.url, store: server.store.kind, dataDir: server.store.kind === 'pglite' ? config.dataDir : undefined },
     `Analytics Query Service listening on ${server.url} (API reference at ${server.url}/docs)`,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
-import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, type MailTransport, type RunDeps } from '@aqs/core';
+import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, refundStaleCharges, type MailTransport, type RunDeps } from '@aqs/core';
 import { createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
 import { closeElasticsearchClients, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
@@ -96,6 +96,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const ownsStore = !options.store;
   const built = buildCoreDeps(config, store, logger, options.mail);
   const deps = built.deps;
+  // Questions charged by runs a killed process never stored are given back (only charges older than any run can live).
+  await refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }).catch((error: unknown) => logger.warn({ err: error }, 'refunding stale charges failed'));
   const app = createApp({
     core: deps,
     sseHeartbeatMs: config.sseHeartbeatMs,
@@ -103,6 +105,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     appUrl: config.appUrl,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    anonRateLimitPerMinute: config.anonRateLimitPerMinute,
     openApiDocument: buildOpenApiDocument(config.appUrl),
   });
   const adminSocket = store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;
@@ -116,7 +119,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const url = `http://${host}:${address.port}`;
 
   const maintenance = setInterval(() => {
-    void Promise.all([deleteExpiredCounters(store.db), deleteExpiredSessions(deps)]).catch((error: unknown) =>
+    void Promise.all([deleteExpiredCounters(store.db), deleteExpiredSessions(deps), refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs })]).catch((error: unknown) =>
       logger.warn({ err: error }, 'maintenance failed'),
     );
   }, MAINTENANCE_INTERVAL_MS);

@@ -27,6 +27,7 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
     AUTH_RATE_LIMIT_PER_CLIENT: '100000',
+    ANON_RATE_LIMIT_PER_MINUTE: '100000',
     ...options.env,
   });
   config.port = 0;

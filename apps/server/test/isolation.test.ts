@@ -75,7 +75,7 @@ async function call(route: Route, as: { browser?: Browser; apiKey?: string }) {
 
 beforeAll(async () => {
   cluster = await startTestCluster({ fixtures, version: '8.15.0' });
-  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_MINUTE: '100000' } });
+  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '100000' } });
   const ownerEmail = uniqueEmail('owner');
   owner = await signedInBrowser(server, ownerEmail);
   ownerKey = (await apiKeys.createApiKey({ db: server.store.db }, { email: ownerEmail })).key;

@@ -18,7 +18,7 @@ let demoId: string;
 
 beforeAll(async () => {
   cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
-  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_MINUTE: '100000', SSE_HEARTBEAT_SECONDS: '1' } });
+  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '100000', SSE_HEARTBEAT_SECONDS: '1' } });
   browser = await signedInBrowser(server);
   const es = await browser.post('/api/v1/connections', {
     name: 'Web logs',

@@ -22,16 +22,28 @@ function isZodError(value: unknown): value is { issues: ZodLikeIssue[] } {
   return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
 }
 
-function fieldName(path: PropertyKey[]): string {
-  return path.length === 0 ? 'body' : path.map(String).join('.');
+/**
+ * Error bodies are bounded whatever the input: at most this many field errors are listed, and names
+ * and messages (which may quote the client's keys) are cut short. 70,000 unknown keys give 20 lines.
+ */
+export const MAX_LISTED_ERRORS = 20;
+const MAX_ERROR_TEXT = 200;
+
+function clip(text: string): string {
+  return text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text;
 }
 
-/** One line per issue, worded so the caller knows which field to fix and how. */
+function fieldName(path: PropertyKey[]): string {
+  return path.length === 0 ? 'body' : clip(path.map(String).join('.'));
+}
+
+/** One line per issue (at most MAX_LISTED_ERRORS), worded so the caller knows which field to fix and how. */
 export function fieldErrorsOf(issues: ZodLikeIssue[]): FieldError[] {
   const out: FieldError[] = [];
   for (const issue of issues) {
+    if (out.length >= MAX_LISTED_ERRORS) break;
     if (issue.code === 'unrecognized_keys' && issue.keys) {
-      for (const key of issue.keys) {
+      for (const key of issue.keys.slice(0, MAX_LISTED_ERRORS - out.length)) {
         out.push({ field: fieldName([...issue.path, key]), message: 'is not a known field; remove it' });
       }
       continue;
@@ -39,14 +51,17 @@ export function fieldErrorsOf(issues: ZodLikeIssue[]): FieldError[] {
     let message = issue.message;
     if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'is required';
     else if (issue.code === 'invalid_type') message = message.replace(/^Invalid input: /, 'must be of the right type: ');
-    out.push({ field: fieldName(issue.path), message });
+    out.push({ field: fieldName(issue.path), message: clip(message) });
   }
   return out;
 }
 
-function validationProblem(fields: FieldError[]): ProblemResponse {
-  const summary = fields.map((f) => `\`${f.field}\` ${f.message}`).join('; ');
-  return { status: 422, body: { detail: `The request is invalid: ${summary}.`, errors: fields }, headers: {} };
+function validationProblem(all: FieldError[]): ProblemResponse {
+  const fields = all.slice(0, MAX_LISTED_ERRORS).map((f) => ({ field: clip(f.field), message: clip(f.message) }));
+  const shown = fields.slice(0, 5);
+  const more = all.length > shown.length ? `; more are listed in \`errors\` (up to ${MAX_LISTED_ERRORS})` : '';
+  const summary = shown.map((f) => `\`${f.field}\` ${f.message}`).join('; ');
+  return { status: 422, body: { detail: `The request is invalid: ${summary}${more}.`, errors: fields }, headers: {} };
 }
 
 const TRPC_STATUS: Partial<Record<TRPCError['code'], { status: number; detail: string }>> = {
@@ -75,7 +90,8 @@ export function toProblem(error: unknown): ProblemResponse {
     if (cause.kind === 'validation' && cause.fields) return { ...validationProblem(cause.fields), headers };
     const body: Problem = { detail: cause.message };
     if (cause.code) body.code = cause.code;
-    if (cause.fields) body.errors = cause.fields;
+    if (cause.fields) body.errors = cause.fields.slice(0, MAX_LISTED_ERRORS);
+    if (cause.dataSource) Object.assign(body, cause.dataSource);
     return { status: statusOfKind[cause.kind], body, headers };
   }
   if (isZodError(cause)) return validationProblem(fieldErrorsOf(cause.issues));

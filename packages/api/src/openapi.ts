@@ -17,16 +17,17 @@ const rateLimitHeaders = {
 };
 
 const ERROR_DESCRIPTIONS: Record<string, string> = {
-  '400': 'Malformed request (for example a body that is not JSON).',
+  '400': 'Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8.',
   '401': 'No valid session cookie or API key.',
   '403': 'Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check).',
   '404': 'Unknown route, or no such resource in your workspace.',
   '409': 'Conflicts with the current state.',
   '413': 'Body larger than 1 MiB.',
   '415': 'Body is not sent as `application/json`.',
-  '422': 'Validation failed; `errors` names each offending field.',
-  '429': 'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status.',
+  '422': 'Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too.',
+  '429': 'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address.',
   '500': 'Unexpected error; the body says nothing about internals.',
+  '502': 'The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`.',
 };
 
 function errorResponse(status: string, withRetryAfter: boolean) {
@@ -122,13 +123,12 @@ type Operation = {
   responses: Record<string, Record<string, unknown>>;
 };
 
-function successStatuses(): Map<string, number> {
-  const map = new Map<string, number>();
+/** The meta of each documented operation, by `<method> <path>`. */
+function operationMetas(): Map<string, Meta> {
+  const map = new Map<string, Meta>();
   for (const procedure of Object.values(appRouter._def.procedures)) {
     const meta = (procedure as unknown as { _def: { meta?: Meta } })._def.meta;
-    if (meta?.openapi && meta.successStatus) {
-      map.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta.successStatus);
-    }
+    if (meta?.openapi) map.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta);
   }
   return map;
 }
@@ -147,7 +147,10 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       '`POST /auth/email/login`, or with an operator-issued API key in the `X-API-Key` header.',
       'When both are sent, the API key is used and the cookie is ignored (an invalid key is a 401; there is no fallback).',
       'Every authenticated request counts against a limit of 20 requests per fixed one-minute window, per API key or per signed-in user.',
-      'Errors are JSON `{"detail": "<sentence>"}`; validation errors (422) add `errors`, quota errors (429) add `code`.',
+      'Requests without a credential are limited per client address (60 a minute by default).',
+      'Errors are JSON `{"detail": "<sentence>"}`; validation errors (422) add `errors`, quota errors (429) add `code`,',
+      'data-source failures (502) add `code` (`data_source_<kind>`), `symptom`, `cause` and `fix`.',
+      'Methods the API does not serve (TRACE, ...) answer 405 with `Allow`.',
       'Cookie-authenticated requests that change state must come from the app\'s own origin (`Origin` header checked).',
     ].join(' '),
     securitySchemes: {
@@ -156,7 +159,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     },
     paths: plainRoutePaths,
   });
-  const statuses = successStatuses();
+  const metas = operationMetas();
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   if (!schemas.Problem) throw new Error('the Problem schema must be registered through a documented route');
@@ -168,13 +171,15 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (!op) continue;
       const protectedOp = Array.isArray(op.security) && op.security.length > 0;
       const responses: Operation['responses'] = {};
-      const success = statuses.get(`${method} ${path}`) ?? 200;
+      const meta = metas.get(`${method} ${path}`);
+      const success = meta?.successStatus ?? 200;
       const ok = op.responses['200'];
       if (ok) responses[String(success)] = { ...ok, headers: protectedOp ? { ...(ok.headers as object), ...rateLimitHeaders } : ok.headers };
-      const errors = ['500'];
-      if (op.requestBody) errors.push('400', '413', '415', '422');
+      const errors = ['400', '429', '500'];
+      if (op.requestBody) errors.push('413', '415', '422');
       else if (op.parameters?.length) errors.push('422');
-      if (protectedOp) errors.push('401', '429');
+      if (protectedOp) errors.push('401');
+      if (meta?.reachesDataSource && !meta.dataSourceFailureInBody) errors.push('502');
       if (method !== 'get' && protectedOp) errors.push('403');
       if (path.includes('{')) errors.push('404');
       if (path.startsWith('/auth/email/')) errors.push('429');

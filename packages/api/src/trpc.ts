@@ -12,6 +12,8 @@ export type Meta = OpenApiMeta<{
    * inside a tRPC batch it counts as one request of its own against the rate limit.
    */
   reachesDataSource?: boolean;
+  /** With `reachesDataSource`: the answer itself reports a data-source failure (test, run) instead of a 502. */
+  dataSourceFailureInBody?: boolean;
 }>;
 
 const t = initTRPC

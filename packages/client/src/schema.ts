@@ -290,7 +290,7 @@ export interface paths {
         head?: never;
         /**
          * Update a connection
-         * @description `config` is merged: sent fields replace stored ones, `null` clears one, omitted secrets keep their stored value. The whole result is validated again.
+         * @description `config` is merged: sent fields replace stored ones, `null` clears one, omitted secrets keep their stored value, except when a field that says where the connection points or how the server is verified changes (URL, host, port, database, TLS mode, CA): then the stored secrets are cleared and a required one must be sent again in the same request (422 naming it), so a credential never follows a connection to a new target. The whole result is validated again.
          */
         patch: operations["connections-update"];
         trace?: never;
@@ -702,7 +702,7 @@ export interface paths {
                         "text/event-stream": string;
                     };
                 };
-                /** @description Malformed request (for example a body that is not JSON). */
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -747,7 +747,7 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Validation failed; `errors` names each offending field. */
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
                 422: {
                     headers: {
                         [name: string]: unknown;
@@ -756,7 +756,7 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
                 429: {
                     headers: {
                         /** @description Seconds until the window resets. */
@@ -1347,12 +1347,18 @@ export interface components {
             detail: string;
             /** @description Stable machine code; present on quota errors (429). */
             code?: string;
-            /** @description Validation errors (422), one per field. */
+            /** @description Validation errors (422), one per field (at most 20 are listed). */
             errors?: {
                 /** @description Dotted path of the offending field, e.g. `config.cluster_url`. */
                 field: string;
                 message: string;
             }[];
+            /** @description Data-source failures (502): what the data source did, e.g. `401 Unauthorized` or `Connection reset by the server`. */
+            symptom?: string;
+            /** @description Data-source failures (502): why it happened. */
+            cause?: string;
+            /** @description Data-source failures (502): what to change. */
+            fix?: string;
         };
         __schema0: {
             /** @enum {string} */
@@ -1427,6 +1433,30 @@ export interface operations {
                     "application/json": components["schemas"]["AuthProviders"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
@@ -1464,7 +1494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1491,7 +1521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1500,7 +1530,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -1551,7 +1581,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionInfo"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1578,7 +1608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1587,7 +1617,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -1637,7 +1667,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1664,7 +1694,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1673,7 +1703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -1724,7 +1754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1751,7 +1781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1760,7 +1790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -1810,7 +1840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1837,7 +1867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1846,7 +1876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -1898,7 +1928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1943,7 +1973,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1952,7 +1982,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2004,7 +2034,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionInfo"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2049,7 +2079,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2058,7 +2088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2106,7 +2136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2133,9 +2163,24 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2175,6 +2220,15 @@ export interface operations {
                     "application/json": components["schemas"]["Me"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2184,7 +2238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2232,6 +2286,15 @@ export interface operations {
                     "application/json": components["schemas"]["OnboardingStatus"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2241,7 +2304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2291,6 +2354,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2300,7 +2372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2309,7 +2381,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2371,7 +2443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2416,7 +2488,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2425,7 +2497,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2473,6 +2545,15 @@ export interface operations {
                     "application/json": components["schemas"]["DialectList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2482,7 +2563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2532,6 +2613,15 @@ export interface operations {
                     "application/json": components["schemas"]["AuthModeList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2541,7 +2631,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2550,7 +2640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2600,6 +2690,15 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2618,7 +2717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2627,7 +2726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2677,6 +2776,15 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2704,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2713,7 +2821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2775,7 +2883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2829,7 +2937,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2838,7 +2946,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2888,6 +2996,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionTestResult"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -2915,7 +3032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2924,7 +3041,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -2974,6 +3091,15 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -3001,7 +3127,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3010,7 +3136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3066,7 +3192,7 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3120,7 +3246,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3129,7 +3255,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3185,7 +3311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Connection"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3239,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3248,7 +3374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3298,6 +3424,15 @@ export interface operations {
                     "application/json": components["schemas"]["IntrospectionResult"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -3325,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3334,7 +3469,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3351,6 +3486,15 @@ export interface operations {
             };
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3384,6 +3528,15 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -3402,7 +3555,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3411,7 +3564,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3428,6 +3581,15 @@ export interface operations {
             };
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3461,6 +3623,15 @@ export interface operations {
                     "application/json": components["schemas"]["TableList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -3479,7 +3650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3488,7 +3659,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3505,6 +3676,15 @@ export interface operations {
             };
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3539,6 +3719,15 @@ export interface operations {
                     "application/json": components["schemas"]["TableDetail"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -3557,7 +3746,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3566,7 +3755,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3583,6 +3772,15 @@ export interface operations {
             };
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3616,6 +3814,15 @@ export interface operations {
                     "application/json": components["schemas"]["MetadataStatus"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -3634,7 +3841,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3643,7 +3850,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3707,7 +3914,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaSettings"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3761,7 +3968,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3770,7 +3977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3837,7 +4044,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaSettings"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3891,7 +4098,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3900,7 +4107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -3959,7 +4166,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaSettings"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4013,7 +4220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4022,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4078,7 +4285,7 @@ export interface operations {
                     "application/json": components["schemas"]["SchemaSettings"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4132,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4141,7 +4348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4206,7 +4413,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResult"];
                 };
             };
-            /** @description Malformed request (for example a body that is not JSON). */
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4251,7 +4458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4260,7 +4467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4313,6 +4520,15 @@ export interface operations {
                     "application/json": components["schemas"]["RunList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4322,7 +4538,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4331,7 +4547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4381,6 +4597,15 @@ export interface operations {
                     "application/json": components["schemas"]["RunResult"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4399,7 +4624,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4408,7 +4633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4460,6 +4685,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationList"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4469,7 +4703,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4478,7 +4712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4528,6 +4762,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConversationDetail"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4546,7 +4789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4555,7 +4798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4605,6 +4848,15 @@ export interface operations {
                     "application/json": components["schemas"]["Detail"];
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4632,7 +4884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4641,7 +4893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4693,6 +4945,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4711,7 +4972,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4720,7 +4981,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */
@@ -4774,6 +5035,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
             /** @description No valid session cookie or API key. */
             401: {
                 headers: {
@@ -4801,7 +5071,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Validation failed; `errors` names each offending field. */
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4810,7 +5080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. */
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
             429: {
                 headers: {
                     /** @description Seconds until the window resets. */

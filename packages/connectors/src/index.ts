@@ -1,5 +1,6 @@
 import type { Connector, DialectDescriptor } from './types.ts';
 import { elasticsearchConnector } from './elasticsearch/connector.ts';
+import { dropElasticsearchClient } from './elasticsearch/connector.ts';
 export { closeElasticsearchClients } from './elasticsearch/connector.ts';
 import { postgresConnector } from './postgres/connector.ts';
 import { bounded } from './bounded.ts';
@@ -45,4 +46,12 @@ export function findDialect(id: string): DialectDescriptor | undefined {
 /** The connector of an available dialect, or undefined. */
 export function connectorFor(dialect: string): Connector | undefined {
   return connectors[dialect];
+}
+
+/**
+ * Forgets whatever a connector keeps for a connection (cached clients, pooled sockets): called when the
+ * connection is re-pointed or deleted, so nothing opened for the old target is reused.
+ */
+export function releaseConnection(connectionId: string): void {
+  dropElasticsearchClient(connectionId);
 }

@@ -1,57 +1,69 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { ConnectorError } from './errors.ts';
 
 /**
- * Addresses a hosted service must not reach on a user's behalf (SSRF): loopback, private, link-local
- * (including the cloud metadata address 169.254.169.254), unique-local, carrier-grade NAT, unspecified,
- * multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped IPv6 addresses are checked as IPv4).
+ * Which addresses a hosted service may reach on a user's behalf (SSRF). The ranges come from
+ * ipaddr.js (a maintained table of the IANA special-purpose registries), not from a hand list, and
+ * the rule is an allow-list: only globally routable unicast is allowed.
+ *
+ * - IPv4: allowed only when ipaddr.js classifies it as `unicast`; every range it names (loopback,
+ *   private, link-local with 169.254.169.254, carrier-grade NAT, unspecified, broadcast, multicast,
+ *   reserved and documentation, benchmarking, AS112, AMT, ...) is refused.
+ * - IPv6: allowed only when ipaddr.js classifies it as `unicast` AND it lies in 2000::/3, the only
+ *   block IANA allocates as global unicast. Everything else (::/8, where the deprecated
+ *   IPv4-compatible form ::a.b.c.d lives, 4000::/2, ...) is unallocated or special, so refused.
+ * - IPv6 forms that embed an IPv4 address:
+ *   - IPv4-mapped (::ffff:a.b.c.d, in either notation) is judged as its IPv4 address: it is not a
+ *     route through anything, it is how a dual-stack socket or resolver spells a plain IPv4 peer,
+ *     and the kernel connects to that IPv4 address. Judging it as IPv4 keeps public IPv4 reachable
+ *     through such resolvers and refuses exactly what the IPv4 rule refuses.
+ *   - IPv4-compatible (::/96), IPv4-translated (::ffff:0:0/96, RFC 6145), NAT64 (64:ff9b::/96 and
+ *     64:ff9b:1::/48, RFC 6052/8215), 6to4 (2002::/16) and Teredo (2001::/32) are refused whatever
+ *     IPv4 they embed. They reach an IPv4 host through a translator or tunnel whose behaviour and
+ *     prefixes (network-specific NAT64 prefixes put the IPv4 bits elsewhere, Teredo obfuscates
+ *     them) belong to the network, not to us, so the embedded address cannot be judged reliably;
+ *     and no data source needs them: a public source has a native IPv4 or IPv6 address.
+ * Anything that is not a valid IP literal (per node:net) is refused.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-  ['2001:db8::', 32],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
+const globalUnicastV6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * Rewrites an IPv6 literal's dotted IPv4 tail as two hex groups (`::1.2.3.4` -> `::102:304`).
+ * ipaddr.js reads the IPv4-compatible form `::a.b.c.d` as IPv4-mapped `::ffff:a.b.c.d`, so
+ * `::8.8.8.8` would be judged as 8.8.8.8 while the socket would connect to the different address
+ * ::808:808. The hex spelling is parsed as written (the input has already passed node's isIP).
+ */
+function hexTail(address: string): string {
+  const m = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)(%.*)?$/.exec(address);
+  if (!m) return address;
+  const [a, b, c, d] = [m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number];
+  return `${m[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}${m[6] ?? ''}`;
 }
 
 export function isBlockedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true;
+  if (family === 0) return true;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(family === 6 ? hexTail(address) : address);
+  } catch {
+    return true;
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() !== 'unicast';
+    return v6.range() !== 'unicast' || !v6.match(globalUnicastV6);
+  }
+  return parsed.range() !== 'unicast';
 }
 
 export function blockedAddressError(host: string, address: string): ConnectorError {
   return new ConnectorError({
     kind: 'blocked_address',
     symptom: 'Address not allowed',
-    cause: `${host} resolves to ${address}, a loopback, private or link-local address that this service does not connect to.`,
+    cause: `${host} resolves to ${address}, which is not a public address (loopback, private, link-local, reserved or an IPv6 form that embeds an IPv4 address): this service does not connect to it.`,
     fix: 'Use the public address of the data source. Operators of a self-hosted install can set ALLOW_PRIVATE_NETWORKS=true.',
   });
 }

@@ -61,17 +61,38 @@ describe('parseConfig', () => {
     expect(r.ok && r.value).toMatchObject({ config: { username: 'reader', verify_tls: false, index_pattern: 'logs-*', allowed_indices: [] }, secrets: { password: 'pw-123' } });
   });
 
-  it('requires an https URL (http only on loopback) and explains how to fix it', () => {
+  it('requires an https URL and explains how to fix it', () => {
     expect(errorsOf('api_key', apiKeyInput({ cluster_url: 'not a url' }))['config.cluster_url']).toMatch(/https:\/\/ URL including the port, e\.g\. https:\/\/my-deployment/);
-    expect(errorsOf('api_key', apiKeyInput({ cluster_url: 'http://es.example.com:9200' }))['config.cluster_url']).toMatch(/plain http:\/\/.*127\.0\.0\.1/);
     expect(errorsOf('api_key', apiKeyInput({ cluster_url: 'ftp://x:1' }))['config.cluster_url']).toMatch(/ftp/);
     expect(errorsOf('api_key', apiKeyInput({ cluster_url: 'https://u:p@x.example:9243' }))['config.cluster_url']).toMatch(/credentials/);
     expect(errorsOf('api_key', apiKeyInput({ cluster_url: 'https://x.example:9243/?a=1' }))['config.cluster_url']).toMatch(/query string/);
     expect(errorsOf('api_key', apiKeyInput({ cluster_url: undefined }))['config.cluster_url']).toMatch(/required/);
-    const ok = es.parseConfig('api_key', apiKeyInput({ cluster_url: 'http://127.0.0.1:9200' }));
-    expect(ok.ok).toBe(true);
-    const ok6 = es.parseConfig('api_key', apiKeyInput({ cluster_url: 'http://[::1]:9200/prefix/' }));
+  });
+
+  it('refuses plain http unless the operator allows insecure transport, and says how to fix it', () => {
+    const strict = [undefined, { allowInsecureTransport: false }];
+    for (const options of strict) {
+      for (const url of ['http://127.0.0.1:9200', 'http://localhost:9200', 'http://es.example.com:9200']) {
+        const r = es.parseConfig('api_key', apiKeyInput({ cluster_url: url }), options);
+        expect(r.ok, url).toBe(false);
+        if (r.ok) continue;
+        expect(r.errors.map((e) => e.field)).toEqual(['config.cluster_url']);
+        const message = r.errors[0]!.message;
+        expect(message).toMatch(/plain http:\/\//);
+        expect(message).toMatch(/https:\/\//);
+        expect(message).toMatch(/ALLOW_INSECURE_TRANSPORT=true/);
+      }
+    }
+    const allowed = { allowInsecureTransport: true };
+    const ok = es.parseConfig('api_key', apiKeyInput({ cluster_url: 'http://127.0.0.1:9200' }), allowed);
+    expect(ok.ok && ok.value.config.cluster_url).toBe('http://127.0.0.1:9200');
+    const ok6 = es.parseConfig('api_key', apiKeyInput({ cluster_url: 'http://[::1]:9200/prefix/' }), allowed);
     expect(ok6.ok && ok6.value.config.cluster_url).toBe('http://[::1]:9200/prefix');
+    // The operator's setting is about transport, not place: a self-hosted cluster on the network too.
+    const lan = es.parseConfig('basic', { cluster_url: 'http://elasticsearch:9200', username: 'u', password: 'p', index_pattern: 'logs-*' }, allowed);
+    expect(lan.ok && lan.value.config.cluster_url).toBe('http://elasticsearch:9200');
+    // https is accepted under both policies.
+    expect(es.parseConfig('api_key', apiKeyInput(), { allowInsecureTransport: false }).ok).toBe(true);
   });
 
   it('requires the credentials of the chosen mode', () => {

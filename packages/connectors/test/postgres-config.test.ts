@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { postgresConnector } from '../src/postgres/connector.ts';
 import { ConnectorError } from '../src/errors.ts';
 import { mapPgError } from '../src/postgres/pg-errors.ts';
-import { decimalValue, jsonSafe } from '../src/postgres/results.ts';
+import { decimalValue, jsonSafe, parseArrayLiteral, parseElement, textArrayLiteral } from '../src/postgres/results.ts';
 import type { ConnectionTarget } from '../src/types.ts';
 
 const good = { host: 'db.example.com', database: 'analytics', username: 'aqs_reader', password: 'pw-1' };
@@ -147,5 +147,34 @@ describe('postgres result values', () => {
     expect(jsonSafe('infinity', 1184)).toBe('infinity');
     expect(jsonSafe(new Uint8Array([1, 255]), 17)).toBe('\\x01ff');
     expect(jsonSafe(['1', '99999999999999999999'], 1016)).toEqual([1, '99999999999999999999']);
+  });
+});
+
+describe('postgres arrays (parsed by the connector, not by the driver)', () => {
+  it('parses the text form of arrays: nesting, quoting, NULL, bounds', () => {
+    expect(parseArrayLiteral('{}')).toEqual([]);
+    expect(parseArrayLiteral('{a,"b c",NULL,"NULL","q\\"\\\\"}')).toEqual(['a', 'b c', null, 'NULL', 'q"\\']);
+    expect(parseArrayLiteral('{{1,2},{3,4}}', (x) => parseElement(23, x))).toEqual([[1, 2], [3, 4]]);
+    expect(parseArrayLiteral('[0:1]={7,8}', (x) => parseElement(23, x))).toEqual([7, 8]);
+    expect(parseArrayLiteral('{t,f}', (x) => parseElement(16, x))).toEqual([true, false]);
+    expect(() => parseArrayLiteral('not an array')).toThrow();
+    expect(() => parseArrayLiteral('{"unterminated}')).toThrow();
+  });
+  it('writes lists as one array parameter that round-trips', () => {
+    const values = ['public', 'we"ird', 'back\\slash', 'a,b'];
+    expect(parseArrayLiteral(textArrayLiteral(values))).toEqual(values);
+  });
+});
+
+describe('server text in errors is bounded', () => {
+  it('cuts a huge server message', () => {
+    const e = mapPgError(Object.assign(new Error('x'.repeat(100_000)), { code: 'XX000' }), { host: 'h', port: 1, database: 'd', username: 'u', sslMode: 'disable', secrets: [] });
+    expect(e.symptom.length).toBeLessThan(600);
+    expect(e.message.length).toBeLessThan(1000);
+  });
+  it('scrubs the password before cutting, so no part of it survives the cut', () => {
+    const secret = 'Hunter2-secret-long-password';
+    const e = mapPgError(Object.assign(new Error(`${'x'.repeat(490)}${secret}${'y'.repeat(1000)}`), { code: 'XX000' }), { host: 'h', port: 1, database: 'd', username: 'u', sslMode: 'disable', secrets: [secret] });
+    expect(JSON.stringify({ ...e, message: e.message })).not.toContain('Hunter2');
   });
 });

@@ -240,6 +240,17 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
       expect(r.warnings.map((w) => w.code)).toEqual(['row_cap']);
     });
 
+    it('returns arrays as JSON arrays with typed elements (parsed by the connector, no type query at login)', async () => {
+      const r = await postgresConnector.execute(
+        target(),
+        "SELECT ARRAY[1, 2] AS ints, ARRAY['x', NULL, 'y z'] AS texts, '{{1,2},{3,4}}'::int[] AS nested, ARRAY[true, false] AS flags, ARRAY[9007199254740993]::int8[] AS big, ARRAY[date '2024-01-02'] AS dates",
+        ctx,
+        { rowCap: 5, timeoutMs: 5000 },
+      );
+      expect(r.rows[0]).toEqual([[1, 2], ['x', null, 'y z'], [[1, 2], [3, 4]], [true, false], ['9007199254740993'], ['2024-01-02']]);
+      expect(r.columns.map((c) => c.type)).toEqual(['integer[]', 'text[]', 'integer[]', 'boolean[]', 'bigint[]', 'date[]']);
+    });
+
     it('maps unknown columns to a recoverable error with the query', async () => {
       const e = await postgresConnector.execute(target(), 'SELECT nme FROM app.customers', ctx, { rowCap: 5, timeoutMs: 5000 }).catch((x: unknown) => x);
       expect(e).toMatchObject({ kind: 'unknown_column', recoverable: true });

@@ -15,12 +15,18 @@ export const fieldErrorSchema = z.object({
 });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
-/** The one error body of the service: `{detail}`; quota errors add `code`, validation errors add `errors`. */
+/**
+ * The one error body of the service: `{detail}`; quota errors add `code`, validation errors add `errors`,
+ * data-source failures (502) add `code` `data_source_<kind>` with `symptom`, `cause` and `fix`.
+ */
 export const problemSchema = z
   .object({
     detail: z.string().describe('A human sentence saying what went wrong and how to fix it.'),
     code: z.string().optional().describe('Stable machine code; present on quota errors (429).'),
-    errors: z.array(fieldErrorSchema).optional().describe('Validation errors (422), one per field.'),
+    errors: z.array(fieldErrorSchema).optional().describe('Validation errors (422), one per field (at most 20 are listed).'),
+    symptom: z.string().optional().describe('Data-source failures (502): what the data source did, e.g. `401 Unauthorized` or `Connection reset by the server`.'),
+    cause: z.string().optional().describe('Data-source failures (502): why it happened.'),
+    fix: z.string().optional().describe('Data-source failures (502): what to change.'),
   })
   .meta({ id: 'Problem' });
 export type Problem = z.infer<typeof problemSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime } from './common.ts';
+import { isoDateTime, nonNegativeIntParam } from './common.ts';
 import { querySpecSchema } from './query-spec.ts';
 
 export const QUESTION_MAX_LENGTH = 2000;
@@ -84,7 +84,7 @@ export const runListInputSchema = z.strictObject({
   connection_id: z.string().min(1).optional(),
   status: z.enum(runStatuses).optional(),
   limit: z.coerce.number().int().min(1).max(100, 'must be at most 100').default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: nonNegativeIntParam.default(0),
 });
 export const runListSchema = z
   .object({ runs: z.array(runResultSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
@@ -103,7 +103,7 @@ export const conversationSchema = z
 export const conversationListInputSchema = z.strictObject({
   connection_id: z.string().min(1).optional(),
   limit: z.coerce.number().int().min(1).max(100, 'must be at most 100').default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  offset: nonNegativeIntParam.default(0),
 });
 export const conversationListSchema = z
   .object({ conversations: z.array(conversationSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })

@@ -1,4 +1,5 @@
 import type { FieldError } from '@aqs/contracts';
+import { ConnectorError } from '@aqs/connectors';
 
 export type DomainErrorKind =
   | 'bad_request'
@@ -10,6 +11,7 @@ export type DomainErrorKind =
   | 'validation'
   | 'rate_limited'
   | 'quota_exceeded'
+  | 'data_source'
   | 'unavailable';
 
 /** The one error type of the domain. Its message is shown to the caller, so it never holds internals. */
@@ -18,11 +20,13 @@ export class DomainError extends Error {
   readonly code: string | undefined;
   readonly fields: FieldError[] | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** A data-source failure in the connector's words (kind `data_source`). */
+  readonly dataSource: DataSourceFailure | undefined;
 
   constructor(
     kind: DomainErrorKind,
     message: string,
-    extra: { code?: string; fields?: FieldError[]; retryAfterSeconds?: number } = {},
+    extra: { code?: string; fields?: FieldError[]; retryAfterSeconds?: number; dataSource?: DataSourceFailure } = {},
   ) {
     super(message);
     this.name = 'DomainError';
@@ -30,7 +34,26 @@ export class DomainError extends Error {
     this.code = extra.code;
     this.fields = extra.fields;
     this.retryAfterSeconds = extra.retryAfterSeconds;
+    this.dataSource = extra.dataSource;
   }
+}
+
+export interface DataSourceFailure {
+  symptom: string;
+  cause: string;
+  fix: string;
+}
+
+/**
+ * A connector's failure (unreachable, TLS, credentials, reset, timeout...) as the domain reports it:
+ * 502 with the symptom, cause and fix, and code `data_source_<kind>`. Anything else passes through.
+ */
+export function fromConnectorError(error: unknown): unknown {
+  if (!(error instanceof ConnectorError)) return error;
+  return new DomainError('data_source', `${error.symptom}: ${error.cause_} ${error.fix}`, {
+    code: `data_source_${error.kind}`,
+    dataSource: { symptom: error.symptom, cause: error.cause_, fix: error.fix },
+  });
 }
 
 export const statusOfKind: Record<DomainErrorKind, number> = {
@@ -43,6 +66,7 @@ export const statusOfKind: Record<DomainErrorKind, number> = {
   validation: 422,
   rate_limited: 429,
   quota_exceeded: 429,
+  data_source: 502,
   unavailable: 503,
 };
 

@@ -388,6 +388,27 @@ export const usageCounters = pgTable(
   (t) => [primaryKey({ columns: [t.workspaceId, t.period, t.metric] })],
 );
 
+/**
+ * A unit of a monthly allowance taken for work that is not stored yet: a run's question, charged by
+ * `prepareRun` in the same transaction as the counter, deleted in the transaction that stores the run
+ * (`id` is the id the run will be stored under). A charge still here after any run could have ended
+ * belongs to a run that was never stored (the server died): the maintenance refunds it.
+ */
+export const usageCharges = pgTable(
+  'usage_charges',
+  {
+    id: text('id').primaryKey(),
+    workspaceId: text('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    /** The counter's period the unit was taken from (`YYYY-MM`), refunded there even after the month ends. */
+    period: text('period').notNull(),
+    metric: text('metric').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('usage_charges_created_idx').on(t.createdAt)],
+);
+
 /** Fixed-window counters shared by every server instance (rate limits, brute-force limits). */
 export const rateLimitCounters = pgTable(
   'rate_limit_counters',

@@ -7,6 +7,7 @@ import { benchPlanner } from './planner.ts';
 import { benchCharts } from './charts.ts';
 import { benchRuns } from './runs.ts';
 import { benchWebBundle } from './web-bundle.ts';
+import { benchHostileLoad } from './hostile-load.ts';
 
 /** Every benchmark prints its figures with a ratio against a baseline measured in the same run. */
 const benches: Array<[string, () => Promise<void>]> = [
@@ -19,6 +20,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['charts', benchCharts],
   ['runs', benchRuns],
   ['web bundle', benchWebBundle],
+  ['hostile data sources under load', benchHostileLoad],
 ];
 
 const only = process.argv[2];

@@ -26,7 +26,7 @@ async function json(res: Response): Promise<Answer> {
 export async function benchRuns(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-runs-'));
   const cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', AUTH_RATE_LIMIT_PER_CLIENT: '1000', ALLOW_PRIVATE_NETWORKS: 'true' });
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', AUTH_RATE_LIMIT_PER_CLIENT: '1000', ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true' });
   config.port = 0;
   const server = await startServer(config);
   try {

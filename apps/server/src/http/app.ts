@@ -5,9 +5,10 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Logger as PinoLogger } from 'pino';
 import { accounts, apiKeys, DomainError, hitFixedWindow, type Principal, type RunDeps } from '@aqs/core';
 import type { Store } from '@aqs/db';
-import { appRouter, NO_ROUTE_DETAIL, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
+import { appRouter, NO_ROUTE_DETAIL, procedureMeta, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
 import { randomUUID } from 'node:crypto';
 import { readBodyText, withBody } from './body.ts';
+import { assertSafeJsonText, assertSafeUrl } from './input-text.ts';
 import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
 import { mountDocs } from './docs.ts';
 import { createRestHandler } from './rest.ts';
@@ -21,6 +22,7 @@ export interface AppDeps {
   logger: PinoLogger;
   appUrl: string;
   rateLimitPerMinute: number;
+  anonRateLimitPerMinute: number;
   openApiDocument: object;
 }
 
@@ -32,6 +34,20 @@ type Env = {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const API_PREFIXES = ['/api/', '/auth/', '/trpc/'];
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SERVED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+/** Procedures one tRPC batch may hold; a batch is one request for the web app's sake, but a bounded one. */
+export const MAX_BATCH_PROCEDURES = 10;
+
+/**
+ * What a request costs against the rate limit. A REST call and a tRPC batch are one request, except
+ * that each procedure that reaches a data source (test, introspect, run, ...) counts as one of its own.
+ */
+function requestCost(path: string): { procedures: number; cost: number } {
+  if (!path.startsWith('/trpc/')) return { procedures: 1, cost: 1 };
+  const names = path.slice('/trpc/'.length).split(',');
+  const dataSource = names.filter((name) => procedureMeta(name)?.reachesDataSource === true).length;
+  return { procedures: names.length, cost: Math.max(1, dataSource + (dataSource < names.length ? 1 : 0)) };
+}
 
 function problemResponse(c: HonoContext<Env>, problem: ProblemResponse): Response {
   for (const [name, value] of Object.entries(problem.headers)) c.header(name, value);
@@ -67,6 +83,16 @@ function originOf(value: string | undefined): string | undefined {
   }
 }
 
+/**
+ * Server faults are logged at error with the stack; client errors (4xx) at info, as one bounded line
+ * without a stack or the input, so a huge bad request cannot become a huge log.
+ */
+function logProblem(log: PinoLogger, error: unknown): void {
+  const problem = toProblem(error);
+  if (problem.status >= 500) log.error({ err: error }, 'procedure failed');
+  else log.info({ status: problem.status, detail: problem.body.detail.slice(0, 300) }, 'request refused');
+}
+
 export function createApp(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const cookie = sessionCookieSettings(deps.appUrl);
@@ -81,7 +107,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
     c.set('log', log);
     c.set('principal', undefined);
     const started = performance.now();
-    await next();
+    // TRACE, TRACK, CONNECT and made-up methods: nothing here serves them (undici refuses some outright).
+    if (!SERVED_METHODS.includes(c.req.method)) {
+      c.res = c.json({ detail: `Method ${c.req.method.slice(0, 20)} is not allowed. Use one of ${SERVED_METHODS.join(', ')}.` }, 405, { Allow: SERVED_METHODS.join(', ') });
+    } else {
+      await next();
+    }
     c.header('X-Request-Id', requestId);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'same-origin');
@@ -111,11 +142,19 @@ export function createApp(deps: AppDeps): Hono<Env> {
   app.notFound((c) => c.json(noRoute(c), 404));
 
   const guarded = async (c: HonoContext<Env>, next: () => Promise<void>) => {
-    // 1. Buffer the body once, within the size limit (the adapters then read the copy).
+    // 0. The URL as sent: valid UTF-8, no NUL or lone surrogate; a tRPC batch within its bound.
+    assertSafeUrl(c.req.url);
+    const { procedures, cost } = requestCost(c.req.path);
+    if (procedures > MAX_BATCH_PROCEDURES) {
+      throw new DomainError('payload_too_large', `A tRPC batch may hold at most ${MAX_BATCH_PROCEDURES} procedures; this one has ${procedures}. Split it into smaller batches.`);
+    }
+
+    // 1. Buffer the body once, within the size limit and as valid UTF-8 (the adapters then read the copy).
     if (!SAFE_METHODS.has(c.req.method)) {
       const text = await readBodyText(c.req.raw);
       const isRest = !c.req.path.startsWith('/trpc/');
       if (isRest) assertJsonObjectBody(text);
+      assertSafeJsonText(text);
       // REST clients may POST without a body; the adapter wants `{}` as JSON.
       c.req.raw = isRest && text.trim() === '' ? withBody(c.req.raw, '{}', 'application/json') : withBody(c.req.raw, text);
     }
@@ -126,11 +165,23 @@ export function createApp(deps: AppDeps): Hono<Env> {
     let principal: Principal | undefined;
     if (apiKey !== undefined) {
       principal = await apiKeys.principalFromApiKey(deps.core, apiKey.trim());
-      if (!principal) throw new DomainError('unauthorized', 'The API key in X-API-Key is invalid or has been revoked. Ask the operator for a new one.');
     } else if (sessionToken) {
       principal = await accounts.principalFromSession(deps.core, sessionToken);
     }
     c.set('principal', principal);
+
+    // 2b. Callers without a credential (or with a bad one) are limited per client socket address.
+    if (!principal) {
+      const address = c.env?.incoming?.socket.remoteAddress ?? 'unknown';
+      const hit = await hitFixedWindow(deps.core.db, `anon:addr:${address}`, deps.anonRateLimitPerMinute, 60);
+      if (!hit.allowed) {
+        c.header('Retry-After', String(hit.resetInSeconds));
+        return c.json({ detail: `Too many requests without a credential from your address: ${hit.limit} per minute. Try again in ${hit.resetInSeconds} seconds, or sign in.` }, 429);
+      }
+    }
+    if (apiKey !== undefined && !principal) {
+      throw new DomainError('unauthorized', 'The API key in X-API-Key is invalid or has been revoked. Ask the operator for a new one.');
+    }
 
     // 3. CSRF: a state-changing request riding on the cookie must come from our own origin.
     if (!SAFE_METHODS.has(c.req.method) && apiKey === undefined) {
@@ -148,7 +199,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     // 4. Rate limit every authenticated request, per API key or per user.
     if (principal) {
       const key = principal.authMethod === 'api_key' ? `api:key:${principal.apiKeyId}` : `api:user:${principal.userId}`;
-      const hit = await hitFixedWindow(deps.core.db, key, deps.rateLimitPerMinute, 60);
+      const hit = await hitFixedWindow(deps.core.db, key, deps.rateLimitPerMinute, 60, new Date(), cost);
       c.header('X-RateLimit-Limit', String(hit.limit));
       c.header('X-RateLimit-Remaining', String(hit.remaining));
       if (!hit.allowed) {
@@ -169,6 +220,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     requestId: c.get('requestId'),
     userAgent: c.req.header('user-agent') ?? null,
     clientAddress: c.env?.incoming?.socket.remoteAddress ?? 'unknown',
+    signal: c.req.raw.signal,
     session: {
       set: (token, expiresAt) => setCookie(serializeSessionCookie(cookie, token, expiresAt)),
       clear: () => setCookie(clearSessionCookie(cookie)),
@@ -176,10 +228,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     response: {},
   });
 
-  const logFailure = (c: HonoContext<Env>, error: unknown) => {
-    const problem = toProblem(error);
-    if (problem.status >= 500) c.get('log').error({ err: error }, 'procedure failed');
-  };
+  const logFailure = (c: HonoContext<Env>, error: unknown) => logProblem(c.get('log'), error);
 
   // tRPC for the web app (batching on: a batch is one request against the rate limit).
   app.all('/trpc/*', async (c) => {
@@ -202,7 +251,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
 
   // REST: the same router through trpc-to-openapi, with errors rewritten to `{detail}`.
-  const restHandler = createRestHandler((error) => deps.logger.error({ err: error }, 'procedure failed'));
+  const restHandler = createRestHandler((error) => logProblem(deps.logger, error));
   const rest = async (c: HonoContext<Env>) => {
     const bodyText = SAFE_METHODS.has(c.req.method) ? '' : await c.req.raw.text();
     const res = await restHandler(c.req.raw, bodyText, (setHeader) =>

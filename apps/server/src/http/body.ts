@@ -1,4 +1,5 @@
 import { DomainError } from '@aqs/core';
+import { decodeUtf8 } from './input-text.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -21,7 +22,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeUtf8(Buffer.concat(chunks), 'request body');
 }
 
 /** A copy of the request with a buffered body (adapters can then read it once more). */

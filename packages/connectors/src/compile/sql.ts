@@ -8,7 +8,10 @@ export function quoteIdent(name: string): string {
 
 function quoteLiteral(value: string): string {
   if (value.includes('\0')) throw new CompileError('Values cannot contain NUL characters.');
-  // Standard-conforming strings: only the quote needs doubling (backslashes are literal).
+  // A value with a backslash is written as an escape string (E'...', backslashes and quotes doubled),
+  // which reads the same whatever the server's standard_conforming_strings says. The session pins that
+  // setting too (postgres/session.ts); this keeps the compiled text safe on its own.
+  if (value.includes('\\')) return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   return `'${value.replace(/'/g, "''")}'`;
 }
 

@@ -1,8 +1,7 @@
 import { X509Certificate } from 'node:crypto';
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { FieldError } from '@aqs/contracts';
-import type { ConnectionTarget, ParsedConfig } from '../types.ts';
+import type { ConnectionTarget, ParseConfigOptions, ParsedConfig } from '../types.ts';
 import { FIELD_NAMES } from './descriptor.ts';
 import { scopePatternProblem } from './patterns.ts';
 
@@ -19,15 +18,11 @@ export interface EsConfig {
 
 const URL_EXAMPLE = 'https://my-deployment.es.us-east-1.aws.elastic.cloud:443';
 
-function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
-  if (isIP(h) === 4) return h.startsWith('127.');
-  return h === '::1';
-}
-
-/** Normalises the Cluster URL (explicit port, no trailing slash) or explains what to fix. */
-export function normaliseClusterUrl(raw: string): { ok: true; url: string } | { ok: false; message: string } {
+/**
+ * Normalises the Cluster URL (explicit port, no trailing slash) or explains what to fix. Plain
+ * `http://` only when the operator allows insecure transport (ALLOW_INSECURE_TRANSPORT).
+ */
+export function normaliseClusterUrl(raw: string, allowInsecureTransport = false): { ok: true; url: string } | { ok: false; message: string } {
   const text = raw.trim();
   const bad = (why: string): { ok: false; message: string } => ({
     ok: false,
@@ -40,8 +35,11 @@ export function normaliseClusterUrl(raw: string): { ok: true; url: string } | { 
     return bad('is not a URL.');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return bad(`uses ${url.protocol.replace(':', '')}://.`);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return bad('uses plain http://, which is accepted only for a cluster on this machine (127.0.0.1, ::1, localhost) in development.');
+  if (url.protocol === 'http:' && !allowInsecureTransport) {
+    return {
+      ok: false,
+      message: `uses plain http://, which would send the credentials and the data unencrypted. Use the cluster's https:// URL including the port (e.g. ${URL_EXAMPLE}); for local development, the operator can allow plain http by setting ALLOW_INSECURE_TRANSPORT=true.`,
+    };
   }
   if (url.username || url.password) return bad('contains credentials; enter them in the API key or username/password fields instead.');
   if (url.search || url.hash) return bad('has a query string or fragment; remove it.');
@@ -91,17 +89,19 @@ const listInput = z
     }
   });
 
-const common = {
-  cluster_url: z
+const clusterUrl = (allowInsecureTransport: boolean) =>
+  z
     .string({ error: `is required: enter the cluster endpoint, e.g. ${URL_EXAMPLE}.` })
     .transform((v, ctx) => {
-      const r = normaliseClusterUrl(v);
+      const r = normaliseClusterUrl(v, allowInsecureTransport);
       if (!r.ok) {
         ctx.addIssue({ code: 'custom', message: r.message });
         return z.NEVER;
       }
       return r.url;
-    }),
+    });
+
+const common = {
   verify_tls: z.boolean({ error: 'must be true or false (true is recommended).' }).optional().default(true),
   ca_cert_pem: z
     .string({ error: 'must be a PEM text block.' })
@@ -138,12 +138,27 @@ const common = {
     }),
 };
 
-const schemas = {
-  api_key: z.strictObject({ ...common, api_key_id: nonEmpty('API key ID (the `id` of the created key)'), api_key_secret: nonEmpty('API key secret (the `api_key` of the created key)') }),
-  basic: z.strictObject({ ...common, username: nonEmpty('username'), password: nonEmpty('password') }),
-};
+function schemasFor(allowInsecureTransport: boolean) {
+  const base = { cluster_url: clusterUrl(allowInsecureTransport), ...common };
+  return {
+    api_key: z.strictObject({ ...base, api_key_id: nonEmpty('API key ID (the `id` of the created key)'), api_key_secret: nonEmpty('API key secret (the `api_key` of the created key)') }),
+    basic: z.strictObject({ ...base, username: nonEmpty('username'), password: nonEmpty('password') }),
+  };
+}
 
-export function parseEsConfig(authMode: string, input: Record<string, unknown>): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] } {
+const strictSchemas = schemasFor(false);
+const insecureSchemas = schemasFor(true);
+
+/**
+ * Validates a configuration. Without `options`, or with `allowInsecureTransport: false`, a plain
+ * `http://` Cluster URL is refused (the strict policy).
+ */
+export function parseEsConfig(
+  authMode: string,
+  input: Record<string, unknown>,
+  options?: ParseConfigOptions,
+): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] } {
+  const schemas = options?.allowInsecureTransport === true ? insecureSchemas : strictSchemas;
   const schema = authMode === 'api_key' ? schemas.api_key : authMode === 'basic' ? schemas.basic : null;
   if (!schema) {
     return { ok: false, errors: [{ field: 'auth_mode', message: `is not an Elasticsearch auth mode; use one of: ${Object.keys(FIELD_NAMES).join(', ')}.` }] };

@@ -10,7 +10,7 @@ import { introspectEs } from './introspect.ts';
 import { testEs } from './test-connection.ts';
 import { validateEsql } from './validator.ts';
 
-export { closeElasticsearchClients } from './client.ts';
+export { closeElasticsearchClients, dropElasticsearchClient } from './client.ts';
 
 function warnings(target: ConnectionTarget): string[] {
   const config = readConfig(target);

@@ -7,7 +7,7 @@ export const VERIFY_TLS_OFF_WARNING =
   'TLS verification is off: the cluster certificate is not checked, which allows active man-in-the-middle attacks. Use this in development only; supply the CA cert PEM instead.';
 
 export const PLAIN_HTTP_WARNING =
-  'The Cluster URL uses plain http://, accepted only for a cluster on this machine during development: credentials and data travel unencrypted. Use https:// in production.';
+  'The Cluster URL uses plain http://, accepted only because the operator allows insecure transport (ALLOW_INSECURE_TRANSPORT=true, development only): credentials and data travel unencrypted. Use https:// in production.';
 
 const clusterUrl: FormField = {
   name: 'cluster_url',

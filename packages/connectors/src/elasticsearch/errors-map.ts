@@ -4,8 +4,11 @@
  * connection's secrets should a server ever echo them.
  */
 import { errors } from '@elastic/elasticsearch';
+import { DEADLINE_GRACE_MS, abortedError } from '../bounded.ts';
 import { ConnectorError } from '../errors.ts';
 import type { ClientHandle } from './client.ts';
+import { InvalidResponseError, ResponseTooLargeError } from './client.ts';
+import type { Operation } from './request.ts';
 
 export const FIX_RECREATE_KEY = 'Recreate the key with `read` and `view_index_metadata`.';
 export const FIX_TLS = 'Supply the CA cert PEM, or disable TLS verification in development.';
@@ -26,13 +29,27 @@ export interface EsErrorBody {
   status?: number;
 }
 
-/** `type` and `reason` of an Elasticsearch error body (root cause preferred for the type). */
+/** Longest text taken from a cluster answer into an error (the answer itself may be megabytes). */
+export const MAX_REASON_CHARS = 1000;
+
+function text(value: unknown, max: number): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value.length > max ? `${value.slice(0, max)}...` : value;
+}
+
+/**
+ * `type` and `reason` of an Elasticsearch error body (root cause preferred for the type). Whatever
+ * the body holds (a hostile server chooses), both are bounded strings.
+ */
 export function errorInfo(body: unknown): { type: string; reason: string } {
-  const b = (body ?? {}) as EsErrorBody;
-  if (typeof b.error === 'string') return { type: 'error', reason: b.error };
-  const e = b.error ?? {};
-  const root = e.root_cause?.[0];
-  return { type: e.type ?? root?.type ?? 'error', reason: e.reason ?? root?.reason ?? (typeof body === 'string' ? body : '') };
+  const b = (typeof body === 'object' && body !== null ? body : {}) as EsErrorBody;
+  if (typeof b.error === 'string') return { type: 'error', reason: text(b.error, MAX_REASON_CHARS) ?? '' };
+  const e = typeof b.error === 'object' && b.error !== null ? b.error : {};
+  const root = Array.isArray(e.root_cause) && typeof e.root_cause[0] === 'object' && e.root_cause[0] !== null ? e.root_cause[0] : {};
+  return {
+    type: text(e.type, 100) ?? text(root.type, 100) ?? 'error',
+    reason: text(e.reason, MAX_REASON_CHARS) ?? text(root.reason, MAX_REASON_CHARS) ?? text(body, MAX_REASON_CHARS) ?? '',
+  };
 }
 
 const TLS_VERIFY = /self[- ]signed certificate|unable to verify the first certificate|unable to get local issuer certificate|unable to get issuer certificate|certificate has expired|certificate is not yet valid|does not match certificate's altnames|Hostname\/IP does not match|certificate signature failure|Invalid or malformed certificate|CA fingerprint does not match|unsupported certificate purpose|certificate chain too long|self_signed|CERT_/i;
@@ -43,7 +60,8 @@ export interface MapContext {
   secrets: readonly string[];
   query?: string;
   timeoutMs?: number;
-  signal?: AbortSignal;
+  /** The operation the request belonged to (tells a cancellation from a deadline). */
+  op?: Operation;
   clusterUrl?: string;
 }
 
@@ -91,7 +109,12 @@ export function isMissingQueryEndpoint(status: number, reason: string): boolean 
   return (status === 405 || status === 400) && /(no handler found for uri|Incorrect HTTP method for uri) \[\/_query/.test(reason);
 }
 
-function connectionFailure(message: string, ctx: MapContext): ConnectorError {
+const NOT_HTTP = /HPE_|Parse Error/;
+const RESET = /ECONNRESET|socket hang up|EPIPE|closed before the whole answer|connection reset|Connection closed while reading/i;
+const FIX_ENDPOINT = 'Check that the Cluster URL points at the Elasticsearch HTTP endpoint (host and port), not another service or a proxy that cuts connections, and that the cluster is healthy.';
+
+function connectionFailure(raw: string, ctx: MapContext): ConnectorError {
+  const message = raw.length > 300 ? `${raw.slice(0, 300)}...` : raw;
   const blocked = ctx.handle?.blocked.error;
   if (blocked && /Address not allowed|resolves to/.test(message)) return blocked;
   if (TLS_VERIFY.test(message)) return tlsVerifyFailed(message);
@@ -101,6 +124,22 @@ function connectionFailure(message: string, ctx: MapContext): ConnectorError {
       symptom: 'TLS handshake failed',
       cause: `The TLS handshake with the cluster failed (${message}); the port may not serve HTTPS.`,
       fix: 'Check that the Cluster URL uses https:// and the HTTPS port of the cluster.',
+    });
+  }
+  if (NOT_HTTP.test(message)) {
+    return new ConnectorError({
+      kind: 'unreachable',
+      symptom: 'Not an Elasticsearch cluster',
+      cause: `The server at ${ctx.clusterUrl ?? 'the Cluster URL'} answered with bytes that are not HTTP (${message}).`,
+      fix: FIX_ENDPOINT,
+    });
+  }
+  if (RESET.test(message)) {
+    return new ConnectorError({
+      kind: 'unreachable',
+      symptom: 'Connection reset',
+      cause: `The server at ${ctx.clusterUrl ?? 'the Cluster URL'} closed or reset the connection before a complete answer (${message}).`,
+      fix: FIX_ENDPOINT,
     });
   }
   return new ConnectorError({
@@ -114,6 +153,9 @@ function connectionFailure(message: string, ctx: MapContext): ConnectorError {
 /** Converts anything thrown by the client into a ConnectorError. */
 export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
   if (err instanceof ConnectorError) return err;
+  // Once the caller's signal fired, whatever the request ended with is that cancellation or deadline.
+  const caller = ctx.op?.callerSignal;
+  if (ctx.op && caller?.aborted && !(err instanceof errors.ResponseError)) return abortedError(caller, ctx.op.budgetMs + DEADLINE_GRACE_MS);
   const s = (t: string): string => scrub(t, ctx.secrets);
   if (err instanceof errors.ResponseError) {
     const status = err.meta.statusCode ?? 0;
@@ -178,12 +220,20 @@ export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
     });
   }
   if (err instanceof errors.TimeoutError) {
+    if (ctx.query !== undefined) {
+      return new ConnectorError({
+        kind: 'timeout',
+        symptom: 'Query timed out',
+        cause: `The cluster did not answer within ${ctx.timeoutMs ?? 'the allowed'} ms; the request was closed, which cancels the query on the cluster.`,
+        fix: 'Narrow the question (shorter time range, fewer groups) or raise the timeout.',
+        recoverable: true,
+      });
+    }
     return new ConnectorError({
       kind: 'timeout',
-      symptom: 'Query timed out',
-      cause: `The cluster did not answer within ${ctx.timeoutMs ?? 'the allowed'} ms; the request was closed, which cancels the query on the cluster.`,
-      fix: 'Narrow the question (shorter time range, fewer groups) or raise the timeout.',
-      recoverable: true,
+      symptom: 'Cluster did not answer in time',
+      cause: `No complete answer from ${ctx.clusterUrl ?? 'the cluster'} within ${ctx.timeoutMs ?? ctx.op?.budgetMs ?? 'the allowed'} ms; the connection was closed.`,
+      fix: `${FIX_ENDPOINT} Raise QUERY_TIMEOUT_SECONDS only for a slow but working cluster.`,
     });
   }
   if (err instanceof errors.RequestAbortedError) {
@@ -194,6 +244,18 @@ export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
       fix: 'Run the question again.',
     });
   }
+  if (err instanceof ResponseTooLargeError) {
+    const mib = Math.round(err.limit / (1024 * 1024));
+    return new ConnectorError({
+      kind: 'engine',
+      symptom: 'Response too large',
+      cause: `The answer of ${ctx.clusterUrl ?? 'the cluster'} ${err.announced === null ? 'grew' : `announced ${err.announced} bytes,`} past the ${mib} MiB this service reads; it was not read further and the connection was closed.`,
+      fix: ctx.query !== undefined
+        ? 'Return fewer or narrower rows: KEEP only the columns needed, aggregate with STATS, or lower the LIMIT.'
+        : `Narrow Allowed indices / Index pattern; if the answer should never be that large, ${FIX_ENDPOINT.charAt(0).toLowerCase()}${FIX_ENDPOINT.slice(1)}`,
+      query: ctx.query,
+    });
+  }
   if (err instanceof errors.ProductNotSupportedError) {
     return new ConnectorError({
       kind: 'unreachable',
@@ -202,14 +264,30 @@ export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
       fix: 'Check the Cluster URL: it must point at the Elasticsearch endpoint, not Kibana or a proxy page.',
     });
   }
+  if (err instanceof errors.DeserializationError || err instanceof InvalidResponseError) {
+    const detail = err instanceof InvalidResponseError ? err.message : 'its body is not valid JSON';
+    return new ConnectorError({
+      kind: 'engine',
+      symptom: 'Invalid response',
+      cause: `The answer of ${ctx.clusterUrl ?? 'the cluster'} could not be read: ${detail}.`,
+      fix: FIX_ENDPOINT,
+    });
+  }
   if (err instanceof errors.ConnectionError || err instanceof errors.NoLivingConnectionsError) {
     return connectionFailure(s(err.message), ctx);
   }
-  if (err instanceof errors.DeserializationError) {
-    return new ConnectorError({ kind: 'engine', symptom: 'Invalid response', cause: 'The cluster answer was not valid JSON.', fix: 'Check the Cluster URL.' });
-  }
   const message = err instanceof Error ? err.message : String(err);
   return connectionFailure(s(message), ctx);
+}
+
+/** An answer whose shape is not what Elasticsearch sends for this request. */
+export function invalidShape(what: string, clusterUrl: string | undefined): ConnectorError {
+  return new ConnectorError({
+    kind: 'engine',
+    symptom: 'Invalid response',
+    cause: `The answer of ${clusterUrl ?? 'the cluster'} is not ${what}.`,
+    fix: FIX_ENDPOINT,
+  });
 }
 
 /** Text of a `Warning` header without its `299 Elasticsearch-<version>-<hash> "..."` envelope. */

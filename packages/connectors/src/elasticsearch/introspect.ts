@@ -3,14 +3,15 @@
  * scope; `GET /<name>/_field_caps?fields=*` (what ES|QL itself resolves fields with) gives each
  * one's columns. Both need only `view_index_metadata` (or `read`).
  */
+import { errors } from '@elastic/elasticsearch';
 import { ConnectorError } from '../errors.ts';
 import type { ConnectionTarget, ConnectorContext, IntrospectedColumn, IntrospectedTable, Introspection } from '../types.ts';
 import type { ClientHandle } from './client.ts';
 import { clientFor } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
-import { FIX_EMPTY_SCHEMA, mapClientError } from './errors-map.ts';
+import { FIX_EMPTY_SCHEMA, invalidShape, mapClientError } from './errors-map.ts';
 import { matchesName } from './patterns.ts';
-import { esRequest, serverInfo } from './request.ts';
+import { esRequest, isObject, runOperation, serverInfo, startOperation, type Operation } from './request.ts';
 
 export const FIELD_LIMIT = 1000;
 const CONCURRENCY = 6;
@@ -32,11 +33,6 @@ export function esqlType(mappingType: string): string {
   return ESQL_TYPES[mappingType] ?? 'unsupported';
 }
 
-interface ResolveAnswer {
-  indices?: { name: string; aliases?: string[]; attributes?: string[]; data_stream?: string }[];
-  aliases?: { name: string; indices?: string[] }[];
-  data_streams?: { name: string; backing_indices?: string[]; timestamp_field?: string }[];
-}
 
 interface FieldCapsEntry {
   type: string;
@@ -46,20 +42,37 @@ interface FieldCapsEntry {
   indices?: string[];
 }
 
-interface FieldCapsAnswer {
-  indices?: string[];
-  fields?: Record<string, Record<string, FieldCapsEntry>>;
-}
-
 export const EMPTY_SCHEMA_CAUSE = 'Query language not enabled, or `view_index_metadata` missing.';
 
 function encodePatterns(patterns: readonly string[]): string {
   return patterns.map((p) => encodeURIComponent(p)).join(',');
 }
 
+const MAX_NAME = 1000;
+const name = (v: unknown): string | null => (typeof v === 'string' && v !== '' && v.length <= MAX_NAME ? v : null);
+const names = (v: unknown): string[] => (Array.isArray(v) ? v.map(name).filter((x): x is string => x !== null) : []);
+/** The objects of a list in an answer (anything else a server sends there is ignored). */
+const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** The `fields` of a field-caps answer, keeping only well-formed entries (any server may answer). */
+function fieldCapsFields(answer: unknown): Record<string, Record<string, FieldCapsEntry>> {
+  const out: Record<string, Record<string, FieldCapsEntry>> = Object.create(null) as Record<string, Record<string, FieldCapsEntry>>;
+  const fields = isObject(answer) && isObject(answer.fields) ? answer.fields : {};
+  for (const [field, caps] of Object.entries(fields)) {
+    if (!isObject(caps) || field.length > MAX_NAME) continue;
+    const entries: Record<string, FieldCapsEntry> = Object.create(null) as Record<string, FieldCapsEntry>;
+    for (const [key, e] of Object.entries(caps)) {
+      if (!isObject(e) || typeof e.type !== 'string' || e.type.length > 100) continue;
+      entries[key] = { type: e.type, metadata_field: e.metadata_field === true, ...(e.indices === undefined ? {} : { indices: names(e.indices) }) };
+    }
+    out[field] = entries;
+  }
+  return out;
+}
+
 /** Columns of one table from a field-caps answer. */
-export function columnsFromFieldCaps(table: string, answer: FieldCapsAnswer): IntrospectedColumn[] {
-  const fields = answer.fields ?? {};
+export function columnsFromFieldCaps(table: string, answer: unknown): IntrospectedColumn[] {
+  const fields = fieldCapsFields(answer);
   const nested = new Set<string>();
   for (const [name, caps] of Object.entries(fields)) {
     if (Object.values(caps).some((c) => c.type === 'nested')) nested.add(name);
@@ -104,13 +117,20 @@ export function columnsFromFieldCaps(table: string, answer: FieldCapsAnswer): In
   return columns;
 }
 
+/** Runs `fn` over `items`, `limit` at a time; after the first failure no further item starts. */
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const i = next++;
-      out[i] = await fn(items[i] as T);
+      try {
+        out[i] = await fn(items[i] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   });
   await Promise.all(workers);
@@ -118,53 +138,68 @@ async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promis
 }
 
 /** Lists the tables (indices, aliases, data streams) in scope, without columns. */
-export async function resolveScope(handle: ClientHandle, scope: readonly string[], secrets: readonly string[]): Promise<IntrospectedTable[]> {
+export async function resolveScope(handle: ClientHandle, scope: readonly string[], secrets: readonly string[], op: Operation): Promise<IntrospectedTable[]> {
   if (scope.length === 0) return [];
-  let answer: ResolveAnswer;
+  let answer: unknown;
   try {
-    const res = await esRequest<ResolveAnswer>(handle, {
+    const res = await esRequest<unknown>(handle, {
       method: 'GET',
       path: `/_resolve/index/${encodePatterns(scope)}`,
       querystring: { ignore_unavailable: true, allow_no_indices: true },
-    });
-    answer = res.body ?? {};
+    }, op);
+    answer = res.body;
   } catch (e) {
-    throw mapClientError(e, { handle, secrets, clusterUrl: handle.config.cluster_url });
+    throw mapClientError(e, { handle, secrets, clusterUrl: handle.config.cluster_url, op });
   }
+  if (!isObject(answer)) throw invalidShape('a `_resolve/index` answer (a JSON object)', handle.config.cluster_url);
   const base = { schema: null, columns: [], primary_key: [], foreign_keys: [], row_estimate: null, warnings: [] };
   const tables: IntrospectedTable[] = [];
-  for (const ds of answer.data_streams ?? []) {
-    tables.push({ ...base, columns: [], warnings: [], name: ds.name, kind: 'data_stream', members: [...(ds.backing_indices ?? [])] });
+  for (const ds of objects(answer.data_streams)) {
+    const n = name(ds.name);
+    if (n) tables.push({ ...base, columns: [], warnings: [], name: n, kind: 'data_stream', members: names(ds.backing_indices) });
   }
-  for (const a of answer.aliases ?? []) {
-    tables.push({ ...base, columns: [], warnings: [], name: a.name, kind: 'alias', members: [...(a.indices ?? [])].sort() });
+  for (const a of objects(answer.aliases)) {
+    const n = name(a.name);
+    if (n) tables.push({ ...base, columns: [], warnings: [], name: n, kind: 'alias', members: names(a.indices).sort() });
   }
-  for (const i of answer.indices ?? []) {
-    if (i.data_stream) continue; // backing index of a data stream: reached through the stream
-    tables.push({ ...base, columns: [], warnings: [], name: i.name, kind: 'index', members: [] });
+  for (const i of objects(answer.indices)) {
+    const n = name(i.name);
+    if (!n || i.data_stream) continue; // a backing index of a data stream is reached through the stream
+    tables.push({ ...base, columns: [], warnings: [], name: n, kind: 'index', members: [] });
   }
   tables.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return tables;
 }
 
 export async function introspectEs(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection> {
+  // Every request shares one budget: introspection ends within the request timeout.
+  const op = startOperation(ctx, ctx.requestTimeoutMs);
+  let handle: ClientHandle | null = null;
+  return runOperation(op, () => handle, async () => {
+    handle = await clientFor(target, ctx);
+    return discover(target, handle, op);
+  });
+}
+
+async function discover(target: ConnectionTarget, handle: ClientHandle, op: Operation): Promise<Introspection> {
   const config = readConfig(target);
   const scope = scopePatterns(config);
   const secrets = secretValues(target);
-  const handle = await clientFor(target, ctx);
-  const tables = await resolveScope(handle, scope, secrets);
+  const tables = await resolveScope(handle, scope, secrets, op);
   const warnings: string[] = [];
   await mapLimit(tables, CONCURRENCY, async (table) => {
     try {
-      const res = await esRequest<FieldCapsAnswer>(handle, {
+      const res = await esRequest<unknown>(handle, {
         method: 'GET',
         path: `/${encodeURIComponent(table.name)}/_field_caps`,
         querystring: { fields: '*', ignore_unavailable: true, allow_no_indices: true },
-      });
-      table.columns = columnsFromFieldCaps(table.name, res.body ?? {});
+      }, op);
+      table.columns = columnsFromFieldCaps(table.name, res.body);
     } catch (e) {
-      const err = mapClientError(e, { handle, secrets, clusterUrl: config.cluster_url });
-      if (err.kind === 'auth' || err.kind === 'unreachable' || err.kind === 'tls' || err.kind === 'blocked_address') throw err;
+      const err = mapClientError(e, { handle, secrets, clusterUrl: config.cluster_url, op });
+      // An answer of the cluster (an HTTP error) is about this table; anything else (no answer,
+      // a broken one, the deadline) ends the whole introspection.
+      if (!(e instanceof errors.ResponseError) || err.kind === 'auth') throw err;
       table.warnings.push(`Columns could not be read (${err.symptom}: ${err.cause_}).`);
     }
     if (table.columns.length > FIELD_LIMIT) {
@@ -173,11 +208,11 @@ export async function introspectEs(target: ConnectionTarget, ctx: ConnectorConte
       warnings.push(w);
     }
   });
-  await patternConflicts(handle, scope, tables, warnings);
+  await patternConflicts(handle, scope, tables, warnings, op, secrets);
   if (tables.length === 0) {
     warnings.unshift(`Empty schema after discovery: no index, alias or data stream matching ${scope.join(', ')} is visible to the credential. ${EMPTY_SCHEMA_CAUSE} ${FIX_EMPTY_SCHEMA}`);
   }
-  const server = await serverInfo(handle);
+  const server = await serverInfo(handle, op);
   return {
     dialect: 'elasticsearch',
     schemas: scope.map((p) => ({ name: p, table_count: tables.filter((t) => matchesName(p, t.name)).length })),
@@ -192,20 +227,25 @@ export async function introspectEs(target: ConnectionTarget, ctx: ConnectorConte
  * across the indices of the pattern are read as `unsupported` then. Notes them on each index's
  * column and in the introspection warnings.
  */
-async function patternConflicts(handle: ClientHandle, scope: readonly string[], tables: IntrospectedTable[], warnings: string[]): Promise<void> {
+async function patternConflicts(handle: ClientHandle, scope: readonly string[], tables: IntrospectedTable[], warnings: string[], op: Operation, secrets: readonly string[]): Promise<void> {
   for (const pattern of scope) {
     if (!pattern.includes('*')) continue;
     const members = tables.filter((t) => t.kind === 'index' && matchesName(pattern, t.name));
     if (members.length < 2) continue;
-    let answer: FieldCapsAnswer;
+    let answer: unknown;
     try {
-      answer = (await esRequest<FieldCapsAnswer>(handle, {
+      answer = (await esRequest<unknown>(handle, {
         method: 'GET',
         path: `/${encodeURIComponent(pattern)}/_field_caps`,
         querystring: { fields: '*', ignore_unavailable: true, allow_no_indices: true },
-      })).body ?? {};
-    } catch {
-      continue; // the per-table columns are already there; this pass is advisory
+      }, op)).body;
+    } catch (e) {
+      // The per-table columns are already there and this pass is advisory, but an operation that
+      // was cancelled or ran out of time stops here.
+      if (op.signal.aborted || Date.now() >= op.deadline || e instanceof errors.TimeoutError) {
+        throw mapClientError(e, { handle, secrets, clusterUrl: handle.config.cluster_url, op });
+      }
+      continue;
     }
     for (const col of columnsFromFieldCaps(pattern, answer)) {
       if (col.type !== 'unsupported' || !col.note?.startsWith('Conflicting types')) continue;

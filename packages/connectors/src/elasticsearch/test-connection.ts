@@ -14,12 +14,12 @@ import { errors } from '@elastic/elasticsearch';
 import { ConnectorError } from '../errors.ts';
 import type { CheckStatus, ConnectionTarget, ConnectorContext, TestCheck, TestResult } from '../types.ts';
 import type { ClientHandle } from './client.ts';
-import { clientFor } from './client.ts';
+import { clientFor, insecureTransportError } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
 import { PLAIN_HTTP_WARNING, VERIFY_TLS_OFF_WARNING } from './descriptor.ts';
 import { FIX_RECREATE_KEY, errorInfo, isMissingQueryEndpoint, mapClientError, scrub, unknownQueryUri } from './errors-map.ts';
 import { emptySchemaError, resolveScope } from './introspect.ts';
-import { atLeast, esRequest, serverInfo } from './request.ts';
+import { atLeast, esRequest, isObject, runOperation, serverInfo, startOperation, type Operation } from './request.ts';
 
 const CHECKS: [string, string][] = [
   ['reachability', 'Cluster reachable'],
@@ -31,17 +31,29 @@ const CHECKS: [string, string][] = [
 ];
 
 interface HasPrivilegesAnswer {
-  has_all_requested?: boolean;
-  index?: Record<string, Record<string, boolean>>;
+  has_all_requested?: unknown;
+  index?: unknown;
 }
 
 interface AuthenticateAnswer {
-  username?: string;
-  authentication_type?: string;
-  api_key?: { id?: string; name?: string | null };
+  username?: unknown;
+  authentication_type?: unknown;
+  api_key?: unknown;
 }
 
 export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult> {
+  // Every check shares one budget: the whole test ends within the request timeout.
+  const op = startOperation(ctx, ctx.requestTimeoutMs);
+  let handle: ClientHandle | null = null;
+  return runOperation(
+    op,
+    () => handle,
+    () => runChecks(target, ctx, op, (h) => (handle = h)),
+    (result) => !result.ok,
+  );
+}
+
+async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Operation, opened: (h: ClientHandle) => void): Promise<TestResult> {
   const config = readConfig(target);
   const scope = scopePatterns(config);
   const secrets = secretValues(target);
@@ -63,13 +75,21 @@ export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): P
       server: handle?.server && (handle.server.version || handle.server.flavor) ? { ...handle.server } : null,
     };
   };
-  const mapCtx = () => ({ handle, secrets, clusterUrl: config.cluster_url });
+  const mapCtx = () => ({ handle, secrets, clusterUrl: config.cluster_url, op });
+
+  // Plain http without the operator's consent: refused before anything is resolved or sent.
+  if (config.cluster_url.startsWith('http:') && !ctx.allowInsecureTransport) {
+    set('reachability', 'skipped', 'Not checked: plain http is refused before connecting.');
+    return fail('tls', insecureTransportError());
+  }
 
   // 1-3: reachability, TLS, credentials
   let who: AuthenticateAnswer = {};
   try {
     handle = await clientFor(target, ctx);
-    who = (await esRequest<AuthenticateAnswer>(handle, { method: 'GET', path: '/_security/_authenticate' })).body ?? {};
+    opened(handle);
+    const body = (await esRequest<unknown>(handle, { method: 'GET', path: '/_security/_authenticate' }, op)).body;
+    who = isObject(body) ? (body as AuthenticateAnswer) : {};
   } catch (e) {
     const err = mapClientError(e, mapCtx());
     if (err.kind === 'tls') {
@@ -91,14 +111,17 @@ export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): P
   if (checks[2]?.status === 'skipped') {
     set('reachability', 'passed', `Connected to ${config.cluster_url}.`);
     set('tls', ...tlsStatus(config.cluster_url, config.verify_tls, config.ca_cert_pem !== null));
-    const as = who.authentication_type === 'api_key' ? `API key ${who.api_key?.id ?? config.api_key_id ?? ''}`.trim() : 'user';
-    set('credentials', 'passed', `Authenticated${who.username ? ` as ${who.username}` : ''} (${as}).`);
+    const short = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
+    const keyId = isObject(who.api_key) ? short(who.api_key.id) : null;
+    const username = short(who.username);
+    const as = who.authentication_type === 'api_key' ? `API key ${keyId ?? config.api_key_id ?? ''}`.trim() : 'user';
+    set('credentials', 'passed', `Authenticated${username ? ` as ${username}` : ''} (${as}).`);
   }
 
   // 4: ES|QL endpoint
-  const server = await serverInfo(handle);
+  const server = await serverInfo(handle, op);
   try {
-    await esRequest(handle, { method: 'POST', path: '/_query', querystring: { format: 'json' }, body: { query: 'ROW ok = 1 | LIMIT 1' } });
+    await esRequest(handle, { method: 'POST', path: '/_query', querystring: { format: 'json' }, body: { query: 'ROW ok = 1 | LIMIT 1' } }, op);
     const v = server.flavor === 'serverless' ? 'serverless' : server.version ? `version ${server.version}` : 'version not readable without the monitor privilege';
     const joins = atLeast(server.version, 8, 13) === false ? ' Cross-index joins need 8.13 or later: keep analysis to one FROM pattern.' : '';
     set('query_endpoint', 'passed', `ES|QL answers (${v}).${joins}`);
@@ -118,16 +141,17 @@ export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): P
 
   // 5: privileges on the scope patterns
   try {
-    const res = await esRequest<HasPrivilegesAnswer>(handle, {
+    const res = await esRequest<unknown>(handle, {
       method: 'POST',
       path: '/_security/user/_has_privileges',
       body: { index: [{ names: scope, privileges: ['read', 'view_index_metadata'] }] },
-    });
-    const body = res.body ?? {};
+    }, op);
+    const body: HasPrivilegesAnswer = isObject(res.body) ? res.body : {};
     if (body.has_all_requested !== true) {
       const missing: string[] = [];
       for (const p of scope) {
-        const granted = body.index?.[p] ?? {};
+        const entry = isObject(body.index) ? body.index[p] : undefined;
+        const granted: Record<string, unknown> = isObject(entry) ? entry : {};
         const lacking = ['read', 'view_index_metadata'].filter((priv) => granted[priv] !== true);
         if (lacking.length > 0) missing.push(`${lacking.join(' and ')} on ${p}`);
       }
@@ -145,7 +169,7 @@ export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): P
 
   // 6: something in scope
   try {
-    const tables = await resolveScope(handle, scope, secrets);
+    const tables = await resolveScope(handle, scope, secrets, op);
     if (tables.length === 0) return fail('scope', emptySchemaError(scope));
     const count = (kind: string): number => tables.filter((t) => t.kind === kind).length;
     const names = tables.slice(0, 10).map((t) => t.name).join(', ') + (tables.length > 10 ? ', ...' : '');

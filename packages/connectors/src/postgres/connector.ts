@@ -1,3 +1,4 @@
+import { abortedError, DEADLINE_GRACE_MS } from '../bounded.ts';
 import { ConnectorError } from '../errors.ts';
 import { assertHostAllowed } from '../network.ts';
 import {
@@ -14,16 +15,13 @@ import {
   type TestResult,
   type ValidatedQuery,
 } from '../types.ts';
-import { createClient, sendCancelRequest, type SocketState, type Sql } from './client.ts';
+import { openClient, type SocketState, type Sql } from './client.ts';
 import { descriptor, EMBEDDED_AUTH_MODE, parsePgConfig, pgWarnings, readConfig, type PgConfig } from './config.ts';
 import { introspectCatalog, type MetaQuery } from './introspect.ts';
 import { mapPgError, sqlState, type ErrorContext } from './pg-errors.ts';
-import { jsonSafe } from './results.ts';
+import { jsonSafe, textArrayLiteral } from './results.ts';
 import { runReadOnly, type Engine } from './session.ts';
 import { validateSql } from './validator.ts';
-
-/** Grace beyond the statement timeout before the client gives up on a server that does not answer. */
-const CLIENT_GRACE_MS = 5000;
 
 function isEmbedded(target: ConnectionTarget): boolean {
   return target.authMode === EMBEDDED_AUTH_MODE;
@@ -61,7 +59,30 @@ interface Handle {
   close(): Promise<void>;
 }
 
-async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorContext): Promise<Handle> {
+/**
+ * The operation's own end: the caller's signal (with bounded()'s deadline) or, when the connector is
+ * called directly, the same deadline set here. Everything the operation opened closes when it fires.
+ */
+interface Operation {
+  signal: AbortSignal;
+  budgetMs: number;
+  done(): void;
+}
+
+function operation(ctx: ConnectorContext, budgetMs: number): Operation {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), budgetMs);
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
+  return { signal, budgetMs, done: () => clearTimeout(timer) };
+}
+
+/** Once the operation's signal fired, its outcome is the cancellation or the timeout, whatever failed on the way. */
+function failure(error: unknown, op: Operation, target: ConnectionTarget, config: PgConfig, extra: Partial<ErrorContext>): ConnectorError {
+  if (op.signal.aborted && sqlState(error) === undefined) return abortedError(op.signal, op.budgetMs);
+  return mapPgError(error, errorContext(target, config, { ...extra, aborted: op.signal.aborted }));
+}
+
+async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorContext, op: Operation, maxRowsPerResult?: number): Promise<Handle> {
   const state: SocketState = { serverRefusedTls: false };
   if (isEmbedded(target)) {
     const db = demoDatabase(ctx);
@@ -72,17 +93,23 @@ async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorCo
       close: async () => undefined,
     };
   }
+  if (op.signal.aborted) throw abortedError(op.signal, op.budgetMs);
   await assertHostAllowed(config.host, ctx.allowPrivateNetworks);
-  const sql: Sql = createClient(config, target.secrets.password ?? '', {
+  const client = openClient(config, target.secrets.password ?? '', {
     allowPrivateNetworks: ctx.allowPrivateNetworks,
+    allowInsecureTransport: ctx.allowInsecureTransport,
     connectTimeoutMs: Math.min(ctx.requestTimeoutMs, 15_000),
+    signal: op.signal,
+    budgetMs: op.budgetMs,
     state,
+    ...(maxRowsPerResult ? { limits: { maxRowsPerResult } } : {}),
   });
+  const sql: Sql = client.sql;
   return {
-    engine: { kind: 'postgres', sql, resendCancel: (pid, secret) => sendCancelRequest(config, ctx.allowPrivateNetworks, pid, secret) },
+    engine: { kind: 'postgres', sql, client },
     meta: async (text, params) => (await sql.unsafe(text, params as never[])) as unknown as Record<string, unknown>[],
     state,
-    close: () => sql.end({ timeout: 1 }),
+    close: () => client.close(),
   };
 }
 
@@ -140,12 +167,13 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     };
   };
 
+  const op = operation(ctx, ctx.requestTimeoutMs + DEADLINE_GRACE_MS);
   let handle: Handle | undefined;
   try {
     try {
-      handle = await open(target, config, ctx);
+      handle = await open(target, config, ctx, op);
     } catch (error) {
-      const mapped = mapPgError(error, errorContext(target, config));
+      const mapped = failure(error, op, target, config, {});
       set('reachability', 'failed', mapped.cause_);
       return result(mapped, null);
     }
@@ -153,7 +181,7 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     try {
       about = (await handle.meta(ABOUT, []))[0] ?? {};
     } catch (error) {
-      const mapped = mapPgError(error, errorContext(target, config, { state: handle.state }));
+      const mapped = failure(error, op, target, config, { state: handle.state });
       const failed = failedCheckOf(error, mapped);
       for (const id of order.slice(0, order.indexOf(failed))) {
         if (id === 'tls' && config.ssl_mode === 'disable') set(id, 'warning', 'TLS is off (ssl_mode=disable).');
@@ -177,7 +205,7 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       set('database', 'passed', `Database "${config.database}" exists.`);
     }
 
-    const rows = await handle.meta(PRIVILEGES, [config.schemas]);
+    const rows = await handle.meta(PRIVILEGES, [textArrayLiteral(config.schemas)]);
     const missing = rows.filter((r) => r.exists !== true).map((r) => String(r.name));
     const noUsage = rows.filter((r) => r.exists === true && r.usage !== true).map((r) => String(r.name));
     const tables = rows.reduce((n, r) => n + Number(r.tables ?? 0), 0);
@@ -226,25 +254,28 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     else set('least_privilege', 'passed', 'The role can read but not write the tables in scope.');
     return result(null, server);
   } catch (error) {
-    const mapped = mapPgError(error, errorContext(target, config, { state: handle?.state }));
+    const mapped = failure(error, op, target, config, { state: handle?.state });
     set('privileges', 'failed', mapped.cause_);
     return result(mapped, null);
   } finally {
     await handle?.close().catch(() => undefined);
+    op.done();
   }
 }
 
 async function runIntrospect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection> {
   const config = readConfig(target);
+  const op = operation(ctx, ctx.requestTimeoutMs + DEADLINE_GRACE_MS);
   let handle: Handle | undefined;
   try {
-    handle = await open(target, config, ctx);
+    handle = await open(target, config, ctx, op);
     const version = (await handle.meta("SELECT current_setting('server_version') AS version", []))[0]?.version;
     return await introspectCatalog(handle.meta, config.schemas, typeof version === 'string' ? version : null);
   } catch (error) {
-    throw mapPgError(error, errorContext(target, config, { state: handle?.state }));
+    throw failure(error, op, target, config, { state: handle?.state });
   } finally {
     await handle?.close().catch(() => undefined);
+    op.done();
   }
 }
 
@@ -270,17 +301,13 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
   if (typeof validated.ownLimit === 'number' && validated.ownLimit > cap) {
     warnings.push({ code: 'row_cap', message: `The query asks for ${validated.ownLimit} rows; at most ${cap} are returned (the row cap).` });
   }
+  const op = operation(ctx, timeoutMs + DEADLINE_GRACE_MS);
   let handle: Handle | undefined;
-  let clientTimedOut = false;
-  let timer: NodeJS.Timeout | undefined;
   try {
-    handle = await open(target, config, ctx);
-    const current = handle;
-    timer = setTimeout(() => {
-      clientTimedOut = true;
-      current.close().catch(() => undefined);
-    }, timeoutMs + CLIENT_GRACE_MS);
-    const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: ctx.signal });
+    // The statement asks for cap + 1 rows: a server sending more is not answering it (the type-name
+    // lookup after it returns at most one row per column, hence the floor).
+    handle = await open(target, config, ctx, op, Math.max(cap + 1, 2000));
+    const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: op.signal });
     const truncated = result.rows.length > cap;
     const rows = (truncated ? result.rows.slice(0, cap) : result.rows).map((row) => row.map((v, i) => jsonSafe(v, result.fields[i]?.oid ?? 0)));
     if (truncated) warnings.push({ code: 'row_cap', message: `Only the first ${cap} rows are shown; the result has more.` });
@@ -293,19 +320,10 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
       took_ms: Math.round(performance.now() - started),
     };
   } catch (error) {
-    if (clientTimedOut && !(error instanceof ConnectorError)) {
-      throw new ConnectorError({
-        kind: 'timeout',
-        symptom: 'query timed out',
-        cause: `The server did not answer within ${timeoutMs + CLIENT_GRACE_MS} ms.`,
-        fix: 'Check the server\'s load and network; ask a narrower question.',
-        query: validated.text,
-      });
-    }
-    throw mapPgError(error, errorContext(target, config, { state: handle?.state, query: validated.text, aborted: ctx.signal?.aborted === true, timeoutMs }));
+    throw failure(error, op, target, config, { state: handle?.state, query: validated.text, timeoutMs });
   } finally {
-    if (timer) clearTimeout(timer);
     await handle?.close().catch(() => undefined);
+    op.done();
   }
 }
 

@@ -4,6 +4,7 @@
  * the embedded demo; arrays travel as JSON so both drivers read them the same way.
  */
 import type { IntrospectedTable, Introspection } from '../types.ts';
+import { textArrayLiteral } from './results.ts';
 
 export type MetaQuery = (text: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -58,12 +59,14 @@ function list(v: unknown): string[] {
 }
 
 export async function introspectCatalog(query: MetaQuery, schemas: readonly string[], serverVersion: string | null): Promise<Introspection> {
+  // One text parameter in array syntax: the driver does not map JS arrays to PostgreSQL arrays.
   const scope = [...schemas];
+  const scopeParam = textArrayLiteral(scope);
   const [existing, relations, columns, constraints] = [
-    await query(SCHEMAS, [scope]),
-    await query(RELATIONS, [scope]),
-    await query(COLUMNS, [scope]),
-    await query(CONSTRAINTS, [scope]),
+    await query(SCHEMAS, [scopeParam]),
+    await query(RELATIONS, [scopeParam]),
+    await query(COLUMNS, [scopeParam]),
+    await query(CONSTRAINTS, [scopeParam]),
   ];
   const tables = new Map<string, IntrospectedTable>();
   const key = (schema: unknown, name: unknown): string => `${str(schema)}\u0000${str(name)}`;

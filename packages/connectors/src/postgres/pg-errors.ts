@@ -6,6 +6,9 @@
 import { ConnectorError } from '../errors.ts';
 import type { SocketState } from './client.ts';
 
+/** Longest server-provided text (error message) that reaches a ConnectorError. */
+const MAX_SERVER_TEXT = 500;
+
 export interface ErrorContext {
   host: string;
   port: number;
@@ -47,10 +50,17 @@ export function sqlState(error: unknown): string | undefined {
   return code && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('E') ? code : undefined;
 }
 
+/** Server text bounded to MAX_SERVER_TEXT characters (a hostile server may send megabytes). */
+function clip(text: string): string {
+  return text.length > MAX_SERVER_TEXT ? `${text.slice(0, MAX_SERVER_TEXT)}...` : text;
+}
+
 export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
   if (error instanceof ConnectorError) return error;
-  const raw = error instanceof Error ? error.message : String(error);
-  const message = scrub(raw, ctx.secrets);
+  const full = error instanceof Error ? error.message : String(error);
+  const raw = clip(full);
+  // Scrubbed before it is cut, so that a cut cannot leave part of the password behind.
+  const message = clip(scrub(full, ctx.secrets));
   const code = field(error, 'code') ?? '';
   const state = sqlState(error);
   const where = `${ctx.host}:${ctx.port}`;
@@ -191,4 +201,130 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
     cause: 'The connection to PostgreSQL failed unexpectedly.',
     fix: 'Retry; if it persists, report the message to the operator.',
   });
+}
+
+// ---------- failures the connector detects on the wire itself (client.ts) ----------
+
+/** Where a connection was when it failed. */
+export type WirePhase = 'connecting' | 'startup' | 'idle' | 'query';
+
+export interface WireContext {
+  host: string;
+  port: number;
+  sslMode: string;
+}
+
+function during(phase: WirePhase): string {
+  switch (phase) {
+    case 'connecting':
+      return 'while connecting';
+    case 'startup':
+      return 'during the login (before it completed)';
+    case 'idle':
+      return 'between two queries';
+    case 'query':
+      return 'while a query was running';
+  }
+}
+
+const NOT_POSTGRES_FIX =
+  'Check that the host and port point at a PostgreSQL server (not another service), and that no proxy, load balancer or firewall between this service and the server cuts or alters the connection; the server log says why it dropped it.';
+
+export type WireFailure =
+  | { kind: 'reset' | 'closed'; phase: WirePhase }
+  | { kind: 'protocol'; phase: WirePhase; detail: string }
+  | { kind: 'tls_garbage'; detail: string }
+  | { kind: 'tls_refused' }
+  | { kind: 'too_large'; detail: string }
+  | { kind: 'cleartext_refused' }
+  | { kind: 'unsupported_auth'; method: string }
+  | { kind: 'startup_timeout'; phase: WirePhase; ms: number }
+  | { kind: 'budget'; attempts: number };
+
+/** The ConnectorError for a failure the connector saw on the wire (no server text is quoted). */
+export function wireError(failure: WireFailure, ctx: WireContext): ConnectorError {
+  const where = `${ctx.host}:${ctx.port}`;
+  switch (failure.kind) {
+    case 'reset':
+      return new ConnectorError({
+        kind: 'unreachable',
+        symptom: 'Connection reset by the server',
+        cause: `The server at ${where} reset the connection ${during(failure.phase)}.`,
+        fix: NOT_POSTGRES_FIX,
+      });
+    case 'closed':
+      return new ConnectorError({
+        kind: 'unreachable',
+        symptom: 'Connection closed by the server',
+        cause:
+          failure.phase === 'startup' || failure.phase === 'connecting'
+            ? `The server at ${where} closed the connection ${during(failure.phase)}: it is not a PostgreSQL server, or it turned this client away (connection limit, pg_hba.conf, a proxy).`
+            : `The server at ${where} closed the connection ${during(failure.phase)} (server restart or crash, or the session was terminated).`,
+        fix: NOT_POSTGRES_FIX,
+      });
+    case 'protocol':
+      return new ConnectorError({
+        kind: 'engine',
+        symptom: 'Invalid response from the server',
+        cause: `The server at ${where} sent data that is not the PostgreSQL protocol ${during(failure.phase)} (${failure.detail}); the connection was closed.`,
+        fix: NOT_POSTGRES_FIX,
+      });
+    case 'tls_garbage':
+      return new ConnectorError({
+        kind: 'tls',
+        symptom: 'Invalid answer to the TLS request',
+        cause: `The server at ${where} answered the request to start TLS with ${failure.detail}; a PostgreSQL server answers with a single "S" or "N".`,
+        fix: NOT_POSTGRES_FIX,
+      });
+    case 'tls_refused':
+      return new ConnectorError({
+        kind: 'tls',
+        symptom: 'server does not support SSL, but SSL was required',
+        cause: `The server at ${where} does not accept TLS connections, and ssl_mode is ${ctx.sslMode}.`,
+        fix: 'Enable ssl on the server (ssl = on with a certificate), or, for a local development server only, set ssl_mode to disable.',
+      });
+    case 'too_large':
+      return new ConnectorError({
+        kind: 'engine',
+        symptom: 'Response too large',
+        cause: `The server at ${where} sent ${failure.detail}; the connection was closed to protect the service.`,
+        fix: 'Ask for fewer or narrower columns (large text, JSON or binary values) or fewer rows.',
+      });
+    case 'cleartext_refused':
+      return new ConnectorError({
+        kind: 'auth',
+        symptom: 'Cleartext password authentication refused',
+        cause: `The server at ${where} asked for the password in clear text (password authentication) over ${
+          ctx.sslMode === 'disable' ? 'an unencrypted connection (ssl_mode=disable)' : `a TLS connection whose certificate is not verified (ssl_mode=${ctx.sslMode})`
+        }, where anyone on the path could read it; the password was not sent.`,
+        fix: 'Connect with TLS and ssl_mode verify-full (paste the CA certificate if it is private), or configure scram-sha-256 authentication for this role on the server (password_encryption = scram-sha-256, a scram-sha-256 line in pg_hba.conf, then set the password again); an operator can allow it anyway with ALLOW_INSECURE_TRANSPORT=true.',
+      });
+    case 'unsupported_auth':
+      return new ConnectorError({
+        kind: 'auth',
+        symptom: 'Unsupported authentication method',
+        cause: `The server at ${where} asked for ${failure.method} authentication, which this service does not support.`,
+        fix: 'Allow scram-sha-256 password authentication for this role in pg_hba.conf.',
+      });
+    case 'startup_timeout':
+      return new ConnectorError({
+        kind: 'unreachable',
+        symptom: `connection to ${where} timed out`,
+        cause:
+          failure.phase === 'connecting'
+            ? `The server did not accept the connection within ${Math.round(failure.ms / 1000)} s: a firewall drops the traffic, or the host or port is wrong.`
+            : `The server accepted the TCP connection but did not complete the PostgreSQL login within ${Math.round(failure.ms / 1000)} s.`,
+        fix:
+          failure.phase === 'connecting'
+            ? "Check the host and port, and allow the service's address in the firewall / security group of the database."
+            : 'Check that the port is the PostgreSQL port (not another service) and that the server is not overloaded.',
+      });
+    case 'budget':
+      return new ConnectorError({
+        kind: 'unreachable',
+        symptom: 'Connection lost',
+        cause: `The connection to ${where} ended and this operation does not reconnect (${failure.attempts} connection attempt(s) made).`,
+        fix: 'Retry; if it keeps failing, check the server and the network between this service and it.',
+      });
+  }
 }

@@ -114,3 +114,97 @@ export function jsonSafe(value: unknown, oid: number): unknown {
   if (typeof value === 'object') return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
   return String(value);
 }
+
+// ---------- arrays ----------
+
+/**
+ * Element types of the built-in array types (array OID -> element OID). The driver does not look
+ * types up at connect time (that query's failure could not be caught), so arrays are parsed here.
+ */
+export const ARRAY_ELEMENTS: Record<number, number> = {
+  199: 114, 1000: 16, 1001: 17, 1005: 21, 1007: 23, 1009: 25, 1014: 1042, 1015: 1043, 1016: 20, 1021: 700,
+  1022: 701, 1028: 26, 1115: 1114, 1182: 1082, 1183: 1083, 1185: 1184, 1187: 1186, 1231: 1700, 1270: 1266,
+  2951: 2950, 3807: 3802, 1041: 869, 651: 650, 1040: 829,
+};
+
+/** Parses one element's text as the driver parses a scalar of that type (others stay text). */
+export function parseElement(oid: number, text: string): unknown {
+  switch (oid) {
+    case 16:
+      return text === 't';
+    case 21:
+    case 23:
+    case 26:
+    case 700:
+    case 701:
+      return Number(text);
+    case 114:
+    case 3802:
+      return JSON.parse(text) as unknown;
+    case 17:
+      return Buffer.from(text.slice(2), 'hex');
+    default:
+      return text;
+  }
+}
+
+/**
+ * Parses PostgreSQL's text form of an array (`{1,2}`, `{{"a b",NULL},{c,d}}`, `[0:1]={x,y}`) into
+ * nested arrays, elements through `element` (NULL -> null). Throws on text that is not an array.
+ */
+export function parseArrayLiteral(text: string, element: (raw: string) => unknown = (raw) => raw): unknown[] {
+  let i = 0;
+  if (text[0] === '[') {
+    // Dimension decoration: [lower:upper][...]=
+    const eq = text.indexOf('=');
+    if (eq < 0) throw new Error('malformed array literal');
+    i = eq + 1;
+  }
+  const parse = (): unknown[] => {
+    if (text[i] !== '{') throw new Error('malformed array literal');
+    i++;
+    const out: unknown[] = [];
+    if (text[i] === '}') {
+      i++;
+      return out;
+    }
+    for (;;) {
+      if (text[i] === '{') out.push(parse());
+      else if (text[i] === '"') {
+        i++;
+        let value = '';
+        while (i < text.length && text[i] !== '"') {
+          if (text[i] === '\\') i++;
+          value += text[i] ?? '';
+          i++;
+        }
+        if (text[i] !== '"') throw new Error('malformed array literal');
+        i++;
+        out.push(element(value));
+      } else {
+        let end = i;
+        while (end < text.length && text[end] !== ',' && text[end] !== '}') end++;
+        const raw = text.slice(i, end).trim();
+        i = end;
+        out.push(raw.toUpperCase() === 'NULL' ? null : element(raw));
+      }
+      if (text[i] === ',') {
+        i++;
+        continue;
+      }
+      if (text[i] === '}') {
+        i++;
+        return out;
+      }
+      throw new Error('malformed array literal');
+    }
+  };
+  const result = parse();
+  if (i !== text.length) throw new Error('malformed array literal');
+  return result;
+}
+
+/** A PostgreSQL array literal of strings, to pass a list as one text parameter (`$1::text[]`). */
+export function textArrayLiteral(values: readonly (string | number)[]): string {
+  return `{${values.map((v) => `"${String(v).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   authTokens,
   connections,
@@ -105,52 +105,93 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * Runs the store writes an answer depends on, for real or as a shadow, so register and
+ * forgot-password cost the same whether or not the address has an account (no enumeration by
+ * timing). Both run `writes` between SAVEPOINT and RELEASE / ROLLBACK TO inside a transaction that
+ * commits: the same statements, index and foreign-key work, round trips and commit; a shadow's rows
+ * (on throwaway keys) are rolled back and never exist. The savepoint is issued here rather than by
+ * the driver's nested transactions, which differ (postgres.js never releases a savepoint, so its
+ * success and failure paths differ by a round trip). A shadow answers `undefined`; its errors are
+ * swallowed (there is nothing to report).
+ */
+async function realOrShadow<T>(db: Database, real: boolean, writes: (tx: Executor) => Promise<T>): Promise<T | undefined> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`savepoint account_writes`);
+    let result: T | undefined;
+    try {
+      result = await writes(tx);
+    } catch (error) {
+      if (real) throw error;
+    }
+    await tx.execute(real ? sql`release savepoint account_writes` : sql`rollback to savepoint account_writes`);
+    return real ? result : undefined;
+  });
+}
+
+/** A unique address that cannot belong to anyone (RFC 2606 `.invalid`), for shadow rows. */
+function shadowEmail(): string {
+  return `${newId('shadow')}@shadow.invalid`;
+}
+
+/** The user, personal workspace, owner membership, demo connection and confirmation token of a new account. */
+async function createAccount(
+  tx: Executor,
+  deps: CoreDeps,
+  account: { email: string; name: string | null; passwordHash: string },
+  now: Date,
+): Promise<string> {
+  const userId = newId('usr');
+  const workspaceId = newId('wsp');
+  await tx.insert(users).values({ id: userId, email: account.email, name: account.name, passwordHash: account.passwordHash, createdAt: now, updatedAt: now });
+  await tx.insert(workspaces).values({
+    id: workspaceId,
+    name: account.name ? `${account.name}'s workspace` : 'Personal workspace',
+    ownerUserId: userId,
+    personal: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await tx.insert(workspaceMembers).values({ workspaceId, userId, role: 'owner', createdAt: now });
+  // Every new workspace starts with the embedded demo connection, so there is something to ask at once.
+  await tx.insert(connections).values({
+    id: newId('con'),
+    workspaceId,
+    createdBy: userId,
+    name: DEMO_CONNECTION.name,
+    dialect: DEMO_CONNECTION.dialect,
+    authMode: DEMO_CONNECTION.authMode,
+    config: DEMO_CONNECTION.config,
+    tags: [...DEMO_CONNECTION.tags],
+    isDemo: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return issueToken(tx, userId, 'verify_email', deps.auth.verifyEmailTokenSeconds, now);
+}
+
+/**
  * Registers an account. Answers the same way whether or not the address is taken (no enumeration):
- * a new address gets a confirmation link, a taken one a note that the account exists.
+ * a new address gets a confirmation link, a taken one a note that the account exists. Both cost the
+ * same: one argon2 hash, one lookup, the account-creation transaction (for a taken address on a
+ * shadow account, rolled back: see `realOrShadow`) and one email.
  */
 export async function register(deps: CoreDeps, input: RegisterInput): Promise<void> {
   const now = nowOf(deps);
   const passwordHash = await hashPassword(input.password);
   const [existing] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
-  if (existing) {
-    await deliverEmail(deps, accountExistsMessage(deps.auth.appUrl, input.email));
-    return;
-  }
-  let token: string;
+  const taken = existing !== undefined;
+  let token: string | undefined;
   try {
-    token = await deps.db.transaction(async (tx) => {
-      const userId = newId('usr');
-      const workspaceId = newId('wsp');
-      await tx.insert(users).values({ id: userId, email: input.email, name: input.name ?? null, passwordHash, createdAt: now, updatedAt: now });
-      await tx.insert(workspaces).values({
-        id: workspaceId,
-        name: input.name ? `${input.name}'s workspace` : 'Personal workspace',
-        ownerUserId: userId,
-        personal: true,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await tx.insert(workspaceMembers).values({ workspaceId, userId, role: 'owner', createdAt: now });
-      // Every new workspace starts with the embedded demo connection, so there is something to ask at once.
-      await tx.insert(connections).values({
-        id: newId('con'),
-        workspaceId,
-        createdBy: userId,
-        name: DEMO_CONNECTION.name,
-        dialect: DEMO_CONNECTION.dialect,
-        authMode: DEMO_CONNECTION.authMode,
-        config: DEMO_CONNECTION.config,
-        tags: [...DEMO_CONNECTION.tags],
-        isDemo: true,
-        createdAt: now,
-        updatedAt: now,
-      });
-      return issueToken(tx, userId, 'verify_email', deps.auth.verifyEmailTokenSeconds, now);
-    });
+    token = await realOrShadow(deps.db, !taken, (tx) =>
+      createAccount(tx, deps, { email: taken ? shadowEmail() : input.email, name: input.name ?? null, passwordHash }, now),
+    );
   } catch (error) {
     // A concurrent registration of the same address won the race: answer as for a taken address.
-    if (isUniqueViolation(error)) return;
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+  }
+  if (token === undefined) {
+    await deliverEmail(deps, accountExistsMessage(deps.auth.appUrl, input.email));
+    return;
   }
   await deliverEmail(
     deps,
@@ -249,15 +290,25 @@ export async function resendVerification(deps: CoreDeps, principal: Principal): 
   return `We sent a new confirmation link to ${user.email}.`;
 }
 
+/**
+ * Emails a reset link when the address has an account. Costs the same either way (no enumeration
+ * by timing): an unknown address runs the same token insert, on a shadow user inserted first, in a
+ * savepoint that is rolled back (see `realOrShadow`), and nothing is sent. Both paths make six
+ * round trips to the store: a known address [BEGIN, SAVEPOINT, token, RELEASE, COMMIT, outbox row],
+ * an unknown one [BEGIN, SAVEPOINT, shadow user, shadow token, ROLLBACK TO, COMMIT].
+ */
 export async function forgotPassword(deps: CoreDeps, email: string): Promise<void> {
   const now = nowOf(deps);
   const [user] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1);
-  if (!user) return;
-  const token = await issueToken(deps.db, user.id, 'reset_password', deps.auth.resetPasswordTokenSeconds, now);
-  await deliverEmail(
-    deps,
-    resetPasswordMessage(deps.auth.appUrl, email, token, Math.round(deps.auth.resetPasswordTokenSeconds / 60)),
-  );
+  const ttl = deps.auth.resetPasswordTokenSeconds;
+  const token = await realOrShadow(deps.db, user !== undefined, async (tx) => {
+    if (user) return issueToken(tx, user.id, 'reset_password', ttl, now);
+    const shadowId = newId('usr');
+    await tx.insert(users).values({ id: shadowId, email: shadowEmail(), passwordHash: '', createdAt: now, updatedAt: now });
+    return issueToken(tx, shadowId, 'reset_password', ttl, now);
+  });
+  if (!user || token === undefined) return;
+  await deliverEmail(deps, resetPasswordMessage(deps.auth.appUrl, email, token, Math.round(ttl / 60)));
 }
 
 /** Sets a new password from a reset link; every session of the user ends. */

@@ -8,7 +8,8 @@ import type {
   schemaOverridesInputSchema,
   schemaSelectionInputSchema,
 } from '@aqs/contracts';
-import { DomainError } from '../errors.ts';
+import { DomainError, fromConnectorError } from '../errors.ts';
+import { sanitizeForStore } from '../storable.ts';
 import type { CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
 import { connectorContext, loadOwnedConnection, targetOf, type ConnectionRow } from './service.ts';
@@ -37,7 +38,11 @@ async function storedSchema(deps: CoreDeps, connectionId: string) {
 async function runIntrospection(deps: CoreDeps, row: ConnectionRow, signal: AbortSignal | undefined) {
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  const introspection = await connector.introspect(targetOf(deps, row), await connectorContext(deps, row, signal));
+  const introspection = sanitizeForStore(
+    await connector.introspect(targetOf(deps, row), await connectorContext(deps, row, signal)).catch((error: unknown) => {
+      throw fromConnectorError(error);
+    }),
+  );
   const fingerprint = structureFingerprint(introspection);
   const now = new Date();
   const values = {

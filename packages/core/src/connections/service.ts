@@ -5,6 +5,7 @@ import {
   connectorFor,
   findDialect,
   listDialects,
+  releaseConnection,
   type AuthModeDescriptor,
   type Connector,
   type ConnectionTarget,
@@ -189,6 +190,38 @@ export async function getConnection(deps: CoreDeps, principal: Principal, id: st
   return toConnection(await loadOwnedConnection(deps.db, principal, id));
 }
 
+/**
+ * A stored credential never follows a connection to a new target. When a field that says where the
+ * connection points or how the peer is verified (URL, host, port, database, TLS mode, CA; the
+ * connector marks them `locatesTarget`) changes, the stored secrets are dropped from `merged` unless
+ * the request sends them again; a required one that is not sent is a 422 naming it.
+ */
+function forgetSecretsOnRepoint(
+  deps: CoreDeps,
+  connector: Connector,
+  mode: AuthModeDescriptor,
+  row: ConnectionRow,
+  merged: Record<string, unknown>,
+  sent: Record<string, unknown>,
+): void {
+  const before = connector.parseConfig(row.authMode, { ...row.config, ...openSecrets(deps, row) }, { allowInsecureTransport: true });
+  const after = connector.parseConfig(mode.id, merged, { allowInsecureTransport: true });
+  const old = before.ok ? before.value.config : row.config;
+  const next = after.ok ? after.value.config : merged;
+  const moved = mode.fields.filter((f) => f.locatesTarget && JSON.stringify(old[f.name] ?? null) !== JSON.stringify(next[f.name] ?? null));
+  if (moved.length === 0) return;
+  const changed = moved.map((f) => f.name).join(', ');
+  const missing: FieldError[] = [];
+  for (const field of mode.fields.filter((f) => f.secret)) {
+    if (typeof sent[field.name] === 'string') continue;
+    delete merged[field.name];
+    if (field.required) {
+      missing.push({ field: `config.${field.name}`, message: `must be sent again: changing ${changed} clears the stored credentials, so they never reach a new target` });
+    }
+  }
+  if (missing.length > 0) throw validation(missing);
+}
+
 export async function updateConnection(deps: CoreDeps, principal: Principal, input: ConnectionPatchInput): Promise<Connection> {
   const row = await loadOwnedConnection(deps.db, principal, input.id);
   if (row.isDemo && (input.config !== undefined || input.auth_mode !== undefined)) {
@@ -207,6 +240,7 @@ export async function updateConnection(deps: CoreDeps, principal: Principal, inp
       if (value === null) delete merged[key];
       else merged[key] = value;
     }
+    forgetSecretsOnRepoint(deps, connector, mode, row, merged, input.config ?? {});
     const parsed = parseOrThrow(deps, connector, mode.id, merged);
     changes.authMode = mode.id;
     changes.config = parsed.config;
@@ -214,12 +248,14 @@ export async function updateConnection(deps: CoreDeps, principal: Principal, inp
   }
   const [updated] = await deps.db.update(connections).set(changes).where(eq(connections.id, row.id)).returning();
   if (!updated) throw new DomainError('not_found', `Connection ${input.id} was not found in your workspace.`);
+  if (changes.config) releaseConnection(row.id);
   return toConnection(updated);
 }
 
 export async function deleteConnection(deps: CoreDeps, principal: Principal, id: string): Promise<void> {
   const row = await loadOwnedConnection(deps.db, principal, id);
   await deps.db.delete(connections).where(eq(connections.id, row.id));
+  releaseConnection(row.id);
 }
 
 export async function duplicateConnection(deps: CoreDeps, principal: Principal, id: string): Promise<Connection> {

@@ -12,8 +12,9 @@ export interface WindowHit {
 }
 
 /**
- * Counts one request against a fixed window shared by all server instances. The increment is a single
- * atomic upsert, so N parallel requests see N distinct counts and exactly `limit` of them are allowed.
+ * Counts `cost` requests (one by default) against a fixed window shared by all server instances. The
+ * increment is a single atomic upsert, so N parallel requests see N distinct counts and exactly
+ * `limit` of them are allowed.
  */
 export async function hitFixedWindow(
   db: Executor,
@@ -21,19 +22,20 @@ export async function hitFixedWindow(
   limit: number,
   windowSeconds: number,
   now: Date = new Date(),
+  cost = 1,
 ): Promise<WindowHit> {
   const windowMs = windowSeconds * 1000;
   const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
   const windowEnd = new Date(windowStart.getTime() + windowMs);
   const [row] = await db
     .insert(rateLimitCounters)
-    .values({ key, windowStart, count: 1, expiresAt: windowEnd })
+    .values({ key, windowStart, count: cost, expiresAt: windowEnd })
     .onConflictDoUpdate({
       target: [rateLimitCounters.key, rateLimitCounters.windowStart],
-      set: { count: sql`${rateLimitCounters.count} + 1` },
+      set: { count: sql`${rateLimitCounters.count} + ${cost}` },
     })
     .returning({ count: rateLimitCounters.count });
-  const count = row?.count ?? 1;
+  const count = row?.count ?? cost;
   return {
     count,
     limit,

@@ -1,5 +1,6 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import { usageCounters, type Executor } from '@aqs/db';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { runs, usageCharges, usageCounters, type Database, type Executor } from '@aqs/db';
+import { DEADLINE_GRACE_MS } from '@aqs/connectors';
 import type { PlanId } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import { PLAN_LIMITS, type PlanLimits } from './plans.ts';
@@ -23,19 +24,31 @@ export function usagePeriod(now: Date): string {
 /**
  * Takes one unit of a monthly allowance in one atomic statement: the upsert only increments while the
  * count is under the plan's limit, so N concurrent requests with one unit left give exactly one success.
+ *
+ * With `chargeId`, the unit is also recorded as a pending charge (`usage_charges`, id = the id the
+ * work will be stored under) in the same transaction: the counter and the charge exist together or
+ * not at all. Storing the work settles the charge (`settleCharge`, in the storing transaction); a
+ * charge never settled is refunded by `refundStaleCharges` once no run could still be alive.
  */
-export async function consumeUsage(db: Executor, workspaceId: string, plan: PlanId, metric: UsageMetric, now = new Date()): Promise<void> {
+export async function consumeUsage(db: Executor, workspaceId: string, plan: PlanId, metric: UsageMetric, now = new Date(), chargeId?: string): Promise<void> {
   const limit = PLAN_LIMITS[plan][LIMIT_OF[metric]];
-  const taken = await db
-    .insert(usageCounters)
-    .values({ workspaceId, period: usagePeriod(now), metric, count: 1 })
-    .onConflictDoUpdate({
-      target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric],
-      set: { count: sql`${usageCounters.count} + 1` },
-      setWhere: lt(usageCounters.count, limit),
-    })
-    .returning({ count: usageCounters.count });
-  if (taken.length === 0 || (taken[0]?.count ?? 0) > limit) {
+  const period = usagePeriod(now);
+  const take = async (tx: Executor): Promise<boolean> => {
+    const taken = await tx
+      .insert(usageCounters)
+      .values({ workspaceId, period, metric, count: 1 })
+      .onConflictDoUpdate({
+        target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric],
+        set: { count: sql`${usageCounters.count} + 1` },
+        setWhere: lt(usageCounters.count, limit),
+      })
+      .returning({ count: usageCounters.count });
+    const ok = taken.length > 0 && (taken[0]?.count ?? 0) <= limit;
+    if (ok && chargeId) await tx.insert(usageCharges).values({ id: chargeId, workspaceId, period, metric, createdAt: now });
+    return ok;
+  };
+  const ok = chargeId ? await db.transaction(take) : await take(db);
+  if (!ok) {
     throw new DomainError(
       'quota_exceeded',
       `Your ${plan} plan includes ${limit} ${WHAT[metric]} a month and this month's are used. They renew on the 1st (UTC); upgrade the plan for more.`,
@@ -44,10 +57,72 @@ export async function consumeUsage(db: Executor, workspaceId: string, plan: Plan
   }
 }
 
-/** Gives a unit back (a run refused before it started must not cost the user). */
-export async function refundUsage(db: Executor, workspaceId: string, metric: UsageMetric, now = new Date()): Promise<void> {
-  await db
-    .update(usageCounters)
-    .set({ count: sql`greatest(${usageCounters.count} - 1, 0)` })
-    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.period, usagePeriod(now)), eq(usageCounters.metric, metric)));
+/**
+ * Settles a pending charge inside the transaction that stores its work (the unit stays spent). When
+ * the charge is gone, it was refunded because the work outlived the refund bound (see
+ * `staleChargeAgeMs`): the unit is taken again (without the limit: the work is done) so the
+ * question is counted exactly once.
+ */
+export async function settleCharge(tx: Executor, chargeId: string, workspaceId: string, metric: UsageMetric, now = new Date()): Promise<void> {
+  const settled = await tx.delete(usageCharges).where(eq(usageCharges.id, chargeId)).returning({ id: usageCharges.id });
+  if (settled.length > 0) return;
+  await tx
+    .insert(usageCounters)
+    .values({ workspaceId, period: usagePeriod(now), metric, count: 1 })
+    .onConflictDoUpdate({ target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric], set: { count: sql`${usageCounters.count} + 1` } });
+}
+
+/**
+ * Refunds one pending charge in one transaction: `DELETE ... RETURNING` hands the charge to exactly one
+ * caller, which gives the unit back to the charge's own period (never below zero). A charge whose
+ * run is stored anyway is dropped without a refund (defence in depth: storing deletes it). With
+ * `olderThan`, only a charge created before it is refunded. Returns whether a unit came back.
+ */
+export async function refundCharge(db: Database, chargeId: string, olderThan?: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const condition = olderThan ? and(eq(usageCharges.id, chargeId), lt(usageCharges.createdAt, olderThan)) : eq(usageCharges.id, chargeId);
+    const [charge] = await tx
+      .delete(usageCharges)
+      .where(condition)
+      .returning({ workspaceId: usageCharges.workspaceId, period: usageCharges.period, metric: usageCharges.metric });
+    if (!charge) return false;
+    const [stored] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.id, chargeId)).limit(1);
+    if (stored) return false;
+    await tx
+      .update(usageCounters)
+      .set({ count: sql`greatest(${usageCounters.count} - 1, 0)` })
+      .where(and(eq(usageCounters.workspaceId, charge.workspaceId), eq(usageCounters.period, charge.period), eq(usageCounters.metric, charge.metric)));
+    return true;
+  });
+}
+
+/**
+ * How old a pending charge must be before it is refunded: longer than any run can live, so an
+ * instance never refunds a run another live instance is still working on. A run's data-source steps
+ * are each bounded by QUERY_TIMEOUT_SECONDS plus the connect grace (introspection, sampling, the
+ * query: about 3 x (timeout + grace), 105 s at the default 30 s) and the planner call is re-asked at
+ * most once; ten times the per-step bound, and never less than an hour, leaves a wide margin. A
+ * refund is not urgent (the unit comes back an hour late at worst), a wrong one would be worse; and
+ * should a run still outlive the bound, `settleCharge` takes the unit again when it is stored.
+ */
+export function staleChargeAgeMs(requestTimeoutMs: number): number {
+  return Math.max(3_600_000, 10 * (requestTimeoutMs + DEADLINE_GRACE_MS));
+}
+
+/**
+ * Refunds pending charges older than `staleChargeAgeMs` (work charged and never stored: the process
+ * died in between), each with `refundCharge`, so concurrent refunders (several instances, start-up
+ * and the periodic cleanup) refund each charge once. Returns how many units were given back.
+ */
+export async function refundStaleCharges(db: Database, options: { requestTimeoutMs: number; now?: Date; batch?: number }): Promise<number> {
+  const cutoff = new Date((options.now ?? new Date()).getTime() - staleChargeAgeMs(options.requestTimeoutMs));
+  const stale = await db
+    .select({ id: usageCharges.id })
+    .from(usageCharges)
+    .where(lt(usageCharges.createdAt, cutoff))
+    .orderBy(asc(usageCharges.createdAt))
+    .limit(options.batch ?? 500);
+  let refunded = 0;
+  for (const { id } of stale) if (await refundCharge(db, id, cutoff)) refunded++;
+  return refunded;
 }

@@ -1,13 +1,15 @@
 import type { RunPhase, RunRequest, RunResult } from '@aqs/contracts';
+import { sanitizeForStore, storableText } from '../storable.ts';
 import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Connector } from '@aqs/connectors';
 import { PlanningError, buildContext, fromIntrospection, type Plan, type Planner } from '@aqs/planner';
 import { buildChart } from '@aqs/charts';
+import { newId } from '@aqs/db';
 import { DomainError } from '../errors.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
 import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { loadStructure, structureFingerprint } from '../connections/schema.ts';
-import { consumeUsage, refundUsage } from '../limits/usage.ts';
+import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { compileSpec, queryLanguageOf } from './compile.ts';
 import { ensureSamples, type Samples } from './samples.ts';
 import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
@@ -92,8 +94,11 @@ export async function prepareRun(deps: RunDeps, principal: Principal, request: R
   }
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions');
-  return { execute: (observer = silentObserver, signal) => runPipeline(deps, principal, request, row, connector, observer, signal) };
+  // The unit is taken with a pending charge under the id the run will be stored with: storing the run
+  // settles it in the same transaction; if the process dies first, the maintenance refunds it.
+  const runId = newId('run');
+  await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions', new Date(), runId);
+  return { execute: (observer = silentObserver, signal) => runPipeline(deps, principal, request, row, connector, observer, signal, runId) };
 }
 
 async function runPipeline(
@@ -104,10 +109,13 @@ async function runPipeline(
   connector: Connector,
   observer: RunObserver,
   signal: AbortSignal | undefined,
+  runId: string,
 ): Promise<RunResult> {
   const createdAt = new Date();
   const timings = { building_context: 0, planning: 0, executing: 0 };
   const run: FinishedRun = {
+    id: runId,
+    charged: true,
     principal,
     conversationId: request.conversation_id,
     connectionId: row.id,
@@ -202,8 +210,11 @@ async function runPipeline(
     run.query = { dialect: queryLanguageOf(row.dialect), text: validated.text };
     run.warnings.push(...validated.warnings);
 
-    const result = await phase('executing', () =>
-      step('execute', row.name, () => connector.execute(target, validated.text, ctx, { rowCap: DEFAULT_ROW_CAP, timeoutMs: deps.dataSources.requestTimeoutMs })),
+    // Values, column names and warnings come from the data source: made storable before they are kept.
+    const result = sanitizeForStore(
+      await phase('executing', () =>
+        step('execute', row.name, () => connector.execute(target, validated.text, ctx, { rowCap: DEFAULT_ROW_CAP, timeoutMs: deps.dataSources.requestTimeoutMs })),
+      ),
     );
     run.warnings.push(...result.warnings);
 
@@ -229,7 +240,7 @@ async function runPipeline(
       const failed = failure(error);
       if (failed.type === 'internal') deps.logger.error({ err: error, connectionId: row.id }, 'run failed unexpectedly');
       run.status = 'failed';
-      run.error = { type: failed.type, message: failed.message };
+      run.error = { type: failed.type, message: storableText(failed.message) };
       run.artifacts = [];
       observer.error(failed);
     }
@@ -238,7 +249,8 @@ async function runPipeline(
   try {
     return await persistRun(deps.db, run);
   } catch (error) {
-    await refundUsage(deps.db, principal.workspaceId, 'questions').catch(() => undefined);
+    // The run could not be stored: its question is given back now rather than by the stale-charge sweep.
+    await refundCharge(deps.db, runId).catch(() => undefined);
     throw error;
   }
 }

@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { connectionSchemas } from '@aqs/db';
 import type { QuerySpec } from '@aqs/contracts';
-import { connectorFor, type Introspection, type IntrospectedColumn, type IntrospectedTable } from '@aqs/connectors';
-import type { CoreDeps } from '../ports.ts';
+import { ConnectorError, connectorFor, type ConnectorErrorKind, type Introspection, type IntrospectedColumn, type IntrospectedTable } from '@aqs/connectors';
+import { nowOf, type CoreDeps } from '../ports.ts';
 import { connectorContext, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { qualifiedName } from '../connections/schema.ts';
 import { compileSpec } from './compile.ts';
@@ -27,52 +27,164 @@ function sampleable(table: IntrospectedTable, column: IntrospectedColumn): boole
 }
 
 /**
- * The most frequent values of the categorical columns (top 25 each), so the planner can map
- * "in France" or "shipped" to a column. Gathered once per structure fingerprint with the connection's
- * own read-only execution, and kept with the connection's schema.
+ * Sampling has ONE total budget: min(QUERY_TIMEOUT_SECONDS, 10 s). It is an aid to the planner that
+ * runs before the run's own query (which gets the whole QUERY_TIMEOUT_SECONDS afterwards), so it may
+ * never cost more than one query timeout, and 10 s is plenty for a healthy source (80 grouped top-25
+ * counts); a slower one finishes over later runs (see below). Each query gets the remaining budget as
+ * its timeout and a signal that fires when the budget is spent or the caller's signal fires, so the
+ * connector stops connecting and cancels the engine query then (not QUERY_TIMEOUT later).
  */
-export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspection: Introspection, fingerprint: string, signal?: AbortSignal): Promise<Samples> {
-  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, row.id)).limit(1);
-  const cached = stored?.analysis as { samples?: Samples; samples_fingerprint?: string } | null | undefined;
-  if (cached?.samples && cached.samples_fingerprint === fingerprint) return cached.samples;
+export const SAMPLING_BUDGET_MS = 10_000;
 
-  const connector = connectorFor(row.dialect);
-  if (!connector) return {};
-  const target = targetOf(deps, row);
-  const ctx = await connectorContext(deps, row, signal);
-  const samples: Samples = {};
-  let budget = TOTAL;
+export function samplingBudgetMs(deps: CoreDeps): number {
+  return Math.max(1, Math.min(deps.dataSources.requestTimeoutMs, SAMPLING_BUDGET_MS));
+}
+
+/** Failures that say the source as a whole is unusable right now: trying the next column is pointless. */
+const SOURCE_DOWN: ReadonlySet<ConnectorErrorKind> = new Set(['unreachable', 'timeout', 'cancelled', 'tls', 'auth', 'blocked_address']);
+
+/** Wait after a sampling cut short: 5 min, doubling while attempts make no progress, at most 6 h. */
+export const SAMPLING_RETRY_FIRST_MS = 5 * 60_000;
+export const SAMPLING_RETRY_MAX_MS = 6 * 3600_000;
+
+/** A sampling that was cut short for a fingerprint: what it gathered and when to try again. */
+export interface PendingSamples {
+  fingerprint: string;
+  samples: Samples;
+  /** Index of the next column to sample in the (deterministic) candidate list. */
+  next: number;
+  /** Attempts in a row without progress, counting this one (the wait is 5 min x 2^(attempts - 1)). */
+  attempts: number;
+  retry_at: string;
+  /** Why the last attempt stopped: a ConnectorError kind, or `budget`. */
+  reason: string;
+}
+
+interface SamplesAnalysis {
+  samples?: Samples;
+  samples_fingerprint?: string;
+  samples_pending?: PendingSamples;
+}
+
+/** The columns worth sampling, in a fixed order (so an interrupted sampling can resume by index). */
+function candidates(introspection: Introspection): { table: string; column: string }[] {
+  const list: { table: string; column: string }[] = [];
   for (const table of introspection.tables) {
-    if (budget <= 0 || signal?.aborted) break;
     if (table.kind === 'alias' || table.kind === 'data_stream') continue;
     const name = qualifiedName(table);
     for (const column of table.columns.filter((c) => sampleable(table, c)).slice(0, PER_TABLE)) {
-      if (budget-- <= 0 || signal?.aborted) break;
-      const spec: QuerySpec = {
-        source: name,
-        joins: [],
-        columns: [],
-        filter: { op: 'is_not_null', column: { column: column.name } },
-        group_by: [{ column: { column: column.name }, alias: 'value' }],
-        aggregates: [{ fn: 'count', alias: 'n' }],
-        order_by: [{ ref: 'n', direction: 'desc' }],
-        limit: VALUES,
-      };
-      try {
-        const validated = connector.validateQuery(target, compileSpec(row.dialect, spec), { rowCap: VALUES });
-        const result = await connector.execute(target, validated.text, ctx, { rowCap: VALUES, timeoutMs: 5000 });
-        // The grouped column comes back under its own name (ES|QL) or its alias (SQL).
-        const valueIndex = result.columns.findIndex((c) => c.name !== 'n');
-        const values = result.rows
-          .map((r) => r[valueIndex])
-          .filter((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
-        if (values.length > 0) (samples[name] ??= {})[column.name] = values;
-      } catch (error) {
-        deps.logger.debug({ err: error, table: name, column: column.name }, 'sampling a column failed; the planner goes without its values');
-      }
+      if (list.length >= TOTAL) return list;
+      list.push({ table: name, column: column.name });
     }
   }
-  const analysis = { ...(stored?.analysis ?? {}), samples, samples_fingerprint: fingerprint };
-  await deps.db.update(connectionSchemas).set({ analysis }).where(eq(connectionSchemas.connectionId, row.id));
+  return list;
+}
+
+/**
+ * The most frequent values of the categorical columns (top 25 each), so the planner can map
+ * "in France" or "shipped" to a column. Gathered once per structure fingerprint with the connection's
+ * own read-only execution, and kept with the connection's schema.
+ *
+ * Bounded: one total budget (`samplingBudgetMs`), stopping at the first failure that says the source
+ * is down (unreachable, timeout, cancelled, TLS, auth, blocked address) and when `signal` fires.
+ *
+ * A sampling cut short is never stored as the complete set for the fingerprint (`samples` +
+ * `samples_fingerprint`); it is kept as `samples_pending` with what it gathered, where it stopped and
+ * when to try again, and runs go on with the partial values meanwhile:
+ * - the next attempt is not before 5 min: runs in between do not pay the budget again;
+ * - it resumes where the last one stopped, so a slow but live source completes over a few
+ *   attempts (each samples at least one new column, or it counts as no progress);
+ * - attempts that sample nothing new (a dead or stalled source) double the wait, up to 6 h: a dead
+ *   source costs one budget every few hours, not every run, and a source that comes back is
+ *   sampled again without anyone having to ask;
+ * - when the caller's own signal ends it (the client went away, the run was stopped) nothing is
+ *   recorded: that says nothing about the source.
+ * Writes merge these keys into `analysis` (jsonb `||`) so a concurrent writer of other keys is kept.
+ */
+export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspection: Introspection, fingerprint: string, signal?: AbortSignal): Promise<Samples> {
+  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, row.id)).limit(1);
+  const cached = stored?.analysis as SamplesAnalysis | null | undefined;
+  if (cached?.samples && cached.samples_fingerprint === fingerprint) return cached.samples;
+  const pending = cached?.samples_pending?.fingerprint === fingerprint ? cached.samples_pending : undefined;
+  if (pending && nowOf(deps).getTime() < Date.parse(pending.retry_at)) return pending.samples;
+
+  const connector = connectorFor(row.dialect);
+  if (!connector) return {};
+  const samples: Samples = structuredClone(pending?.samples ?? {});
+  if (signal?.aborted) return samples;
+
+  const target = targetOf(deps, row);
+  const ctx = await connectorContext(deps, row, signal);
+  // The budget starts once the context is ready (opening the embedded demo database is not the source's time).
+  const budgetMs = samplingBudgetMs(deps);
+  const started = performance.now();
+  const bound = signal ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
+  const list = candidates(introspection);
+  const first = Math.min(pending?.next ?? 0, list.length);
+  let index = first;
+  let stopped: string | undefined;
+  for (; index < list.length; index++) {
+    const remaining = Math.floor(budgetMs - (performance.now() - started));
+    if (bound.aborted || remaining <= 0) {
+      stopped = 'budget';
+      break;
+    }
+    const { table, column } = list[index] as { table: string; column: string };
+    const spec: QuerySpec = {
+      source: table,
+      joins: [],
+      columns: [],
+      filter: { op: 'is_not_null', column: { column } },
+      group_by: [{ column: { column }, alias: 'value' }],
+      aggregates: [{ fn: 'count', alias: 'n' }],
+      order_by: [{ ref: 'n', direction: 'desc' }],
+      limit: VALUES,
+    };
+    try {
+      const validated = connector.validateQuery(target, compileSpec(row.dialect, spec), { rowCap: VALUES });
+      const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: VALUES, timeoutMs: remaining });
+      // The grouped column comes back under its own name (ES|QL) or its alias (SQL).
+      const valueIndex = result.columns.findIndex((c) => c.name !== 'n');
+      const values = result.rows
+        .map((r) => r[valueIndex])
+        .filter((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
+      if (values.length > 0) (samples[table] ??= {})[column] = values;
+    } catch (error) {
+      if ((error instanceof ConnectorError && SOURCE_DOWN.has(error.kind)) || bound.aborted) {
+        stopped = error instanceof ConnectorError ? error.kind : 'budget';
+        deps.logger.info({ err: error, connection: row.id, table, column }, 'sampling stopped: the data source is not answering');
+        break;
+      }
+      deps.logger.debug({ err: error, table, column }, 'sampling a column failed; the planner goes without its values');
+    }
+  }
+
+  if (stopped === undefined) {
+    await mergeAnalysis(deps, row.id, { samples, samples_fingerprint: fingerprint }, ['samples_pending']);
+    return samples;
+  }
+  // The caller ended it: nothing learnt about the source, and the next run continues from the stored state.
+  if (signal?.aborted) return samples;
+  const attempts = index > first ? 1 : (pending?.attempts ?? 0) + 1;
+  const delay = Math.min(SAMPLING_RETRY_FIRST_MS * 2 ** (attempts - 1), SAMPLING_RETRY_MAX_MS);
+  const next: PendingSamples = {
+    fingerprint,
+    samples,
+    next: index,
+    attempts,
+    retry_at: new Date(nowOf(deps).getTime() + delay).toISOString(),
+    reason: stopped,
+  };
+  await mergeAnalysis(deps, row.id, { samples_pending: next }, []);
   return samples;
+}
+
+/** Sets `patch`'s keys and removes `drop` in the stored analysis, leaving every other key as it is. */
+async function mergeAnalysis(deps: CoreDeps, connectionId: string, patch: SamplesAnalysis, drop: string[]): Promise<void> {
+  let base = sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb)`;
+  for (const key of drop) base = sql`(${base} - ${key}::text)`;
+  await deps.db
+    .update(connectionSchemas)
+    .set({ analysis: sql`${base} || ${JSON.stringify(patch)}::jsonb` })
+    .where(eq(connectionSchemas.connectionId, connectionId));
 }

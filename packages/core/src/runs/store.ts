@@ -3,6 +3,7 @@ import { artifacts, conversations, newId, runs, type Database, type Executor } f
 import type { Artifact, ChartArtifact, QuerySpec, RunResult, RunStatus, TableArtifact } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
+import { settleCharge } from '../limits/usage.ts';
 
 export type RunRow = typeof runs.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -52,6 +53,10 @@ export async function loadOwnedConversation(db: Executor, principal: Principal, 
 }
 
 export interface FinishedRun {
+  /** The id the run is stored under (taken when it was charged). */
+  id: string;
+  /** A pending question charge under the same id is settled when the run is stored. */
+  charged: boolean;
   principal: Principal;
   conversationId: string | undefined;
   connectionId: string;
@@ -72,10 +77,12 @@ export interface FinishedRun {
 
 /**
  * Persists a finished run with its conversation turn and artifacts in one transaction: a run is
- * stored whole or not at all. A new conversation is created when none was given.
+ * stored whole or not at all. A new conversation is created when none was given. A run charged by
+ * `prepareRun` is stored under its charge's id and settles the charge in the same transaction, so a
+ * stored run is never refunded and a charge left pending means the run was never stored.
  */
 export async function persistRun(db: Database, run: FinishedRun): Promise<RunResult> {
-  const runId = newId('run');
+  const runId = run.id;
   const finishedAt = new Date();
   for (let attempt = 0; ; attempt++) {
     try {
@@ -122,6 +129,7 @@ export async function persistRun(db: Database, run: FinishedRun): Promise<RunRes
             finishedAt,
           })
           .returning();
+        if (run.charged) await settleCharge(tx, runId, run.principal.workspaceId, 'questions');
         const artifactRows = run.artifacts.length
           ? await tx
               .insert(artifacts)

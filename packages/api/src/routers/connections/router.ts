@@ -60,7 +60,7 @@ export const connectionsRouter = router({
     .query(({ ctx, input }) => connections.getConnection(ctx.deps, ctx.principal, input.id)),
 
   update: authedProcedure
-    .meta({ openapi: { method: 'PATCH', path: '/api/v1/connections/{id}', tags, summary: 'Update a connection', description: '`config` is merged: sent fields replace stored ones, `null` clears one, omitted secrets keep their stored value. The whole result is validated again.' } })
+    .meta({ openapi: { method: 'PATCH', path: '/api/v1/connections/{id}', tags, summary: 'Update a connection', description: '`config` is merged: sent fields replace stored ones, `null` clears one, omitted secrets keep their stored value, except when a field that says where the connection points or how the server is verified changes (URL, host, port, database, TLS mode, CA): then the stored secrets are cleared and a required one must be sent again in the same request (422 naming it), so a credential never follows a connection to a new target. The whole result is validated again.' } })
     .input(connectionPatchInputSchema)
     .output(connectionSchema)
     .mutation(({ ctx, input }) => connections.updateConnection(ctx.deps, ctx.principal, input)),
@@ -75,10 +75,10 @@ export const connectionsRouter = router({
     }),
 
   test: authedProcedure
-    .meta({ reachesDataSource: true, openapi: { method: 'POST', path: '/api/v1/connections/{id}/test', tags, summary: 'Check reachability, TLS, credentials, query endpoint, privileges and scope', description: 'Always 200: `ok` says whether every check passed; on failure `symptom`, `cause` and `fix` follow the spec\'s symptom table.' } })
+    .meta({ reachesDataSource: true, dataSourceFailureInBody: true, openapi: { method: 'POST', path: '/api/v1/connections/{id}/test', tags, summary: 'Check reachability, TLS, credentials, query endpoint, privileges and scope', description: 'Always 200: `ok` says whether every check passed; on failure `symptom`, `cause` and `fix` follow the spec\'s symptom table.' } })
     .input(idParamSchema)
     .output(testResultSchema)
-    .mutation(({ ctx, input, signal }) => connections.testConnection(ctx.deps, ctx.principal, input.id, signal)),
+    .mutation(({ ctx, input }) => connections.testConnection(ctx.deps, ctx.principal, input.id, ctx.signal)),
 
   duplicate: authedProcedure
     .meta({ successStatus: 201, openapi: { method: 'POST', path: '/api/v1/connections/{id}/duplicate', tags, summary: 'Copy a connection (credentials included, re-encrypted)' } })

@@ -5,6 +5,7 @@ import {
   conversationListSchema,
   detailSchema,
   idParamSchema,
+  nonNegativeIntParam,
   runResultSchema,
 } from '@aqs/contracts';
 import { runs } from '@aqs/core';
@@ -50,7 +51,7 @@ export const conversationsRouter = router({
         description: 'Used to replay a question in place: truncate from its turn, then ask again with the same `conversation_id`.',
       },
     })
-    .input(z.strictObject({ id: z.string().min(1).max(64), from_turn_index: z.coerce.number().int().min(0, 'must be 0 or more') }))
+    .input(z.strictObject({ id: z.string().min(1).max(64), from_turn_index: nonNegativeIntParam }))
     .output(z.object({ detail: z.string(), removed: z.number().int() }))
     .mutation(async ({ ctx, input }) => {
       const removed = await runs.truncateConversation(ctx.deps.db, ctx.principal, input.id, input.from_turn_index);

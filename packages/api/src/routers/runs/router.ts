@@ -9,6 +9,7 @@ export const runsRouter = router({
   run: authedProcedure
     .meta({
       reachesDataSource: true,
+      dataSourceFailureInBody: true,
       openapi: {
         method: 'POST',
         path: '/api/v1/run',
@@ -20,7 +21,7 @@ export const runsRouter = router({
     })
     .input(runRequestSchema)
     .output(runResultSchema)
-    .mutation(({ ctx, input, signal }) => executeRun(ctx.deps, ctx.principal, input, undefined, signal)),
+    .mutation(({ ctx, input }) => executeRun(ctx.deps, ctx.principal, input, undefined, ctx.signal)),
 
   list: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/api/v1/runs', tags, summary: 'Run history, newest first', description: '`limit` 1-100 (default 20), `offset` default 0; filter by `connection_id` and `status` (`succeeded`, `failed`, `cancelled`).' } })

@@ -24,25 +24,25 @@ export const schemaRouter = router({
     .meta({ reachesDataSource: true, openapi: { method: 'POST', path: '/api/v1/connections/{id}/introspect', tags, summary: 'Read the structure now (no AI) and store it' } })
     .input(idParamSchema)
     .output(introspectionResultSchema)
-    .mutation(({ ctx, input, signal }) => schema.introspect(ctx.deps, ctx.principal, input.id, signal)),
+    .mutation(({ ctx, input }) => schema.introspect(ctx.deps, ctx.principal, input.id, ctx.signal)),
 
   schemas: authedProcedure
     .meta({ reachesDataSource: true, openapi: { method: 'GET', path: '/api/v1/connections/{id}/schemas', tags, summary: 'Schemas (PostgreSQL) or scope patterns (Elasticsearch) in scope', description: lazy } })
     .input(idParamSchema)
     .output(schemaListSchema)
-    .query(({ ctx, input, signal }) => schema.listSchemas(ctx.deps, ctx.principal, input.id, signal)),
+    .query(({ ctx, input }) => schema.listSchemas(ctx.deps, ctx.principal, input.id, ctx.signal)),
 
   tables: authedProcedure
     .meta({ reachesDataSource: true, openapi: { method: 'GET', path: '/api/v1/schema/{connection_id}/tables', tags, summary: 'Tables, views, indices, aliases and data streams in scope', description: lazy } })
     .input(connectionIdParamSchema)
     .output(tableListSchema)
-    .query(({ ctx, input, signal }) => schema.listTables(ctx.deps, ctx.principal, input.connection_id, signal)),
+    .query(({ ctx, input }) => schema.listTables(ctx.deps, ctx.principal, input.connection_id, ctx.signal)),
 
   table: authedProcedure
     .meta({ reachesDataSource: true, openapi: { method: 'GET', path: '/api/v1/schema/{connection_id}/tables/{table_name}', tags, summary: 'One table: columns with types, keys, descriptions and sample values when known', description: 'PostgreSQL tables are named `schema.table` (the bare name works when unique).' } })
     .input(tableParamSchema)
     .output(tableDetailSchema)
-    .query(({ ctx, input, signal }) => schema.getTable(ctx.deps, ctx.principal, input.connection_id, input.table_name, signal)),
+    .query(({ ctx, input }) => schema.getTable(ctx.deps, ctx.principal, input.connection_id, input.table_name, ctx.signal)),
 
   metadataStatus: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/api/v1/connections/{id}/metadata/status', tags, summary: 'Whether the analysed metadata is stale' } })
