@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { GARBAGE, startHostileServer, type Behaviour, type HostileServer } from '@aqs/hostile-servers';
 import { serverDir, spawnReady } from './processes.ts';
 
+/** Ordinary tenants asking at once, and accounts they draw from (a free plan holds 200 questions a month). */
 const TENANTS = 4;
+const ACCOUNTS = 28;
 const BASELINE_SECONDS = Number(process.env.HOSTILE_BASELINE_SECONDS ?? 20);
 const HOSTILE_SECONDS = Number(process.env.HOSTILE_SECONDS ?? 60);
 /** Requests the hostile tenant keeps in flight at once. */
@@ -31,10 +33,14 @@ async function signUp(url: string, email: string): Promise<Tenant> {
   return { cookie, demoId: list.connections.find((c) => c.is_demo)!.id };
 }
 
-/** One ordinary tenant's loop: list connections, ask the demo a question; latencies of both, and failures. */
-async function ordinaryLoad(url: string, tenant: Tenant, until: number, latencies: number[], failures: { count: number }): Promise<void> {
-  const headers = { 'content-type': 'application/json', origin: url, cookie: tenant.cookie };
-  while (Date.now() < until) {
+/**
+ * One ordinary tenant's loop: list connections, ask the demo a question; latencies of both, and
+ * failures. An account whose monthly questions are used up is set aside for the next one in the pool.
+ */
+async function ordinaryLoad(url: string, pool: Tenant[], until: number, latencies: number[], failures: { count: number }): Promise<void> {
+  let tenant = pool.shift();
+  while (tenant && Date.now() < until) {
+    const headers = { 'content-type': 'application/json', origin: url, cookie: tenant.cookie };
     let t = performance.now();
     const list = await fetch(`${url}/api/v1/connections`, { headers });
     await list.arrayBuffer();
@@ -42,28 +48,34 @@ async function ordinaryLoad(url: string, tenant: Tenant, until: number, latencie
     if (!list.ok) failures.count++;
     t = performance.now();
     const run = await fetch(`${url}/api/v1/run`, { method: 'POST', headers, body: JSON.stringify({ question: 'how many orders by status', connection_id: tenant.demoId }) });
-    const body = (await run.json()) as { status?: string };
+    const body = (await run.json()) as { status?: string; code?: string };
+    if (body.code === 'quota_questions_exceeded') {
+      tenant = pool.shift();
+      continue;
+    }
     latencies.push(performance.now() - t);
     if (!run.ok || body.status !== 'succeeded') failures.count++;
   }
+  if (!tenant) throw new Error('the bench ran out of accounts with questions left: raise ACCOUNTS');
 }
 
 /** The hostile tenant: connection tests, introspections and runs against data sources that misbehave. */
-async function hostileLoad(url: string, tenant: Tenant, connectionIds: string[], until: number, counts: Record<string, number>): Promise<void> {
-  const headers = { 'content-type': 'application/json', origin: url, cookie: tenant.cookie };
+async function hostileLoad(url: string, connections: Array<{ cookie: string; id: string }>, until: number, counts: Record<string, number>): Promise<void> {
+  const headers = (cookie: string) => ({ 'content-type': 'application/json', origin: url, cookie });
   const operations = [
-    (id: string) => fetch(`${url}/api/v1/connections/${id}/test`, { method: 'POST', headers, body: '{}' }),
-    (id: string) => fetch(`${url}/api/v1/connections/${id}/introspect`, { method: 'POST', headers, body: '{}' }),
-    (id: string) => fetch(`${url}/api/v1/run`, { method: 'POST', headers, body: JSON.stringify({ question: 'how many rows', connection_id: id }) }),
+    (c: { cookie: string; id: string }) => fetch(`${url}/api/v1/connections/${c.id}/test`, { method: 'POST', headers: headers(c.cookie), body: '{}' }),
+    (c: { cookie: string; id: string }) => fetch(`${url}/api/v1/connections/${c.id}/introspect`, { method: 'POST', headers: headers(c.cookie), body: '{}' }),
+    (c: { cookie: string; id: string }) =>
+      fetch(`${url}/api/v1/run`, { method: 'POST', headers: headers(c.cookie), body: JSON.stringify({ question: 'how many rows', connection_id: c.id }) }),
   ];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (Date.now() < until) {
       const i = next++;
-      const id = connectionIds[i % connectionIds.length] as string;
-      const op = operations[Math.floor(i / connectionIds.length) % operations.length]!;
+      const connection = connections[i % connections.length]!;
+      const op = operations[Math.floor(i / connections.length) % operations.length]!;
       try {
-        const res = await op(id);
+        const res = await op(connection);
         await res.arrayBuffer();
         counts[`status ${res.status}`] = (counts[`status ${res.status}`] ?? 0) + 1;
       } catch {
@@ -109,11 +121,13 @@ export async function benchHostileLoad(): Promise<void> {
     QUERY_TIMEOUT_SECONDS: '5',
   }, serverDir);
   try {
-    const tenants: Tenant[] = [];
-    for (let i = 0; i < TENANTS; i++) tenants.push(await signUp(service.url, `tenant-${i}@example.com`));
-    const attacker = await signUp(service.url, 'attacker@example.com');
-    const connectionIds: string[] = [];
-    for (const [dialect, name, behaviour] of behaviours) {
+    const pool: Tenant[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) pool.push(await signUp(service.url, `tenant-${i}@example.com`));
+    // The free plan holds 3 active connections: the attacker uses two accounts.
+    const attackers = [await signUp(service.url, 'attacker-1@example.com'), await signUp(service.url, 'attacker-2@example.com')];
+    const hostileConnections: Array<{ cookie: string; id: string }> = [];
+    for (const [index, [dialect, name, behaviour]] of behaviours.entries()) {
+      const attacker = attackers[Math.floor(index / 3)]!;
       const server = await startHostileServer(behaviour);
       hostile.push(server);
       const config =
@@ -127,22 +141,22 @@ export async function benchHostileLoad(): Promise<void> {
       });
       const body = (await res.json()) as { id: string };
       if (!res.ok) throw new Error(`creating the ${name} connection: ${res.status} ${JSON.stringify(body)}`);
-      connectionIds.push(body.id);
+      hostileConnections.push({ cookie: attacker.cookie, id: body.id });
     }
-    // Warm up the demo for every tenant (introspection and samples are paid once).
-    for (const t of tenants) await ordinaryLoad(service.url, t, Date.now() + 1, [], { count: 0 });
+    // Warm up every account's demo connection (introspection and samples are paid once per connection).
+    for (const t of [...pool]) await ordinaryLoad(service.url, [t], Date.now() + 1, [], { count: 0 });
 
     const baseline: number[] = [];
     const baselineFailures = { count: 0 };
     let until = Date.now() + BASELINE_SECONDS * 1000;
-    await Promise.all(tenants.map((t) => ordinaryLoad(service.url, t, until, baseline, baselineFailures)));
+    await Promise.all(Array.from({ length: TENANTS }, () => ordinaryLoad(service.url, pool, until, baseline, baselineFailures)));
 
     const underAttack: number[] = [];
     const attackFailures = { count: 0 };
     const counts: Record<string, number> = {};
     const rssBefore = service.rssMb();
     until = Date.now() + HOSTILE_SECONDS * 1000;
-    await Promise.all([...tenants.map((t) => ordinaryLoad(service.url, t, until, underAttack, attackFailures)), hostileLoad(service.url, attacker, connectionIds, until, counts)]);
+    await Promise.all([...Array.from({ length: TENANTS }, () => ordinaryLoad(service.url, pool, until, underAttack, attackFailures)), hostileLoad(service.url, hostileConnections, until, counts)]);
     const alive = service.child.exitCode === null && (await fetch(`${service.url}/healthz`)).ok;
 
     const p = (v: number[], q: number) => percentile(v, q).toFixed(1);
