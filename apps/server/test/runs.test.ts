@@ -78,6 +78,10 @@ describe('POST /api/v1/run', () => {
     expect(res.json.query.text).toMatch(/"shop"\."orders"/);
     const table = res.json.artifacts.find((a: any) => a.kind === 'table');
     expect(table.rows.length).toBeGreaterThanOrEqual(3);
+    // How the question was read, from the spec: shown above the answer.
+    expect(res.json.interpretation).toBe('Number of orders, by status, sorted by count (highest first).');
+    const stored = await browser.get(`/api/v1/runs/${res.json.id}`);
+    expect(stored.json.interpretation).toBe(res.json.interpretation);
   }, 60_000);
 
   it('fails a question it cannot map with a helpful message, stored as a failed run', async () => {
@@ -87,6 +91,7 @@ describe('POST /api/v1/run', () => {
     expect(res.json.error.type).toBe('unanswerable');
     expect(res.json.error.message.length).toBeGreaterThan(40);
     expect(res.json.artifacts).toEqual([]);
+    expect(res.json.interpretation).toBeNull();
   });
 
   it('validates the request: question length, unknown fields, list limits', async () => {

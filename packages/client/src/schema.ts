@@ -1206,6 +1206,8 @@ export interface components {
                 text: string;
             } | null;
             query_spec: components["schemas"]["QuerySpec"] | null;
+            /** @description How the question was read, in one plain-English sentence generated from query_spec (never by a model); null when nothing was planned. */
+            interpretation: string | null;
             artifacts: components["schemas"]["Artifact"][];
             warnings: components["schemas"]["RunWarning"][];
             error: {
@@ -1252,11 +1254,13 @@ export interface components {
                 alias: string;
             }[];
             /** @default [] */
-            aggregates: {
+            aggregates: components["schemas"]["Aggregate"][];
+            /** @default [] */
+            having: {
+                ref: string;
                 /** @enum {string} */
-                fn: "count" | "count_distinct" | "sum" | "avg" | "min" | "max" | "median";
-                column?: components["schemas"]["ColumnRef"];
-                alias: string;
+                op: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
+                value: number;
             }[];
             /** @default [] */
             order_by: {
@@ -1267,11 +1271,44 @@ export interface components {
             }[];
             /** @default null */
             limit: number | null;
+            /** @default null */
+            limit_per_group: {
+                n: number;
+                partition_by: string[];
+            } | null;
         };
         ColumnRef: {
             /** @description Qualified table (e.g. `shop.orders`); needed only when the spec joins tables. */
             table?: string;
             column: string;
+        };
+        Aggregate: {
+            /** @enum {string} */
+            fn: "count" | "count_distinct" | "sum" | "avg" | "min" | "max" | "median" | "percentile";
+            column?: components["schemas"]["ColumnRef"];
+            /** @description A per-row computed value to aggregate instead of a column. */
+            expression?: components["schemas"]["MeasureExpression"];
+            /** @description For fn `percentile`: which one (90 = p90). */
+            percentile?: number;
+            /** @description Return the measure as a percentage of its total over all result rows. */
+            share?: boolean;
+            alias: string;
+        };
+        MeasureExpression: {
+            /** @enum {string} */
+            op: "add" | "subtract" | "multiply" | "divide";
+            left: components["schemas"]["ColumnRef"];
+            right: components["schemas"]["ColumnRef"];
+        } | {
+            /** @constant */
+            op: "elapsed";
+            from: components["schemas"]["ColumnRef"];
+            to: components["schemas"]["ColumnRef"];
+            /**
+             * @description The unit the elapsed time is expressed in (fractional).
+             * @enum {string}
+             */
+            unit: "second" | "minute" | "hour" | "day";
         };
         Artifact: components["schemas"]["TableArtifact"] | components["schemas"]["ChartArtifact"];
         TableArtifact: {
@@ -1405,6 +1442,15 @@ export interface components {
             /** @constant */
             op: "not";
             condition: components["schemas"]["__schema0"];
+        } | {
+            /** @enum {string} */
+            op: "exists" | "not_exists";
+            table: string;
+            on: {
+                left: components["schemas"]["ColumnRef"];
+                right: components["schemas"]["ColumnRef"];
+            }[];
+            filter?: components["schemas"]["__schema0"] | null;
         };
     };
     responses: never;

@@ -55,3 +55,4 @@ export function connectorFor(dialect: string): Connector | undefined {
 export function releaseConnection(connectionId: string): void {
   dropElasticsearchClient(connectionId);
 }
+export { matchesName as matchesIndexPattern } from './elasticsearch/patterns.ts';

@@ -39,6 +39,17 @@ export const timeRangeSchema = z.union([
 ]);
 export type TimeRange = z.infer<typeof timeRangeSchema>;
 
+/** A subquery that must (exists) or must not (not_exists) find rows related to the outer row. */
+export interface RelatedRows {
+  op: 'exists' | 'not_exists';
+  /** The related table (qualified for SQL). */
+  table: string;
+  /** How an inner row relates to the outer row: `left` names an outer column, `right` a column of `table`. */
+  on: { left: ColumnRef; right: ColumnRef }[];
+  /** Conditions on the related rows (columns of `table`). */
+  filter?: Condition | null;
+}
+
 export type Condition =
   | { op: 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte'; column: ColumnRef; value: string | number | boolean }
   | { op: 'in' | 'not_in'; column: ColumnRef; values: (string | number | boolean)[] }
@@ -46,7 +57,8 @@ export type Condition =
   | { op: 'is_null' | 'is_not_null'; column: ColumnRef }
   | { op: 'time_range'; column: ColumnRef; range: TimeRange }
   | { op: 'and' | 'or'; conditions: Condition[] }
-  | { op: 'not'; condition: Condition };
+  | { op: 'not'; condition: Condition }
+  | RelatedRows;
 
 export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.union([
@@ -57,11 +69,53 @@ export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
     z.strictObject({ op: z.literal('time_range'), column: columnRefSchema, range: timeRangeSchema }),
     z.strictObject({ op: z.enum(['and', 'or']), conditions: z.array(conditionSchema).min(1).max(50) }),
     z.strictObject({ op: z.literal('not'), condition: conditionSchema }),
+    z.strictObject({
+      op: z.enum(['exists', 'not_exists']),
+      table: z.string().min(1),
+      on: z.array(z.strictObject({ left: columnRefSchema, right: columnRefSchema })).min(1).max(4),
+      filter: conditionSchema.nullable().optional(),
+    }),
   ]),
 ) as z.ZodType<Condition>;
 
-export const aggregateFunctions = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'median'] as const;
+export const aggregateFunctions = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'median', 'percentile'] as const;
 export type AggregateFunction = (typeof aggregateFunctions)[number];
+
+export const elapsedUnits = ['second', 'minute', 'hour', 'day'] as const;
+
+/** A value computed per row before it is aggregated: `quantity × unit_price`, or the time from one timestamp to another. */
+export const measureExpressionSchema = z
+  .union([
+    z.strictObject({ op: z.enum(['add', 'subtract', 'multiply', 'divide']), left: columnRefSchema, right: columnRefSchema }),
+    z.strictObject({
+      op: z.literal('elapsed'),
+      from: columnRefSchema,
+      to: columnRefSchema,
+      unit: z.enum(elapsedUnits).describe('The unit the elapsed time is expressed in (fractional).'),
+    }),
+  ])
+  .meta({ id: 'MeasureExpression' });
+export type MeasureExpression = z.infer<typeof measureExpressionSchema>;
+
+export const comparisonOps = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte'] as const;
+
+export const aggregateSchema = z
+  .strictObject({
+    fn: z.enum(aggregateFunctions),
+    /** Absent for count(*) and for a computed measure. */
+    column: columnRefSchema.optional(),
+    expression: measureExpressionSchema.optional().describe('A per-row computed value to aggregate instead of a column.'),
+    percentile: z.number().gt(0).lt(100).optional().describe('For fn `percentile`: which one (90 = p90).'),
+    share: z.boolean().optional().describe('Return the measure as a percentage of its total over all result rows.'),
+    alias: z.string().min(1).max(64),
+  })
+  .superRefine((a, ctx) => {
+    if (a.column && a.expression) ctx.addIssue({ code: 'custom', message: 'An aggregate takes a column or an expression, not both.', path: ['expression'] });
+    if (a.fn === 'percentile' && a.percentile === undefined) ctx.addIssue({ code: 'custom', message: 'fn percentile needs `percentile` (e.g. 90).', path: ['percentile'] });
+    if (a.fn !== 'percentile' && a.percentile !== undefined) ctx.addIssue({ code: 'custom', message: '`percentile` applies only to fn percentile.', path: ['percentile'] });
+  })
+  .meta({ id: 'Aggregate' });
+export type Aggregate = z.infer<typeof aggregateSchema>;
 
 export const querySpecSchema = z
   .strictObject({
@@ -90,23 +144,39 @@ export const querySpecSchema = z
       )
       .max(4)
       .default([]),
-    aggregates: z
-      .array(
-        z.strictObject({
-          fn: z.enum(aggregateFunctions),
-          /** Absent for count(*). */
-          column: columnRefSchema.optional(),
-          alias: z.string().min(1).max(64),
-        }),
-      )
-      .max(10)
+    aggregates: z.array(aggregateSchema).max(10).default([]),
+    /** Conditions on aggregates ("customers with more than 5 orders"): `ref` names an aggregate alias. */
+    having: z
+      .array(z.strictObject({ ref: z.string().min(1), op: z.enum(comparisonOps), value: z.number() }))
+      .max(4)
       .default([]),
     order_by: z
       .array(z.strictObject({ ref: z.string().min(1).describe('An alias of a group or aggregate, or a column name.'), direction: z.enum(['asc', 'desc']) }))
       .max(4)
       .default([]),
     limit: z.number().int().min(1).max(5000).nullable().default(null),
+    /** Top N per group: keep the first `n` rows (by order_by) within each combination of the `partition_by` group aliases. */
+    limit_per_group: z
+      .strictObject({ n: z.number().int().min(1).max(1000), partition_by: z.array(z.string().min(1)).min(1).max(3) })
+      .nullable()
+      .default(null),
   })
   .meta({ id: 'QuerySpec' });
 export type QuerySpec = z.infer<typeof querySpecSchema>;
 export type QuerySpecInput = z.input<typeof querySpecSchema>;
+
+/** The columns a condition reads from the queried rows (a related-rows test contributes its outer link columns). */
+export function outerColumns(c: Condition): ColumnRef[] {
+  if ('conditions' in c) return c.conditions.flatMap(outerColumns);
+  if ('condition' in c) return outerColumns(c.condition);
+  if ('on' in c) return c.on.map((o) => o.left);
+  return [c.column];
+}
+
+/** The condition with each column of the queried rows replaced by `fn(ref)`; related-row columns are left as they are. */
+export function mapOuterColumns(c: Condition, fn: (ref: ColumnRef) => ColumnRef): Condition {
+  if ('conditions' in c) return { op: c.op, conditions: c.conditions.map((x) => mapOuterColumns(x, fn)) };
+  if ('condition' in c) return { op: 'not', condition: mapOuterColumns(c.condition, fn) };
+  if ('on' in c) return { ...c, on: c.on.map((o) => ({ left: fn(o.left), right: o.right })) };
+  return { ...c, column: fn(c.column) };
+}

@@ -69,6 +69,10 @@ export const runResultSchema = z
     planner: z.enum(plannerIds).nullable(),
     query: z.object({ dialect: z.string(), text: z.string() }).nullable(),
     query_spec: querySpecSchema.nullable(),
+    interpretation: z
+      .string()
+      .nullable()
+      .describe('How the question was read, in one plain-English sentence generated from query_spec (never by a model); null when nothing was planned.'),
     artifacts: z.array(artifactSchema),
     warnings: z.array(runWarningSchema),
     error: z.object({ type: z.string(), message: z.string() }).nullable(),

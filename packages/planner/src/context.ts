@@ -1,4 +1,4 @@
-import type { ColumnRef, Condition, QuerySpec } from '@aqs/contracts';
+import { outerColumns, type ColumnRef, type QuerySpec } from '@aqs/contracts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType } from './schema.ts';
 import { identifierWords, normalize, STOPWORDS, SYNONYMS, tokenize } from './text.ts';
 import type { PlannerSchema, PlanTurn, SchemaColumn, SchemaTable } from './types.ts';
@@ -90,12 +90,7 @@ function baseUsefulness(column: SchemaColumn): number {
 
 function refsOf(spec: QuerySpec): ColumnRef[] {
   const refs: ColumnRef[] = [...spec.columns];
-  const walk = (c: Condition): void => {
-    if ('conditions' in c) c.conditions.forEach(walk);
-    else if ('condition' in c) walk(c.condition);
-    else refs.push(c.column);
-  };
-  if (spec.filter) walk(spec.filter);
+  if (spec.filter) refs.push(...outerColumns(spec.filter));
   for (const g of spec.group_by) refs.push(g.column);
   for (const a of spec.aggregates) if (a.column) refs.push(a.column);
   for (const j of spec.joins) for (const on of j.on) refs.push(on.left, on.right);
@@ -103,7 +98,7 @@ function refsOf(spec: QuerySpec): ColumnRef[] {
 }
 
 function matchesName(selection: string, table: SchemaTable): boolean {
-  return selection === table.name || selection === table.name.split('.').pop();
+  return selection === table.name || selection === table.name.split('.').pop() || (table.members?.includes(selection) ?? false);
 }
 
 /**

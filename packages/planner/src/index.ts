@@ -4,3 +4,4 @@ export { buildContext, DEFAULT_MAX_COLUMNS_PER_TABLE, DEFAULT_MAX_TABLES, type B
 export { fromIntrospection, validateSpecAgainstSchema, isTimeType, isNumericType, type SchemaExtras } from './schema.ts';
 export { offlinePlanner } from './offline/planner.ts';
 export { createLlmPlanner, createOpenAiCompatibleModel, renderPlannerPrompt, plannerOutputSchema, type LlmPlannerOptions } from './llm.ts';
+export { interpretSpec, describeRange } from './interpret.ts';

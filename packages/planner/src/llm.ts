@@ -1,7 +1,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, generateText, NoObjectGeneratedError, Output, RetryError, type LanguageModel, type ModelMessage } from 'ai';
 import { z } from 'zod';
-import { aggregateFunctions, chartTypes, querySpecSchema, timeUnits, type Condition, type QuerySpec } from '@aqs/contracts';
+import { aggregateFunctions, chartTypes, comparisonOps, elapsedUnits, querySpecSchema, timeUnits, type Condition, type QuerySpec } from '@aqs/contracts';
 import { validateSpecAgainstSchema } from './schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest } from './types.ts';
 
@@ -18,11 +18,19 @@ const wireRange = z.object({
   to: z.string().nullable().describe('absolute: exclusive ISO-8601 end.'),
 });
 const wireLeaf = z.object({
-  op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'contains', 'starts_with', 'ends_with', 'is_null', 'is_not_null', 'time_range']),
-  column: wireRef,
+  op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'contains', 'starts_with', 'ends_with', 'is_null', 'is_not_null', 'time_range', 'exists', 'not_exists']),
+  column: wireRef.nullable().describe('The column tested; null for exists / not_exists.'),
   value: scalar.nullable().describe('eq..lte, contains, starts_with, ends_with.'),
   values: z.array(scalar).nullable().describe('in, not_in.'),
   range: wireRange.nullable().describe('time_range.'),
+  related: z
+    .object({
+      table: z.string().describe('The related table.'),
+      on: z.array(z.object({ left: wireRef.describe('Column of the queried rows.'), right: wireRef.describe('Column of the related table.') })),
+      conditions: z.array(z.object({ op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'is_null', 'is_not_null', 'time_range']), column: wireRef, value: scalar.nullable(), values: z.array(scalar).nullable(), range: wireRange.nullable() })).describe('On the related rows, ANDed.'),
+    })
+    .nullable()
+    .describe('exists / not_exists: rows of another table linked to each queried row ("customers who never ordered").'),
 });
 const wireCondition = z.object({
   any_of: z.array(wireLeaf).describe('Conditions ORed together; one element for a plain condition.'),
@@ -35,9 +43,23 @@ export const plannerOutputSchema = z.object({
   columns: z.array(wireRef).describe('Columns to list when nothing is aggregated.'),
   filters: z.array(wireCondition).describe('ANDed together.'),
   group_by: z.array(z.object({ column: wireRef, time_bucket: z.enum(timeUnits).nullable(), alias: z.string() })),
-  aggregates: z.array(z.object({ fn: z.enum(aggregateFunctions), column: wireRef.nullable().describe('null for count(*).'), alias: z.string() })),
+  aggregates: z.array(
+    z.object({
+      fn: z.enum(aggregateFunctions),
+      column: wireRef.nullable().describe('null for count(*) and for a computed measure.'),
+      expression: z
+        .object({ op: z.enum(['add', 'subtract', 'multiply', 'divide', 'elapsed']), left: wireRef, right: wireRef, unit: z.enum(elapsedUnits).nullable().describe('elapsed: the unit of right minus left.') })
+        .nullable()
+        .describe('A per-row value to aggregate: quantity multiply unit_price; elapsed from left (start) to right (end).'),
+      percentile: z.number().nullable().describe('fn percentile: which one (90 for p90).'),
+      share: z.boolean().describe('true: the value as a percentage of its total over all result rows.'),
+      alias: z.string(),
+    }),
+  ),
+  having: z.array(z.object({ ref: z.string().describe('An aggregate alias.'), op: z.enum(comparisonOps), value: z.number() })).describe('Conditions on aggregates, e.g. more than 5 orders.'),
   order_by: z.array(z.object({ ref: z.string().describe('An alias of a group or aggregate, or a column.'), direction: z.enum(['asc', 'desc']) })),
   limit: z.number().int().nullable(),
+  limit_per_group: z.object({ n: z.number().int(), partition_by: z.array(z.string()).describe('Group aliases.') }).nullable().describe('Top N within each group ("top 3 products per category").'),
   chart_type: z.enum(chartTypes).nullable().describe('The chart the user asked for, or null.'),
 });
 export type PlannerOutput = z.infer<typeof plannerOutputSchema>;
@@ -46,8 +68,14 @@ function toRef(r: { table: string | null; column: string }): { table?: string; c
   return r.table ? { table: r.table, column: r.column } : { column: r.column };
 }
 
-function toLeaf(l: z.infer<typeof wireLeaf>): unknown {
-  const column = toRef(l.column);
+function toLeaf(l: Omit<z.infer<typeof wireLeaf>, 'related'> & { related?: z.infer<typeof wireLeaf>['related'] }): unknown {
+  if (l.op === 'exists' || l.op === 'not_exists') {
+    const r = l.related;
+    if (!r) return { op: l.op, table: null, on: [] };
+    const inner = r.conditions.map(toLeaf);
+    return { op: l.op, table: r.table, on: r.on.map((o) => ({ left: toRef(o.left), right: toRef(o.right) })), filter: inner.length === 0 ? null : inner.length === 1 ? inner[0] : { op: 'and', conditions: inner } };
+  }
+  const column = l.column ? toRef(l.column) : null;
   switch (l.op) {
     case 'in':
     case 'not_in':
@@ -82,9 +110,21 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
     columns: output.columns.map(toRef),
     filter: conditions.length === 0 ? null : conditions.length === 1 ? conditions[0] : { op: 'and', conditions },
     group_by: output.group_by.map((g) => (g.time_bucket ? { column: toRef(g.column), time_bucket: g.time_bucket, alias: g.alias } : { column: toRef(g.column), alias: g.alias })),
-    aggregates: output.aggregates.map((a) => (a.column ? { fn: a.fn, column: toRef(a.column), alias: a.alias } : { fn: a.fn, alias: a.alias })),
+    aggregates: output.aggregates.map((a) => {
+      const e = a.expression;
+      return {
+        fn: a.fn,
+        alias: a.alias,
+        ...(a.column ? { column: toRef(a.column) } : {}),
+        ...(e ? { expression: e.op === 'elapsed' ? { op: 'elapsed', from: toRef(e.left), to: toRef(e.right), unit: e.unit ?? 'day' } : { op: e.op, left: toRef(e.left), right: toRef(e.right) } } : {}),
+        ...(a.percentile !== null ? { percentile: a.percentile } : {}),
+        ...(a.share ? { share: true } : {}),
+      };
+    }),
+    having: output.having,
     order_by: output.order_by,
     limit: output.limit,
+    limit_per_group: output.limit_per_group,
   };
   const parsed = querySpecSchema.safeParse(candidate);
   if (!parsed.success) {
@@ -125,7 +165,13 @@ export function renderPlannerPrompt(request: PlanRequest): { system: string; pro
     'Rules:',
     '- source: one table from the schema. Columns: set `table` only when the spec joins tables, else null.',
     request.capabilities.joins ? '- joins: only along the listed foreign keys (FK), at most 4.' : '- joins: not available for this source; always [].',
-    '- Aggregates: count (column null for count(*)), count_distinct, sum, avg, min, max, median. Give every group and aggregate a short snake_case alias.',
+    '- Aggregates: count (column null for count(*)), count_distinct, sum, avg, min, max, median, percentile (with percentile: 90). Give every group and aggregate a short snake_case alias.',
+    '- A measure computed per row uses expression instead of column: multiply (quantity × unit price), subtract, add, divide, or elapsed (time from a start date to an end date, in a unit).',
+    '- share: true gives a measure as a percentage of its total over all result rows ("share of revenue by country").',
+    '- having filters on aggregate aliases ("customers with more than 5 orders": group by customer, count, having count > 5).',
+    '- exists / not_exists filters test related rows of another table ("customers who never ordered": not_exists on orders linked by customer id).',
+    '- limit_per_group keeps the top N rows within each group (order_by decides which), e.g. top 3 products per category.',
+    '- Aggregate at the grain of the measure: sum order amounts from the orders table, line amounts from the order lines; never sum a parent table\'s column across joined child rows.',
     '- Time buckets (group_by.time_bucket) and time_range filters apply to date/timestamp columns only.',
     '- Relative ranges ("last 30 days") use kind relative with unit and count; "this month" uses calendar true. Absolute ranges use ISO-8601 from (inclusive) and to (exclusive).',
     '- order_by.ref names a group or aggregate alias (or a column when nothing is aggregated).',

@@ -1,5 +1,5 @@
-import type { ColumnRef, Condition, QuerySpec } from '@aqs/contracts';
-import type { Introspection } from '@aqs/connectors';
+import type { Aggregate, ColumnRef, Condition, QuerySpec, RelatedRows } from '@aqs/contracts';
+import { matchesIndexPattern, type Introspection } from '@aqs/connectors';
 import type { PlannerSchema, SchemaColumn, SchemaTable } from './types.ts';
 
 // ---------- column type families ----------
@@ -90,7 +90,75 @@ export function fromIntrospection(introspection: Introspection, extras: SchemaEx
         })),
     };
   });
+  if (dialect === 'elasticsearch') return { dialect, tables: planningTables(tables, introspection) };
   return { dialect, tables };
+}
+
+// ES|QL widens these before comparing the types of one field across indices.
+const WIDENED: Record<string, string> = { byte: 'integer', short: 'integer', float: 'double', half_float: 'double', scaled_float: 'double', constant_keyword: 'keyword', wildcard: 'keyword' };
+
+/**
+ * Elasticsearch sources as the planner should see them: each wildcard scope pattern, alias and data
+ * stream is one table (`FROM logs-*` reads every matched index), its fields merged over the indices
+ * it reads; a field mapped with different types in different indices is kept but marked
+ * unqueryable, as ES|QL reads it as `unsupported`. Concrete indices reached through one of these
+ * are left out of planning (the schema routes still list them).
+ */
+function planningTables(tables: SchemaTable[], introspection: Introspection): SchemaTable[] {
+  const byName = new Map(tables.map((t) => [t.name, t]));
+  const concrete = tables.filter((t) => t.kind === 'index' || t.kind === 'data_stream');
+  const groups: SchemaTable[] = [];
+  const covered = new Set<string>();
+  for (const { name: pattern } of introspection.schemas) {
+    if (!pattern.includes('*')) continue;
+    const members = concrete.filter((t) => matchesIndexPattern(pattern, t.name));
+    if (members.length < 2) continue;
+    groups.push(mergeTables(pattern, 'pattern', members));
+    members.forEach((m) => covered.add(m.name));
+  }
+  for (const t of introspection.tables) {
+    if (t.kind !== 'alias' && t.kind !== 'data_stream') continue;
+    const members = t.members.map((m) => byName.get(m)).filter((m): m is SchemaTable => m !== undefined);
+    if (t.kind === 'alias' && members.length > 0 && members.every((m) => covered.has(m.name))) continue; // the pattern already reads them
+    t.members.forEach((m) => covered.add(m));
+    const own = byName.get(t.name);
+    if (own && own.columns.length > 0) groups.push({ ...own, members: [...t.members] });
+    else if (members.length > 0) groups.push(mergeTables(t.name, t.kind, members));
+  }
+  const names = new Set(groups.map((g) => g.name));
+  return [...groups, ...tables.filter((t) => !names.has(t.name) && !covered.has(t.name) && t.kind !== 'alias' && t.kind !== 'data_stream')];
+}
+
+function mergeTables(name: string, kind: string, members: SchemaTable[]): SchemaTable {
+  const columns = new Map<string, { column: SchemaColumn; types: Map<string, number> }>();
+  for (const m of members) {
+    for (const c of m.columns) {
+      const type = WIDENED[c.type] ?? c.type;
+      const entry = columns.get(c.name) ?? { column: { ...c, type, sample_values: [] }, types: new Map<string, number>() };
+      entry.types.set(type, (entry.types.get(type) ?? 0) + 1);
+      entry.column.queryable &&= c.queryable;
+      entry.column.description ??= c.description;
+      for (const v of c.sample_values) if (entry.column.sample_values.length < 20 && !entry.column.sample_values.includes(v)) entry.column.sample_values.push(v);
+      columns.set(c.name, entry);
+    }
+  }
+  const merged = [...columns.values()].map(({ column, types }) => {
+    if (types.size <= 1) return column;
+    const detail = [...types].map(([t, n]) => `${t} in ${n} ${n === 1 ? 'index' : 'indices'}`).join(', ');
+    return { ...column, type: 'unsupported', queryable: false, description: `Mapped with conflicting types across ${name} (${detail}); ES|QL cannot read it through ${name}.` };
+  });
+  const estimates = members.map((m) => m.row_estimate);
+  const sorted = members.map((m) => m.name).sort();
+  return {
+    name,
+    kind,
+    description: members.find((m) => m.description)?.description ?? `${members.length} indices (${sorted[0]} to ${sorted[sorted.length - 1]}) read as one.`,
+    row_estimate: estimates.every((e) => e !== null) ? estimates.reduce((a, b) => a! + b!, 0) : null,
+    columns: merged,
+    primary_key: [],
+    foreign_keys: [],
+    members: sorted,
+  };
 }
 
 // ---------- lookups ----------
@@ -108,11 +176,15 @@ export function findColumn(table: SchemaTable, name: string): SchemaColumn | und
 
 // ---------- validation ----------
 
-function walkConditions(c: Condition, visit: (leaf: Condition & { column: ColumnRef }) => void): void {
+type Leaf = Exclude<Condition, { conditions: unknown } | { condition: unknown } | RelatedRows>;
+
+function walkConditions(c: Condition, visit: (leaf: Leaf) => void, related: (c: RelatedRows) => void = () => undefined): void {
   if ('conditions' in c) {
-    for (const inner of c.conditions) walkConditions(inner, visit);
+    for (const inner of c.conditions) walkConditions(inner, visit, related);
   } else if ('condition' in c) {
-    walkConditions(c.condition, visit);
+    walkConditions(c.condition, visit, related);
+  } else if ('on' in c) {
+    related(c);
   } else {
     visit(c);
   }
@@ -170,15 +242,37 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
     }
   });
   spec.columns.forEach((c, i) => resolve(c, `columns[${i}]`));
+  const checkLeaf = (leaf: Leaf, col: SchemaColumn | undefined): void => {
+    if (!col) return;
+    if (leaf.op === 'time_range' && !isTimeType(col.type)) errors.push(`filter: time_range needs a date column; '${leaf.column.column}' is ${col.type}.`);
+    if ((leaf.op === 'gt' || leaf.op === 'gte' || leaf.op === 'lt' || leaf.op === 'lte') && isBooleanType(col.type)) {
+      errors.push(`filter: '${leaf.column.column}' is boolean and cannot be compared with ${leaf.op}.`);
+    }
+  };
   if (spec.filter) {
-    walkConditions(spec.filter, (leaf) => {
-      const col = resolve(leaf.column, `filter (${leaf.op})`);
-      if (!col) return;
-      if (leaf.op === 'time_range' && !isTimeType(col.type)) errors.push(`filter: time_range needs a date column; '${leaf.column.column}' is ${col.type}.`);
-      if ((leaf.op === 'gt' || leaf.op === 'gte' || leaf.op === 'lt' || leaf.op === 'lte') && isBooleanType(col.type)) {
-        errors.push(`filter: '${leaf.column.column}' is boolean and cannot be compared with ${leaf.op}.`);
-      }
-    });
+    walkConditions(
+      spec.filter,
+      (leaf) => checkLeaf(leaf, resolve(leaf.column, `filter (${leaf.op})`)),
+      (rel) => {
+        if (schema.dialect === 'elasticsearch') errors.push(`filter (${rel.op}): related-row tests are not available for Elasticsearch sources.`);
+        const table = schema.tables.find((t) => t.name === rel.table);
+        if (!table) {
+          errors.push(`filter (${rel.op}): unknown table '${rel.table}'. Known tables: ${known}.`);
+          return;
+        }
+        const inner = (ref: ColumnRef, where: string): SchemaColumn | undefined => {
+          if (ref.table !== undefined && ref.table !== rel.table) return resolve(ref, where);
+          const c = findColumn(table, ref.column);
+          if (!c) errors.push(`${where}: unknown column '${ref.column}' in ${table.name}.`);
+          return c;
+        };
+        for (const pair of rel.on) {
+          resolve(pair.left, `filter (${rel.op})`);
+          inner(pair.right, `filter (${rel.op})`);
+        }
+        if (rel.filter) walkConditions(rel.filter, (leaf) => checkLeaf(leaf, inner(leaf.column, `filter (${rel.op})`)));
+      },
+    );
   }
   const aliases = new Set<string>();
   const addAlias = (alias: string, where: string): void => {
@@ -190,17 +284,41 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
     if (col && g.time_bucket !== undefined && !isTimeType(col.type)) errors.push(`group_by[${i}]: time_bucket needs a date column; '${g.column.column}' is ${col.type}.`);
     addAlias(g.alias, `group_by[${i}]`);
   });
+  const numericFns = new Set<Aggregate['fn']>(['sum', 'avg', 'median', 'percentile']);
   spec.aggregates.forEach((a, i) => {
-    if (a.column === undefined) {
-      if (a.fn !== 'count') errors.push(`aggregates[${i}]: ${a.fn} needs a column.`);
-    } else {
-      const col = resolve(a.column, `aggregates[${i}]`);
-      if (col && (a.fn === 'sum' || a.fn === 'avg' || a.fn === 'median') && !isNumericType(col.type)) {
-        errors.push(`aggregates[${i}]: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
+    const where = `aggregates[${i}]`;
+    const e = a.expression;
+    if (e) {
+      if (e.op === 'elapsed') {
+        for (const ref of [e.from, e.to]) {
+          const col = resolve(ref, where);
+          if (col && !isTimeType(col.type)) errors.push(`${where}: elapsed time needs date columns; '${ref.column}' is ${col.type}.`);
+        }
+      } else {
+        for (const ref of [e.left, e.right]) {
+          const col = resolve(ref, where);
+          if (col && !isNumericType(col.type)) errors.push(`${where}: ${e.op} needs numeric columns; '${ref.column}' is ${col.type}.`);
+        }
       }
+    } else if (a.column === undefined) {
+      if (a.fn !== 'count') errors.push(`${where}: ${a.fn} needs a column or an expression.`);
+    } else {
+      const col = resolve(a.column, where);
+      if (col && numericFns.has(a.fn) && !isNumericType(col.type)) errors.push(`${where}: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
     }
-    addAlias(a.alias, `aggregates[${i}]`);
+    if (a.share && schema.dialect === 'elasticsearch') errors.push(`${where}: a share of the total is not available for Elasticsearch sources.`);
+    addAlias(a.alias, where);
   });
+  const aggregateAliases = new Set(spec.aggregates.map((a) => a.alias));
+  spec.having.forEach((h, i) => {
+    if (!aggregateAliases.has(h.ref)) errors.push(`having[${i}]: '${h.ref}' is not an aggregate alias (${[...aggregateAliases].join(', ') || 'none'}).`);
+  });
+  if (spec.limit_per_group) {
+    if (schema.dialect === 'elasticsearch') errors.push('limit_per_group is not available for Elasticsearch sources.');
+    for (const p of spec.limit_per_group.partition_by) {
+      if (!spec.group_by.some((g) => g.alias === p)) errors.push(`limit_per_group: '${p}' is not a group alias.`);
+    }
+  }
   const aggregated = spec.aggregates.length > 0 || spec.group_by.length > 0;
   if (aggregated && spec.columns.length > 0) errors.push('columns must be empty when the spec groups or aggregates (the result columns are the groups and aggregates).');
   if (spec.group_by.length > 0 && spec.aggregates.length === 0) errors.push('group_by needs at least one aggregate.');

@@ -18,6 +18,8 @@ export interface SchemaTable {
   columns: SchemaColumn[];
   primary_key: string[];
   foreign_keys: { columns: string[]; references: { table: string; columns: string[] } }[];
+  /** Elasticsearch: the concrete indices a pattern, alias or data stream table reads. */
+  members?: string[];
 }
 
 export interface PlannerSchema {

@@ -24,14 +24,16 @@ const good: PlannerOutput = {
   filters: [
     {
       negate: false,
-      any_of: [{ op: 'time_range', column: { table: null, column: '@timestamp' }, value: null, values: null, range: { kind: 'relative', unit: 'day', count: 7, calendar: false, from: null, to: null } }],
+      any_of: [{ op: 'time_range', column: { table: null, column: '@timestamp' }, value: null, values: null, range: { kind: 'relative', unit: 'day', count: 7, calendar: false, from: null, to: null }, related: null }],
     },
-    { negate: false, any_of: [{ op: 'eq', column: { table: null, column: 'geo.country_name' }, value: 'France', values: null, range: null }] },
+    { negate: false, any_of: [{ op: 'eq', column: { table: null, column: 'geo.country_name' }, value: 'France', values: null, range: null, related: null }] },
   ],
   group_by: [{ column: { table: null, column: '@timestamp' }, time_bucket: 'day', alias: 'day' }],
-  aggregates: [{ fn: 'count', column: null, alias: 'requests' }],
+  aggregates: [{ fn: 'count', column: null, expression: null, percentile: null, share: false, alias: 'requests' }],
+  having: [],
   order_by: [{ ref: 'day', direction: 'asc' }],
   limit: null,
+  limit_per_group: null,
   chart_type: 'line',
 };
 const unknownColumn: PlannerOutput = { ...good, group_by: [{ column: { table: null, column: 'geo.continent' }, time_bucket: null, alias: 'continent' }], order_by: [{ ref: 'continent', direction: 'asc' }] };
@@ -75,8 +77,10 @@ describe('LLM planner with the mock language model', () => {
       },
       group_by: [{ column: { column: '@timestamp' }, time_bucket: 'day', alias: 'day' }],
       aggregates: [{ fn: 'count', alias: 'requests' }],
+      having: [],
       order_by: [{ ref: 'day', direction: 'asc' }],
       limit: null,
+      limit_per_group: null,
     });
     // Structured output: the SDK asked for JSON with the schema.
     const call = model.doGenerateCalls[0]!;
@@ -130,7 +134,7 @@ describe('LLM planner with the mock language model', () => {
 
   it('puts previous turns into the prompt', async () => {
     const model = new MockLanguageModelV3({ doGenerate: result(JSON.stringify(good)) });
-    const history = [{ question: 'requests per day', chart_type: null, spec: { source: 'weblogs', joins: [], columns: [], filter: null, group_by: [{ column: { column: '@timestamp' }, time_bucket: 'day' as const, alias: 'day' }], aggregates: [{ fn: 'count' as const, alias: 'count' }], order_by: [], limit: null } }];
+    const history = [{ question: 'requests per day', chart_type: null, spec: { source: 'weblogs', joins: [], columns: [], filter: null, group_by: [{ column: { column: '@timestamp' }, time_bucket: 'day' as const, alias: 'day' }], aggregates: [{ fn: 'count' as const, alias: 'count' }], having: [], order_by: [], limit: null, limit_per_group: null } }];
     await createLlmPlanner({ model }).plan(request({ history, question: 'only for France' }));
     const prompt = JSON.stringify(model.doGenerateCalls[0]!.prompt);
     expect(prompt).toContain('Previous turns of this conversation');

@@ -28,7 +28,7 @@ async function plan(schema: PlannerSchema, question: string, history: PlanTurn[]
 }
 
 const count = [{ fn: 'count', alias: 'count' }] as QuerySpec['aggregates'];
-const base: Omit<QuerySpec, 'source'> = { joins: [], columns: [], filter: null, group_by: [], aggregates: [], order_by: [], limit: null };
+const base: Omit<QuerySpec, 'source'> = { joins: [], columns: [], filter: null, group_by: [], aggregates: [], having: [], order_by: [], limit: null, limit_per_group: null };
 const status404 = { op: 'eq', column: { column: 'http.response.status_code' }, value: 404 } as const;
 const is_not_null = (column: string): QuerySpec['filter'] => ({ op: 'is_not_null', column: { column } });
 

@@ -27,7 +27,7 @@ async function conversation(schema: PlannerSchema, questions: string[]): Promise
 }
 
 const count = { fn: 'count', alias: 'count' };
-const base: Omit<QuerySpec, 'source'> = { joins: [], columns: [], filter: null, group_by: [], aggregates: [], order_by: [], limit: null };
+const base: Omit<QuerySpec, 'source'> = { joins: [], columns: [], filter: null, group_by: [], aggregates: [], having: [], order_by: [], limit: null, limit_per_group: null };
 
 describe('offline planner over the weblogs index', () => {
   it.each<[string, Partial<QuerySpec>]>([

@@ -1,30 +1,38 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { eq } from 'drizzle-orm';
-import { openStore, users, workspaces, type Store } from '@aqs/db';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { and, eq } from 'drizzle-orm';
+import { PGlite } from '@electric-sql/pglite';
+import { connections as connectionsTable, openStore, users, workspaces, type Store } from '@aqs/db';
 import { accounts, connections, createSecretBox, defaultAuthSettings, executeRun, type Principal, type RunDeps } from '@aqs/core';
-import { connectorFor, openDemoDatabase, type ConnectionTarget } from '@aqs/connectors';
-import { offlinePlanner } from '@aqs/planner';
+import { connectorFor, openDemoDatabase, type ConnectionTarget, type EmbeddedDatabase } from '@aqs/connectors';
+import { offlinePlanner, type Planner } from '@aqs/planner';
 import { startTestCluster } from '@aqs/es-test-cluster';
-import { loadEvalCases, type EvalCase } from './cases.ts';
+import { isUnanswerable, loadSet, type EvalCase, type EvalSet } from './cases.ts';
 import { compareResults } from './compare.ts';
 
-const weblogs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'es-test-cluster', 'fixtures', 'weblogs');
+/** correct: the right table, or a refusal of an unanswerable question; wrong: an answer that is not right; refused: no answer. */
+export type Outcome = 'correct' | 'wrong' | 'refused' | 'broken_case';
 
 export interface CaseResult {
+  set: string;
   case: EvalCase;
-  passed: boolean;
+  outcome: Outcome;
   reason: string | null;
   query: string | null;
+  planner: string | null;
 }
 
 export interface Tally {
-  passed: number;
   total: number;
+  correct: number;
+  /** Runs that returned an answer (right or wrong). */
+  answered: number;
+  answeredCorrectly: number;
 }
 
 export interface EvaluationReport {
   results: CaseResult[];
+  bySet: Record<string, Tally>;
   byDialect: Record<string, Tally>;
   byKind: Record<string, Tally>;
   overall: Tally;
@@ -32,27 +40,49 @@ export interface EvaluationReport {
 
 const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
+export function accuracy(t: Tally): number {
+  return t.correct / Math.max(1, t.total);
+}
+
+/** Right answers among the answers given: a wrong number is worse than a refusal. */
+export function precision(t: Tally): number {
+  return t.answered === 0 ? 1 : t.answeredCorrectly / t.answered;
+}
+
 function tally(results: CaseResult[], keyOf: (r: CaseResult) => string): Record<string, Tally> {
   const out: Record<string, Tally> = {};
   for (const r of results) {
-    const t = (out[keyOf(r)] ??= { passed: 0, total: 0 });
+    const t = (out[keyOf(r)] ??= { total: 0, correct: 0, answered: 0, answeredCorrectly: 0 });
     t.total += 1;
-    if (r.passed) t.passed += 1;
+    if (r.outcome === 'correct') t.correct += 1;
+    const answered = r.outcome === 'wrong' || (r.outcome === 'correct' && !isUnanswerable(r.case));
+    if (answered) t.answered += 1;
+    if (answered && r.outcome === 'correct') t.answeredCorrectly += 1;
   }
   return out;
 }
 
+async function setDatabase(set: EvalSet): Promise<EmbeddedDatabase & { close(): Promise<void> }> {
+  if (set.database === 'demo') return openDemoDatabase({});
+  const db = await PGlite.create();
+  await db.exec("SET TIME ZONE 'UTC'");
+  await db.exec(readFileSync(join(set.dir, 'schema.sql'), 'utf8'));
+  await db.exec('ANALYZE');
+  return db as unknown as EmbeddedDatabase & { close(): Promise<void> };
+}
+
 /**
- * Runs every case through the service's own pipeline (executeRun with the offline planner: context,
- * samples, plan, compile, validate, execute), follow-ups inside the conversation of the case they
- * follow, and compares each answer with the result of the case's hand-written query on the same data.
+ * Runs every case of a set through the service's own pipeline (executeRun: context, samples, plan,
+ * compile, validate, execute), follow-ups inside the conversation of the case they follow, and
+ * compares each answer with the result of the case's gold query on the same data.
  */
-export async function runEvaluation(options: { cases?: EvalCase[] } = {}): Promise<EvaluationReport> {
-  const cases = options.cases ?? loadEvalCases();
-  const store: Store = await openStore({ kind: 'pglite-memory' });
-  const demo = await openDemoDatabase({});
-  const cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
-  let pinnedNow: Date | undefined;
+export async function evaluateSet(set: EvalSet, options: { planner?: Planner; store: Store } ): Promise<CaseResult[]> {
+  const { store } = options;
+  const planner = options.planner ?? offlinePlanner;
+  const database = set.dialect === 'postgres' ? await setDatabase(set) : null;
+  const cluster =
+    set.dialect === 'elasticsearch' ? await startTestCluster({ fixtures: resolve(set.dir, set.fixture ?? 'fixture'), version: '8.15.0', now: () => Date.parse(set.now) }) : null;
+  let pinnedNow = new Date(set.now);
   const deps: RunDeps = {
     db: store.db,
     logger: quietLogger,
@@ -63,93 +93,132 @@ export async function runEvaluation(options: { cases?: EvalCase[] } = {}): Promi
       allowPrivateNetworks: true,
       allowInsecureTransport: true,
       requestTimeoutMs: 30_000,
-      demoDatabase: async () => demo,
+      demoDatabase: async () => database!,
     },
-    planner: offlinePlanner,
-    now: () => pinnedNow ?? new Date(),
+    planner,
+    now: () => pinnedNow,
   };
   try {
-    await accounts.register(deps, { email: 'eval@example.com', password: 'evaluation password' });
-    const [user] = await store.db.select().from(users).where(eq(users.email, 'eval@example.com'));
+    const email = `eval+${set.name}@example.com`;
+    await accounts.register(deps, { email, password: 'evaluation password' });
+    const [user] = await store.db.select().from(users).where(eq(users.email, email));
     const [workspace] = await store.db.select().from(workspaces).where(eq(workspaces.ownerUserId, user!.id));
     await store.db.update(workspaces).set({ plan: 'team' }).where(eq(workspaces.id, workspace!.id));
     const principal: Principal = { userId: user!.id, email: user!.email, workspaceId: workspace!.id, role: 'owner', plan: 'team', authMethod: 'api_key' };
-    const listed = await connections.listConnections(deps, principal, {});
-    const es = await connections.createConnection(deps, principal, {
-      name: 'weblogs',
-      dialect: 'elasticsearch',
-      auth_mode: 'basic',
-      config: { cluster_url: cluster.url, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] },
-      tags: [],
-    });
-    const connectionOf = { postgres: listed.find((c) => c.is_demo)!.id, elasticsearch: es.id };
-    const targets: Record<string, ConnectionTarget> = {
-      postgres: { id: connectionOf.postgres, dialect: 'postgres', authMode: 'embedded', config: { database: 'demo', schemas: ['shop'] }, secrets: {} },
-      elasticsearch: { id: es.id, dialect: 'elasticsearch', authMode: 'basic', config: es.config, secrets: { password: 'changeme' } },
-    };
+    let connectionId: string;
+    let target: ConnectionTarget;
+    if (set.dialect === 'postgres') {
+      // The embedded connection every workspace gets, pointed at this set's database and schema.
+      const demo = (await connections.listConnections(deps, principal, {})).find((c) => c.is_demo)!;
+      const config = { database: 'demo', schemas: [set.schema!] };
+      await store.db.update(connectionsTable).set({ config }).where(and(eq(connectionsTable.id, demo.id), eq(connectionsTable.workspaceId, workspace!.id)));
+      connectionId = demo.id;
+      target = { id: demo.id, dialect: 'postgres', authMode: 'embedded', config, secrets: {} };
+    } else {
+      const es = await connections.createConnection(deps, principal, {
+        name: set.name,
+        dialect: 'elasticsearch',
+        auth_mode: 'basic',
+        config: { cluster_url: cluster!.url, username: 'elastic', password: 'changeme', allowed_indices: set.scope! },
+        tags: [],
+      });
+      connectionId = es.id;
+      target = { id: es.id, dialect: 'elasticsearch', authMode: 'basic', config: es.config, secrets: { password: 'changeme' } };
+    }
+    const connector = connectorFor(set.dialect)!;
+    const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000, demoDatabase: database ?? undefined };
 
     const conversationOfCase = new Map<string, string>();
     const results: CaseResult[] = [];
-    for (const c of cases) {
-      pinnedNow = c.now ? new Date(c.now) : undefined;
-      const connector = connectorFor(c.dialect)!;
-      const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000, demoDatabase: demo };
-      let expectedRows: unknown[][];
-      let expectedColumns: number;
-      try {
-        const validated = connector.validateQuery(targets[c.dialect]!, c.expected.query, { rowCap: 5000 });
-        const expected = await connector.execute(targets[c.dialect]!, validated.text, ctx, { rowCap: 5000, timeoutMs: 30_000 });
-        expectedRows = expected.rows;
-        expectedColumns = expected.columns.length;
-      } catch (error) {
-        results.push({ case: c, passed: false, reason: `expected query failed: ${(error as Error).message}`, query: null });
-        continue;
+    for (const c of set.cases) {
+      pinnedNow = new Date(c.now ?? set.now);
+      const base = { set: set.name, case: c };
+      let expected: { rows: unknown[][]; columns: number } | null = null;
+      if ('query' in c.expected) {
+        try {
+          const validated = connector.validateQuery(target, c.expected.query, { rowCap: 5000 });
+          const result = await connector.execute(target, validated.text, ctx, { rowCap: 5000, timeoutMs: 30_000 });
+          expected = { rows: result.rows, columns: result.columns.length };
+        } catch (error) {
+          results.push({ ...base, outcome: 'broken_case', reason: `gold query failed: ${(error as Error).message}`, query: null, planner: null });
+          continue;
+        }
       }
       const run = await executeRun(deps, principal, {
         question: c.question,
-        connection_id: connectionOf[c.dialect],
+        connection_id: connectionId,
         conversation_id: c.follows ? conversationOfCase.get(c.follows) : undefined,
         chart_requested: false,
       });
       conversationOfCase.set(c.id, run.conversation_id);
+      const query = run.query?.text ?? null;
+      const planned = run.planner;
       if (run.status !== 'succeeded') {
-        results.push({ case: c, passed: false, reason: `run ${run.status}: ${run.error?.message ?? ''}`.slice(0, 300), query: run.query?.text ?? null });
+        const reason = `run ${run.status}: ${run.error?.message ?? ''}`.slice(0, 300);
+        results.push({ ...base, outcome: expected ? 'refused' : 'correct', reason, query, planner: planned });
+        continue;
+      }
+      if (!expected) {
+        results.push({ ...base, outcome: 'wrong', reason: 'answered an unanswerable question', query, planner: planned });
         continue;
       }
       const table = run.artifacts.find((a) => a.kind === 'table');
       const comparison =
         table && table.kind === 'table'
-          ? compareResults(table.rows, expectedRows, { actual: table.columns.length, expected: expectedColumns }, c.expected.order_matters)
+          ? compareResults(table.rows, expected.rows, { actual: table.columns.length, expected: expected.columns }, 'order_matters' in c.expected && c.expected.order_matters)
           : { equal: false, reason: 'no table artifact' };
-      results.push({ case: c, passed: comparison.equal, reason: comparison.reason, query: run.query?.text ?? null });
+      results.push({ ...base, outcome: comparison.equal ? 'correct' : 'wrong', reason: comparison.reason, query, planner: planned });
     }
-    return {
-      results,
-      byDialect: tally(results, (r) => r.case.dialect),
-      byKind: tally(results, (r) => r.case.kind),
-      overall: { passed: results.filter((r) => r.passed).length, total: results.length },
-    };
+    return results;
   } finally {
-    await cluster.stop();
-    await demo.close();
-    await store.close();
+    await cluster?.stop();
+    await database?.close();
   }
 }
 
+export async function runEvaluation(options: { sets: string[]; planner?: Planner }): Promise<EvaluationReport> {
+  const store = await openStore({ kind: 'pglite-memory' });
+  const results: CaseResult[] = [];
+  try {
+    for (const name of options.sets) {
+      const set = loadSet(name);
+      results.push(...(await evaluateSet(set, { store, planner: options.planner })));
+    }
+  } finally {
+    await store.close();
+  }
+  const dialectOf = new Map(options.sets.map((name) => [name, loadSet(name).dialect]));
+  return {
+    results,
+    bySet: tally(results, (r) => r.set),
+    byDialect: tally(results, (r) => dialectOf.get(r.set)!),
+    byKind: tally(results, (r) => r.case.kind),
+    overall: tally(results, () => 'all').all ?? { total: 0, correct: 0, answered: 0, answeredCorrectly: 0 },
+  };
+}
+
+export function formatTally(t: Tally): string {
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+  return `accuracy ${t.correct}/${t.total} (${pct(accuracy(t))}), precision ${t.answeredCorrectly}/${t.answered} (${pct(precision(t))})`;
+}
+
 export function formatReport(report: EvaluationReport, verbose = true): string {
-  const pct = (t: Tally) => `${t.passed}/${t.total} (${((100 * t.passed) / Math.max(1, t.total)).toFixed(0)}%)`;
   const lines: string[] = [];
   if (verbose) {
     for (const r of report.results) {
-      lines.push(`${r.passed ? 'pass' : 'FAIL'} ${r.case.id} [${r.case.dialect}/${r.case.kind}] ${r.case.question}`);
-      if (!r.passed) lines.push(`     ${r.reason ?? ''}${r.query ? `\n     query: ${r.query.replace(/\n/g, ' ')}` : ''}`);
+      const mark = { correct: 'pass', wrong: 'WRONG', refused: 'refused', broken_case: 'BROKEN' }[r.outcome];
+      lines.push(`${mark.padEnd(7)} ${r.set}/${r.case.id} [${r.case.kind}] ${r.case.question}`);
+      if (r.outcome !== 'correct') lines.push(`        ${r.reason ?? ''}${r.query ? `\n        query: ${r.query.replace(/\s*\n\s*/g, ' ')}` : ''}`);
     }
     lines.push('');
   }
-  lines.push('accuracy by dialect:');
-  for (const [dialect, t] of Object.entries(report.byDialect)) lines.push(`  ${dialect.padEnd(14)} ${pct(t)}`);
-  lines.push('accuracy by kind:');
-  for (const [kind, t] of Object.entries(report.byKind).sort()) lines.push(`  ${kind.padEnd(14)} ${pct(t)}`);
-  lines.push(`overall          ${pct(report.overall)}`);
+  const section = (title: string, rows: Record<string, Tally>) => {
+    lines.push(`${title}:`);
+    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) lines.push(`  ${key.padEnd(16)} ${formatTally(t)}`);
+  };
+  section('by set', report.bySet);
+  section('by dialect', report.byDialect);
+  section('by kind', report.byKind);
+  lines.push(`overall            ${formatTally(report.overall)}`);
   return lines.join('\n');
 }

@@ -1,4 +1,20 @@
+import { parseArgs } from 'node:util';
+import { listSets, loadSet } from './cases.ts';
 import { formatReport, runEvaluation } from './evaluate.ts';
+import { plannerFromEnvironment } from './planners.ts';
 
-const report = await runEvaluation();
-console.log(formatReport(report, !process.argv.includes('--summary')));
+const { values } = parseArgs({
+  options: {
+    set: { type: 'string', multiple: true },
+    holdout: { type: 'boolean', default: false },
+    planner: { type: 'string', default: 'offline' },
+    summary: { type: 'boolean', default: false },
+  },
+});
+
+// Holdout sets are blind sets kept for the final report: they run only when named or with --holdout.
+const sets = values.set?.length ? values.set : listSets().filter((name) => values.holdout || loadSet(name).status !== 'holdout');
+const planner = plannerFromEnvironment(values.planner ?? 'offline');
+const report = await runEvaluation({ sets, planner: planner.planner });
+console.log(`planner: ${planner.description}`);
+console.log(formatReport(report, !values.summary));

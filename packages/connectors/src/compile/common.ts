@@ -25,7 +25,18 @@ export const AGGREGATE_NEEDS_COLUMN: Record<AggregateFunction, boolean> = {
   min: true,
   max: true,
   median: true,
+  percentile: true,
 };
+
+/** The aliases of the spec's output columns, in order: groups, then aggregates. */
+export function outputAliases(spec: QuerySpec): string[] {
+  return [...spec.group_by.map((g) => g.alias), ...spec.aggregates.map((a) => a.alias)];
+}
+
+/** Fails with a clear message when an aggregate has neither the column nor the expression its function needs. */
+export function checkAggregate(a: QuerySpec['aggregates'][number]): void {
+  if (AGGREGATE_NEEDS_COLUMN[a.fn] && !a.column && !a.expression) throw new CompileError(`${a.fn} needs a column or an expression.`);
+}
 
 /** Absolute range bounds as ISO strings, validated. */
 export function absoluteBounds(range: Extract<TimeRange, { kind: 'absolute' }>): { from?: string; to?: string } {
@@ -57,6 +68,12 @@ export interface CompileOptions {
    * NOW(). For reproducible runs (evaluation, tests); the service normally leaves it unset.
    */
   now?: Date;
+  /**
+   * Unique keys per table (qualified name -> column sets, primary key first), from the schema. They
+   * tell a one-to-many join from a many-to-one, so that a measure is never summed once per joined
+   * row (fan-out): without them every join is assumed to multiply rows.
+   */
+  uniqueKeys?: Readonly<Record<string, readonly (readonly string[])[]>>;
 }
 
 function shift(date: Date, unit: TimeUnit, amount: number): Date {
@@ -120,6 +137,7 @@ function pinCondition(c: Condition, now: Date): Condition {
   if (c.op === 'time_range' && c.range.kind === 'relative') return { ...c, range: pinRange(c.range, now) };
   if (c.op === 'and' || c.op === 'or') return { ...c, conditions: c.conditions.map((x) => pinCondition(x, now)) };
   if (c.op === 'not') return { ...c, condition: pinCondition(c.condition, now) };
+  if ((c.op === 'exists' || c.op === 'not_exists') && c.filter) return { ...c, filter: pinCondition(c.filter, now) };
   return c;
 }
 

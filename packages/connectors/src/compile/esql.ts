@@ -1,6 +1,6 @@
-import type { ColumnRef, Condition, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
+import type { Aggregate, ColumnRef, Condition, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
 import { printName, printString } from '@aqs/esql';
-import { AGGREGATE_NEEDS_COLUMN, CompileError, absoluteBounds, applyOptions, isAggregating, type CompileOptions } from './common.ts';
+import { CompileError, absoluteBounds, applyOptions, checkAggregate, isAggregating, outputAliases, type CompileOptions } from './common.ts';
 
 const FUNCTION: Record<string, string> = {
   count: 'COUNT',
@@ -10,7 +10,20 @@ const FUNCTION: Record<string, string> = {
   min: 'MIN',
   max: 'MAX',
   median: 'MEDIAN',
+  percentile: 'PERCENTILE',
 };
+
+const ELAPSED_SECONDS = { second: 1, minute: 60, hour: 3600, day: 86_400 } as const;
+const ARITHMETIC = { add: '+', subtract: '-', multiply: '*', divide: '/' } as const;
+
+/** The per-row value an aggregate reads, as an ES|QL expression (null for count(*)). */
+function valueOf(a: Aggregate): string | null {
+  const e = a.expression;
+  if (!e) return a.column ? column(a.column) : null;
+  if (e.op === 'elapsed') return `DATE_DIFF("millisecond", ${column(e.from)}, ${column(e.to)}) / ${ELAPSED_SECONDS[e.unit] * 1000}.0`;
+  if (e.op === 'divide') return `TO_DOUBLE(${column(e.left)}) / ${column(e.right)}`;
+  return `${column(e.left)} ${ARITHMETIC[e.op]} ${column(e.right)}`;
+}
 
 // ES|QL has no quarter timespan; three months is the same bucket.
 const SPAN: Record<TimeUnit, string> = {
@@ -98,6 +111,9 @@ function condition(c: Condition, nested = false): string {
     }
     case 'not':
       return `NOT (${condition(c.condition)})`;
+    case 'exists':
+    case 'not_exists':
+      throw new CompileError('ES|QL cannot test for related rows in another index; ask about one index at a time.');
   }
 }
 
@@ -109,7 +125,7 @@ function referencedColumns(c: Condition | null, into: Set<string>): Set<string> 
   if (!c) return into;
   if ('conditions' in c) c.conditions.forEach((x) => referencedColumns(x, into));
   else if ('condition' in c) referencedColumns(c.condition, into);
-  else into.add(c.column.column);
+  else if ('column' in c) into.add(c.column.column);
   return into;
 }
 
@@ -127,6 +143,8 @@ function sourceName(source: string): string {
 export function compileEsql(input: QuerySpec, options: CompileOptions = {}): string {
   const spec = applyOptions(input, options);
   if (spec.joins.length > 0) throw new CompileError('Joins are not compiled to ES|QL; ask about one index at a time.');
+  if (spec.limit_per_group) throw new CompileError('ES|QL cannot keep the top rows of each group in one query; ask for one group at a time.');
+  if (!isAggregating(spec) && spec.having.length > 0) throw new CompileError('having needs aggregates or groups.');
   const lines = [`FROM ${sourceName(spec.source)}`];
   if (isAggregating(spec)) {
     if (spec.filter) lines.push(`WHERE ${condition(spec.filter)}`);
@@ -139,13 +157,26 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
       // A plain column groups under its own (dot-notation) name, as ES|QL names it.
       return column(g.column);
     });
-    if (evals.length > 0) lines.push(`EVAL ${evals.join(', ')}`);
-    const aggregates = (spec.aggregates.length > 0 ? spec.aggregates : [{ fn: 'count' as const, alias: 'count', column: undefined }]).map((a) => {
-      if (AGGREGATE_NEEDS_COLUMN[a.fn] && !a.column) throw new CompileError(`${a.fn} needs a column.`);
-      const arg = a.column ? column(a.column) : '*';
-      return `${printName(a.alias)} = ${FUNCTION[a.fn]}(${a.fn === 'count' && !a.column ? '*' : arg})`;
+    const aggregates = (spec.aggregates.length > 0 ? spec.aggregates : [{ fn: 'count' as const, alias: 'count' }]).map((a, i) => {
+      checkAggregate(a);
+      if (a.share) throw new CompileError('ES|QL cannot compute a share of the total in one query; ask for the totals per group instead.');
+      let value = valueOf(a);
+      if (value !== null && a.expression) {
+        const name = `_value${i}`;
+        evals.push(`${printName(name)} = ${value}`);
+        value = printName(name);
+      }
+      const args = value === null ? '*' : a.fn === 'percentile' ? `${value}, ${a.percentile}` : value;
+      return `${printName(a.alias)} = ${FUNCTION[a.fn]}(${args})`;
     });
+    if (evals.length > 0) lines.push(`EVAL ${evals.join(', ')}`);
     lines.push(`STATS ${aggregates.join(', ')}${groups.length > 0 ? ` BY ${groups.join(', ')}` : ''}`);
+    if (spec.having.length > 0) {
+      const known = new Set(outputAliases(spec));
+      const ops = { eq: '==', neq: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+      for (const h of spec.having) if (!known.has(h.ref)) throw new CompileError(`having names ${h.ref}, which is not an aggregate alias.`);
+      lines.push(`WHERE ${spec.having.map((h) => `${printName(h.ref)} ${ops[h.op]} ${literal(h.value)}`).join(' AND ')}`);
+    }
   } else {
     const kept = spec.columns.map(column);
     const whereUsesOnlyKept = [...referencedColumns(spec.filter, new Set())].every((c) => spec.columns.some((k) => k.column === c));

@@ -182,7 +182,8 @@ async function runPipeline(
           selectedColumns: request.selected_columns_override ?? null,
         }),
       );
-      return { schema: pruned.schema, history };
+      const uniqueKeys = Object.fromEntries(full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]));
+      return { schema: pruned.schema, history, uniqueKeys };
     });
 
     const plan: Plan = await phase('planning', () =>
@@ -203,7 +204,8 @@ async function runPipeline(
     run.querySpec = plan.spec;
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
-    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec, deps.now ? { now: nowOf(deps) } : {})));
+    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec, { uniqueKeys: context.uniqueKeys, ...(deps.now ? { now: nowOf(deps) } : {}) })),
+    );
     const validated = await phase('planning', () =>
       step('validate', queryLanguageOf(row.dialect), async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),
     );

@@ -137,8 +137,10 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
       filter: { op: 'is_not_null', column: { column } },
       group_by: [{ column: { column }, alias: 'value' }],
       aggregates: [{ fn: 'count', alias: 'n' }],
+      having: [],
       order_by: [{ ref: 'n', direction: 'desc' }],
       limit: VALUES,
+      limit_per_group: null,
     };
     try {
       const validated = connector.validateQuery(target, compileSpec(row.dialect, spec), { rowCap: VALUES });

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
 import { artifacts, conversations, newId, runs, type Database, type Executor } from '@aqs/db';
 import type { Artifact, ChartArtifact, QuerySpec, RunResult, RunStatus, TableArtifact } from '@aqs/contracts';
+import { interpretSpec } from '@aqs/planner';
 import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { settleCharge } from '../limits/usage.ts';
@@ -23,6 +24,7 @@ export function toRunResult(row: RunRow, artifactRows: (typeof artifacts.$inferS
     planner: (row.planner as RunResult['planner']) ?? null,
     query: row.queryText && row.queryDialect ? { dialect: row.queryDialect, text: row.queryText } : null,
     query_spec: (row.querySpec as QuerySpec | null) ?? null,
+    interpretation: row.querySpec ? interpretSpec(row.querySpec as QuerySpec) : null,
     artifacts: artifactRows
       .filter((a) => a.runId === row.id)
       .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'table' ? -1 : 1))

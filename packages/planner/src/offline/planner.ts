@@ -1,4 +1,4 @@
-import type { AggregateFunction, ChartType, ColumnRef, Condition, QuerySpec, TimeUnit } from '@aqs/contracts';
+import { mapOuterColumns, type AggregateFunction, type ChartType, type ColumnRef, type Condition, type QuerySpec, type TimeUnit } from '@aqs/contracts';
 import { timeColumnRank } from '../context.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
@@ -544,15 +544,10 @@ function sameColumn(a: ColumnRef, b: ColumnRef): boolean {
 function tidy(spec: QuerySpec): QuerySpec {
   if (spec.joins.length > 0) return spec;
   const strip = (c: ColumnRef): ColumnRef => ({ column: c.column });
-  const cond = (c: Condition): Condition => {
-    if ('conditions' in c) return { op: c.op, conditions: c.conditions.map(cond) };
-    if ('condition' in c) return { op: 'not', condition: cond(c.condition) };
-    return { ...c, column: strip(c.column) } as Condition;
-  };
   return {
     ...spec,
     columns: spec.columns.map(strip),
-    filter: spec.filter ? cond(spec.filter) : null,
+    filter: spec.filter ? mapOuterColumns(spec.filter, strip) : null,
     group_by: spec.group_by.map((g) => ({ ...g, column: strip(g.column) })),
     aggregates: spec.aggregates.map((a) => (a.column ? { ...a, column: strip(a.column) } : a)),
   };
@@ -561,16 +556,11 @@ function tidy(spec: QuerySpec): QuerySpec {
 /** Adds table names back to a previous single-table spec's refs, so joins can be added to it. */
 function qualify(spec: QuerySpec): QuerySpec {
   const q = (c: ColumnRef): ColumnRef => (c.table ? c : { table: spec.source, column: c.column });
-  const cond = (c: Condition): Condition => {
-    if ('conditions' in c) return { op: c.op, conditions: c.conditions.map(cond) };
-    if ('condition' in c) return { op: 'not', condition: cond(c.condition) };
-    return { ...c, column: q(c.column) } as Condition;
-  };
   if (spec.joins.length > 0) return spec;
   return {
     ...spec,
     columns: spec.columns.map(q),
-    filter: spec.filter ? cond(spec.filter) : null,
+    filter: spec.filter ? mapOuterColumns(spec.filter, q) : null,
     group_by: spec.group_by.map((g) => ({ ...g, column: q(g.column) })),
     aggregates: spec.aggregates.map((a) => (a.column ? { ...a, column: q(a.column) } : a)),
   };
@@ -666,7 +656,7 @@ function planOffline(request: PlanRequest): Plan {
     const q = (c: ColumnRef): ColumnRef => (joinList.length > 0 ? c : { column: c.column });
     let leaves = flatten(prev.filter);
     for (const leaf of pieces.leaves) {
-      leaves = leaves.filter((l) => !('column' in l) || l.op === 'time_range' || !sameColumn(l.column, q(leaf.column)));
+      leaves = leaves.filter((l) => !('column' in l) || !('column' in leaf) || l.op === 'time_range' || !sameColumn(l.column, q(leaf.column)));
       leaves.push(leaf);
     }
     if (pieces.timeLeaf) {
@@ -698,7 +688,9 @@ function planOffline(request: PlanRequest): Plan {
       filter: andOf(leaves),
       group_by: groups,
       aggregates,
+      having: prev.having,
       ...order,
+      limit_per_group: null,
     };
     notes.push(`Follow-up to '${previousTurn?.question ?? ''}'.`);
   } else {
@@ -711,7 +703,9 @@ function planOffline(request: PlanRequest): Plan {
       filter: andOf(leaves),
       group_by: pieces.groups,
       aggregates: pieces.aggregates,
+      having: [],
       ...orderFor(pieces, pieces.aggregates, pieces.groups),
+      limit_per_group: null,
     };
     if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
     if (spec.columns.length > 0 && spec.aggregates.length === 0) {

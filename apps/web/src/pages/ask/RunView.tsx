@@ -107,6 +107,12 @@ export function RunView({
           </div>
         ) : null}
 
+        {run.interpretation && run.status === 'succeeded' ? (
+          <p className="interpretation" aria-label="How the question was read">
+            <span className="muted small">Read as:</span> {run.interpretation}
+          </p>
+        ) : null}
+
         {run.error && run.status !== 'succeeded' ? (
           run.status === 'cancelled' ? <p className="muted">{run.error.message}</p> : <RunError type={run.error.type} message={run.error.message} />
         ) : null}
