@@ -80,7 +80,7 @@ describe('hostile data sources through the API', () => {
 
     const tenant = await signedInBrowser(server);
     const demo = ((await tenant.get('/api/v1/connections')).json.connections as Array<{ id: string; is_demo: boolean }>).find((c) => c.is_demo)!.id;
-    const answer = await tenant.post('/api/v1/run', { question: 'how many orders by status', connection_id: demo });
+    const answer = await tenant.post('/api/v1/run', { question: 'how many orders per status', connection_id: demo });
     expect(answer.json.status).toBe('succeeded');
 
     const outcomes = await attack;

@@ -61,14 +61,14 @@ describe('the LLM planner, when configured', () => {
     const browser = await signedInBrowser(server);
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     answers.push(JSON.stringify(countOrdersByStatus));
-    const res = await browser.post('/api/v1/run', { question: 'share of orders by status', connection_id: demo });
+    const res = await browser.post('/api/v1/run', { question: 'share of orders per status', connection_id: demo });
     expect(res.json).toMatchObject({ status: 'succeeded', planner: 'llm', usage: { prompt_tokens: 812, completion_tokens: 64 } });
     expect(res.json.query.text).toMatch(/GROUP BY "orders"\."status"/);
     expect(res.json.artifacts.find((a: any) => a.kind === 'chart')?.chart_type).toBe('pie');
     const sent = requests.at(-1)!;
     expect(sent.auth).toBe('Bearer sk-local-test');
     expect(sent.model).toBe('local-model');
-    expect(sent.prompt).toContain('share of orders by status');
+    expect(sent.prompt).toContain('share of orders per status');
     expect(sent.prompt).toContain('shop.orders');
   }, 60_000);
 
@@ -77,7 +77,7 @@ describe('the LLM planner, when configured', () => {
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     answers.push(JSON.stringify({ ...countOrdersByStatus, source: 'shop.nope' }), 'not json at all');
     const before = requests.length;
-    const res = await browser.post('/api/v1/run', { question: 'orders by status', connection_id: demo });
+    const res = await browser.post('/api/v1/run', { question: 'orders per status', connection_id: demo });
     expect(requests.length - before).toBe(2);
     expect(res.json.status).toBe('failed');
     expect(res.json.error.type).toBe('invalid_model_output');

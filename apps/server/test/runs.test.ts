@@ -46,7 +46,7 @@ function stream(body: object, signal?: AbortSignal) {
 
 describe('POST /api/v1/run', () => {
   it('answers a question over Elasticsearch with ES|QL, a table and a chart', async () => {
-    const res = await browser.post('/api/v1/run', { question: 'number of requests by country', connection_id: esId, chart_requested: true });
+    const res = await browser.post('/api/v1/run', { question: 'number of requests per country', connection_id: esId, chart_requested: true });
     expect(res.status).toBe(200);
     const run = res.json;
     expect(run).toMatchObject({ status: 'succeeded', planner: 'offline', turn_index: 0, connection_id: esId, error: null, usage: { prompt_tokens: 0, completion_tokens: 0 } });
@@ -71,7 +71,7 @@ describe('POST /api/v1/run', () => {
   });
 
   it('answers a question over the demo database with SQL', async () => {
-    const res = await browser.post('/api/v1/run', { question: 'how many orders by status', connection_id: demoId });
+    const res = await browser.post('/api/v1/run', { question: 'how many orders per status', connection_id: demoId });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('succeeded');
     expect(res.json.query.dialect).toBe('sql');
@@ -137,7 +137,7 @@ describe('POST /api/v1/run', () => {
     });
     await browser.post(`/api/v1/connections/${conn.json.id}/introspect`);
     await down.stop();
-    const res = await browser.post('/api/v1/run', { question: 'number of requests by country', connection_id: conn.json.id });
+    const res = await browser.post('/api/v1/run', { question: 'number of requests per country', connection_id: conn.json.id });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('failed');
     expect(res.json.error.type).toBe('unreachable');
@@ -209,7 +209,7 @@ describe('POST /api/v1/run/stream', () => {
   it('sends heartbeat comments while the engine is quiet', async () => {
     cluster.setQueryDelay(2500);
     try {
-      const res = await stream({ question: 'number of requests by country', connection_id: esId });
+      const res = await stream({ question: 'number of requests per country', connection_id: esId });
       const { events, pings } = await readSse(res);
       expect(pings).toBeGreaterThanOrEqual(1);
       expect(events.at(-1)!.event).toBe('complete');
@@ -280,15 +280,15 @@ describe('POST /api/v1/run/stream', () => {
 
 describe('conversations', () => {
   it('continues a conversation, lists it, truncates it and replays a question in place', async () => {
-    const first = await browser.post('/api/v1/run', { question: 'number of requests by country', connection_id: esId });
+    const first = await browser.post('/api/v1/run', { question: 'number of requests per country', connection_id: esId });
     const conversationId = first.json.conversation_id;
     const second = await browser.post('/api/v1/run', { question: 'now by month', connection_id: esId, conversation_id: conversationId });
     expect(second.json).toMatchObject({ conversation_id: conversationId, turn_index: 1, status: 'succeeded' });
-    const third = await browser.post('/api/v1/run', { question: 'as a line chart', connection_id: esId, conversation_id: conversationId });
+    const third = await browser.post('/api/v1/run', { question: 'as a line graph', connection_id: esId, conversation_id: conversationId });
     expect(third.json.turn_index).toBe(2);
 
     const detail = await browser.get(`/api/v1/conversations/${conversationId}`);
-    expect(detail.json).toMatchObject({ id: conversationId, turn_count: 3, connection_id: esId, title: 'number of requests by country' });
+    expect(detail.json).toMatchObject({ id: conversationId, turn_count: 3, connection_id: esId, title: 'number of requests per country' });
     expect(detail.json.runs.map((r: any) => r.turn_index)).toEqual([0, 1, 2]);
     const list = await browser.get(`/api/v1/conversations?connection_id=${esId}&limit=1`);
     expect(list.json.conversations[0].id).toBe(conversationId);

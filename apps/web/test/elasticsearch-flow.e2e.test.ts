@@ -143,15 +143,15 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     await page.getByRole('button', { name: 'Ask a question' }).click();
     await page.getByLabel('Ask', { exact: true }).waitFor();
     const box = page.getByLabel('Your question');
-    await box.fill('number of requests by country as a bar chart');
-    await page.getByText('44/2000').waitFor();
+    await box.fill('number of requests per country as a bar chart');
+    await page.getByText('45/2000').waitFor();
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.locator('.phase').first().waitFor();
     await page.locator('.step').first().waitFor();
     const firstChart = page.locator('.chart svg').first();
     await firstChart.waitFor({ timeout: 30_000 });
     expect(page.url()).toMatch(/\/ask\/[^/]+$/);
-    await page.getByRole('heading', { name: 'number of requests by country as a bar chart', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'number of requests per country as a bar chart', level: 1 }).waitFor();
     await page.getByText('Offline planner').first().waitFor();
     await page.getByText(/Generated ES\|QL query/).first().click();
     await page.locator('pre.code', { hasText: /^FROM weblogs/ }).first().waitFor();
@@ -168,7 +168,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     // --- follow-up in the same conversation; the engine is slowed down to watch the phases live ---
     // (column samples were gathered by the first run, so only the query itself is delayed)
     cluster.setQueryDelay(2500);
-    await page.getByLabel('Follow-up question').fill('only for France');
+    await page.getByLabel('Follow-up question').fill('just for France');
     await page.getByRole('button', { name: 'Ask follow-up' }).click();
     await page.getByRole('button', { name: 'Stop' }).first().waitFor();
     await page.locator('.phase-active', { hasText: 'Executing' }).waitFor({ timeout: 30_000 });
@@ -204,7 +204,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     // --- history with filters ---
     await page.getByRole('link', { name: 'History' }).click();
     await page.getByRole('heading', { name: 'History', level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'only for France' }).first().waitFor();
+    await page.getByRole('button', { name: 'just for France' }).first().waitFor();
     await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
     await page.getByRole('button', { name: 'now by week' }).waitFor();
     await waitForCount(page.locator('.history-table tbody tr'), 1);

@@ -13,7 +13,7 @@ export interface BuildChartInput {
   spec?: QuerySpec | null;
   /** The user asked for a chart: return the best one possible instead of null when in doubt. */
   requested: boolean;
-  /** The chart type the user named ("as a line chart"); honoured when it can show the data. */
+  /** The chart type the user named ("as a line graph"); honoured when it can show the data. */
   preferredType?: ChartType | null;
   title?: string;
 }

@@ -412,8 +412,8 @@ describe('option hygiene', () => {
   });
 
   it('uses the given title, shortened, without control characters', () => {
-    const o = buildChart({ ...input, title: `Orders\nby status ${'x'.repeat(200)}` })!.option as Obj;
-    expect(o.title.text.startsWith('Orders by status')).toBe(true);
+    const o = buildChart({ ...input, title: `Orders\nper status ${'x'.repeat(200)}` })!.option as Obj;
+    expect(o.title.text.startsWith('Orders per status')).toBe(true);
     expect(o.title.text.length).toBeLessThanOrEqual(CHART_LIMITS.maxTitle);
   });
 });

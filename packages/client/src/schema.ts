@@ -1213,6 +1213,8 @@ export interface components {
             error: {
                 type: string;
                 message: string;
+                /** @description unanswerable: questions over this data source the planner can answer instead. */
+                suggestions?: string[];
             } | null;
             usage: {
                 prompt_tokens: number;
@@ -1290,8 +1292,12 @@ export interface components {
             expression?: components["schemas"]["MeasureExpression"];
             /** @description For fn `percentile`: which one (90 = p90). */
             percentile?: number;
-            /** @description Return the measure as a percentage of its total over all result rows. */
+            /** @description Only rows meeting this condition count toward this measure (count of urgent tickets beside all tickets). */
+            where?: components["schemas"]["__schema0"];
+            /** @description Return the measure as a percentage: with `where`, of the same measure over all rows of its group; without, of its total over all result rows. */
             share?: boolean;
+            /** @description Computed for `having` or `order_by` only, and left out of the result ("which customers have more than 5 orders" lists customers). */
+            hidden?: boolean;
             alias: string;
         };
         MeasureExpression: {

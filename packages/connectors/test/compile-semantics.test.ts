@@ -236,3 +236,44 @@ describe('the QuerySpec forms real questions need', () => {
     expect(() => compileEsql(spec({ source: 'logs', filter: { op: 'not_exists', table: 'b', on: [{ left: { column: 'a' }, right: { column: 'a' } }] } }))).toThrow(/related rows/);
   });
 });
+
+describe('measures over some rows, and measures that only filter', () => {
+  it('a share of the rows meeting a condition, per group (SQL FILTER; ES|QL CASE)', async () => {
+    await expectSameAs(
+      {
+        source: 'shop.orders',
+        group_by: [{ column: { column: 'channel' }, alias: 'channel' }],
+        aggregates: [{ fn: 'count', alias: 'cancelled_pct', share: true, where: { op: 'eq', column: { column: 'status' }, value: 'cancelled' } }],
+        order_by: [{ ref: 'channel', direction: 'asc' }],
+      },
+      `SELECT channel, 100.0 * sum(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) / count(*) FROM shop.orders GROUP BY channel ORDER BY channel`,
+    );
+    const esql = compileEsql(
+      spec({ source: 'logs-*', group_by: [{ column: { column: 'service.name' }, alias: 'service' }], aggregates: [{ fn: 'count', alias: 'errors_pct', share: true, where: { op: 'eq', column: { column: 'log.level' }, value: 'error' } }] }),
+    );
+    expect(esql).toBe(
+      'FROM logs-*\n| EVAL _where0 = CASE(log.level == "error", 1, null)\n| STATS errors_pct = COUNT(_where0), _total0 = COUNT(*) BY service.name\n| EVAL errors_pct = 100.0 * errors_pct / _total0\n| DROP _total0',
+    );
+  });
+
+  it('a hidden measure filters the groups and is left out of the result', async () => {
+    await expectSameAs(
+      {
+        source: 'shop.reviews',
+        joins: [{ table: 'shop.products', on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }] }],
+        group_by: [{ column: { table: 'shop.products', column: 'product_name' }, alias: 'product' }],
+        aggregates: [{ fn: 'count', alias: 'reviews', hidden: true }],
+        having: [{ ref: 'reviews', op: 'gte', value: 15 }],
+        order_by: [{ ref: 'product', direction: 'asc' }],
+      },
+      `SELECT p.product_name FROM shop.reviews r JOIN shop.products p USING (product_id) GROUP BY p.product_name HAVING count(*) >= 15 ORDER BY 1`,
+    );
+  });
+
+  it('groups without measures are the distinct values', async () => {
+    await expectSameAs(
+      { source: 'shop.orders', group_by: [{ column: { column: 'channel' }, alias: 'channel' }], order_by: [{ ref: 'channel', direction: 'asc' }] },
+      'SELECT DISTINCT channel FROM shop.orders ORDER BY 1',
+    );
+  });
+});

@@ -106,7 +106,12 @@ export const aggregateSchema = z
     column: columnRefSchema.optional(),
     expression: measureExpressionSchema.optional().describe('A per-row computed value to aggregate instead of a column.'),
     percentile: z.number().gt(0).lt(100).optional().describe('For fn `percentile`: which one (90 = p90).'),
-    share: z.boolean().optional().describe('Return the measure as a percentage of its total over all result rows.'),
+    where: conditionSchema.optional().describe('Only rows meeting this condition count toward this measure (count of urgent tickets beside all tickets).'),
+    share: z
+      .boolean()
+      .optional()
+      .describe('Return the measure as a percentage: with `where`, of the same measure over all rows of its group; without, of its total over all result rows.'),
+    hidden: z.boolean().optional().describe('Computed for `having` or `order_by` only, and left out of the result ("which customers have more than 5 orders" lists customers).'),
     alias: z.string().min(1).max(64),
   })
   .superRefine((a, ctx) => {

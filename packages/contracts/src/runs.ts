@@ -75,7 +75,13 @@ export const runResultSchema = z
       .describe('How the question was read, in one plain-English sentence generated from query_spec (never by a model); null when nothing was planned.'),
     artifacts: z.array(artifactSchema),
     warnings: z.array(runWarningSchema),
-    error: z.object({ type: z.string(), message: z.string() }).nullable(),
+    error: z
+      .object({
+        type: z.string(),
+        message: z.string(),
+        suggestions: z.array(z.string()).optional().describe('unanswerable: questions over this data source the planner can answer instead.'),
+      })
+      .nullable(),
     usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }),
     timings_ms: z.object({ building_context: z.number(), planning: z.number(), executing: z.number() }),
     created_at: isoDateTime,
@@ -124,3 +130,4 @@ export interface RunEvents {
   error: { type: string; message: string; recoverable: boolean };
   complete: RunResult;
 }
+

@@ -8,17 +8,30 @@ import type { Aggregate, ColumnRef, Condition, QuerySpec, TimeRange } from '@aqs
 export function interpretSpec(spec: QuerySpec): string {
   const subject = spec.source.includes('*') ? `documents in ${spec.source}` : words(tableName(spec.source));
   const aggregating = spec.aggregates.length > 0 || spec.group_by.length > 0;
-  const head = aggregating
-    ? list((spec.aggregates.length > 0 ? spec.aggregates : [{ fn: 'count', alias: 'count' } as Aggregate]).map((a) => measure(a, subject)))
-    : `${capitalise(subject)}${spec.columns.length > 0 ? ` (${spec.columns.map(column).join(', ')})` : ''}`;
-  const parts = [aggregating && !spec.aggregates.every((a) => a.fn === 'count' && !a.column && !a.expression) ? `${head} for ${subject}` : head];
+  if (spec.aggregates.length === 0 && spec.group_by.length > 0) {
+    const distinct = `Distinct ${list(spec.group_by.map((g) => (g.time_bucket ? `${g.time_bucket}s of ${column(g.column)}` : column(g.column))))} of ${subject}`;
+    const where = spec.filter ? ` where ${condition(spec.filter)}` : '';
+    return `${distinct}${where}${spec.limit !== null ? `, first ${spec.limit}` : ''}.`;
+  }
+  const visible = spec.aggregates.filter((a) => !a.hidden);
+  const groupsOnly = aggregating && visible.length === 0 && spec.group_by.length > 0;
+  const head = groupsOnly
+    ? `${list(spec.group_by.map((g) => column(g.column)))} of ${subject}`
+    : aggregating
+      ? list((spec.aggregates.length > 0 ? visible : [{ fn: 'count', alias: 'count' } as Aggregate]).map((a) => measure(a, subject)))
+      : `${capitalise(subject)}${spec.columns.length > 0 ? ` (${spec.columns.map(column).join(', ')})` : ''}`;
+  const parts = [aggregating && !groupsOnly && !visible.every((a) => a.fn === 'count' && !a.column && !a.expression) ? `${head} for ${subject}` : head];
   if (spec.joins.length > 0) parts.push(`with their ${list(spec.joins.map((j) => words(tableName(j.table))))}`);
   if (spec.filter) parts.push(`where ${condition(spec.filter)}`);
   let sentence = parts.join(' ');
-  if (spec.group_by.length > 0) {
+  if (spec.group_by.length > 0 && !groupsOnly) {
     sentence += `, by ${list(spec.group_by.map((g) => (g.time_bucket ? `${g.time_bucket} of ${column(g.column)}` : column(g.column))))}`;
   }
-  if (spec.having.length > 0) sentence += `, keeping those where ${list(spec.having.map((h) => `${words(h.ref)} ${OPS[h.op]} ${formatNumber(h.value)}`))}`;
+  const named = (ref: string) => {
+    const a = spec.aggregates.find((x) => x.alias === ref);
+    return a?.hidden ? measure(a, subject) : words(ref);
+  };
+  if (spec.having.length > 0) sentence += `, keeping those where ${list(spec.having.map((h) => `${named(h.ref)} ${OPS[h.op]} ${formatNumber(h.value)}`))}`;
   const order = spec.order_by[0];
   if (spec.limit_per_group && order) {
     sentence += `, the ${spec.limit_per_group.n} ${order.direction === 'desc' ? 'highest' : 'lowest'} by ${words(order.ref)} within each ${list(spec.limit_per_group.partition_by.map(words))}`;
@@ -114,6 +127,7 @@ function measure(a: Aggregate, subject: string): string {
       text = `highest ${what}`;
       break;
   }
+  if (a.where) return a.share ? `share of ${a.fn === 'count' && !what ? subject : text} where ${condition(a.where)} (%)` : `${text} where ${condition(a.where)}`;
   return a.share ? `${text} as a share of the total (%)` : text;
 }
 

@@ -52,7 +52,11 @@ export const plannerOutputSchema = z.object({
         .nullable()
         .describe('A per-row value to aggregate: quantity multiply unit_price; elapsed from left (start) to right (end).'),
       percentile: z.number().nullable().describe('fn percentile: which one (90 for p90).'),
-      share: z.boolean().describe('true: the value as a percentage of its total over all result rows.'),
+      where: z
+        .array(z.object({ op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'is_null', 'is_not_null', 'time_range']), column: wireRef, value: scalar.nullable(), values: z.array(scalar).nullable(), range: wireRange.nullable() }))
+        .nullable()
+        .describe('Only rows meeting these conditions (ANDed) count toward this measure.'),
+      share: z.boolean().describe('true: a percentage; with where, of the same measure over all rows of the group ("% of tickets that are urgent"); without, of its total over all result rows.'),
       alias: z.string(),
     }),
   ),
@@ -118,6 +122,7 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
         ...(a.column ? { column: toRef(a.column) } : {}),
         ...(e ? { expression: e.op === 'elapsed' ? { op: 'elapsed', from: toRef(e.left), to: toRef(e.right), unit: e.unit ?? 'day' } : { op: e.op, left: toRef(e.left), right: toRef(e.right) } } : {}),
         ...(a.percentile !== null ? { percentile: a.percentile } : {}),
+        ...(a.where && a.where.length > 0 ? { where: a.where.length === 1 ? toLeaf(a.where[0]!) : { op: 'and', conditions: a.where.map(toLeaf) } } : {}),
         ...(a.share ? { share: true } : {}),
       };
     }),

@@ -306,7 +306,8 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
       const col = resolve(a.column, where);
       if (col && numericFns.has(a.fn) && !isNumericType(col.type)) errors.push(`${where}: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
     }
-    if (a.share && schema.dialect === 'elasticsearch') errors.push(`${where}: a share of the total is not available for Elasticsearch sources.`);
+    if (a.where) walkConditions(a.where, (leaf) => checkLeaf(leaf, resolve(leaf.column, `${where}.where (${leaf.op})`)), () => errors.push(`${where}.where: related-row tests are not allowed in a measure's condition.`));
+    if (a.share && !a.where && schema.dialect === 'elasticsearch') errors.push(`${where}: a share of the total is not available for Elasticsearch sources.`);
     addAlias(a.alias, where);
   });
   const aggregateAliases = new Set(spec.aggregates.map((a) => a.alias));
@@ -321,7 +322,6 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
   }
   const aggregated = spec.aggregates.length > 0 || spec.group_by.length > 0;
   if (aggregated && spec.columns.length > 0) errors.push('columns must be empty when the spec groups or aggregates (the result columns are the groups and aggregates).');
-  if (spec.group_by.length > 0 && spec.aggregates.length === 0) errors.push('group_by needs at least one aggregate.');
   spec.order_by.forEach((o, i) => {
     if (aliases.has(o.ref)) return;
     if (aggregated) {

@@ -16,7 +16,10 @@ export function normalize(text: string): string {
     .toLowerCase()
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
-    .replace(/'s\b/g, '');
+    .replace(/'s\b/g, '')
+    // `what % of tickets`: the sign is a word.
+    .replace(/(^|\s)%(\s|$)/g, '$1percent$2')
+    .replace(/(\d)\s*%/g, '$1 percent');
 }
 
 const IRREGULAR: Record<string, string> = {

@@ -46,6 +46,8 @@ export interface PlanRequest {
 
 export interface Plan {
   spec: QuerySpec;
+  /** Offline planner: how sure the reading is (1 = every word explained). A cascade asks a model below its threshold. */
+  confidence?: number;
   chart_type: ChartType | null;
   planner: 'offline' | 'llm';
   usage: { prompt_tokens: number; completion_tokens: number };
@@ -67,10 +69,13 @@ export type PlanningErrorType = 'unanswerable' | 'invalid_model_output' | 'model
 export class PlanningError extends Error {
   readonly type: PlanningErrorType;
   readonly recoverable: boolean;
-  constructor(type: PlanningErrorType, message: string, options?: { cause?: unknown }) {
+  /** Questions over this schema the planner can answer, offered instead (clickable in the web app). */
+  readonly suggestions: string[];
+  constructor(type: PlanningErrorType, message: string, options?: { cause?: unknown; suggestions?: string[] }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PlanningError';
     this.type = type;
     this.recoverable = type === 'invalid_model_output' || type === 'model_unavailable';
+    this.suggestions = options?.suggestions ?? [];
   }
 }

@@ -55,7 +55,7 @@ describe('buildContext', () => {
 
   it('keeps the tables and columns of previous turns', () => {
     const history = [{ question: 'orders by channel', chart_type: null, spec: { source: 'shop.orders', joins: [], columns: [], filter: null, group_by: [{ column: { column: 'channel' }, alias: 'channel' }], aggregates: [{ fn: 'count' as const, alias: 'count' }], having: [], order_by: [], limit: null, limit_per_group: null } }];
-    const { schema: pruned } = buildContext('only for France', shopSchema(), { history, maxTables: 2, maxColumnsPerTable: 3 });
+    const { schema: pruned } = buildContext('just for France', shopSchema(), { history, maxTables: 2, maxColumnsPerTable: 3 });
     const orders = pruned.tables.find((t) => t.name === 'shop.orders');
     expect(orders?.columns.map((c) => c.name)).toContain('channel');
   });

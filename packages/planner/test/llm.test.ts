@@ -29,7 +29,7 @@ const good: PlannerOutput = {
     { negate: false, any_of: [{ op: 'eq', column: { table: null, column: 'geo.country_name' }, value: 'France', values: null, range: null, related: null }] },
   ],
   group_by: [{ column: { table: null, column: '@timestamp' }, time_bucket: 'day', alias: 'day' }],
-  aggregates: [{ fn: 'count', column: null, expression: null, percentile: null, share: false, alias: 'requests' }],
+  aggregates: [{ fn: 'count', column: null, expression: null, percentile: null, where: null, share: false, alias: 'requests' }],
   having: [],
   order_by: [{ ref: 'day', direction: 'asc' }],
   limit: null,
@@ -39,7 +39,7 @@ const good: PlannerOutput = {
 const unknownColumn: PlannerOutput = { ...good, group_by: [{ column: { table: null, column: 'geo.continent' }, time_bucket: null, alias: 'continent' }], order_by: [{ ref: 'continent', direction: 'asc' }] };
 
 const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
-  question: 'requests per day from France last week as a line chart',
+  question: 'requests per day from France last week as a line graph',
   schema: weblogs,
   history: [],
   chartRequested: false,
@@ -135,11 +135,11 @@ describe('LLM planner with the mock language model', () => {
   it('puts previous turns into the prompt', async () => {
     const model = new MockLanguageModelV3({ doGenerate: result(JSON.stringify(good)) });
     const history = [{ question: 'requests per day', chart_type: null, spec: { source: 'weblogs', joins: [], columns: [], filter: null, group_by: [{ column: { column: '@timestamp' }, time_bucket: 'day' as const, alias: 'day' }], aggregates: [{ fn: 'count' as const, alias: 'count' }], having: [], order_by: [], limit: null, limit_per_group: null } }];
-    await createLlmPlanner({ model }).plan(request({ history, question: 'only for France' }));
+    await createLlmPlanner({ model }).plan(request({ history, question: 'just for France' }));
     const prompt = JSON.stringify(model.doGenerateCalls[0]!.prompt);
     expect(prompt).toContain('Previous turns of this conversation');
     expect(prompt).toContain('requests per day');
-    expect(prompt).toContain('Question: only for France');
+    expect(prompt).toContain('Question: just for France');
   });
 
   it('is cancelled by the abort signal', async () => {

@@ -47,7 +47,7 @@ async function ordinaryLoad(url: string, pool: Tenant[], until: number, latencie
     latencies.push(performance.now() - t);
     if (!list.ok) failures.count++;
     t = performance.now();
-    const run = await fetch(`${url}/api/v1/run`, { method: 'POST', headers, body: JSON.stringify({ question: 'how many orders by status', connection_id: tenant.demoId }) });
+    const run = await fetch(`${url}/api/v1/run`, { method: 'POST', headers, body: JSON.stringify({ question: 'how many orders per status', connection_id: tenant.demoId }) });
     const body = (await run.json()) as { status?: string; code?: string };
     if (body.code === 'quota_questions_exceeded') {
       tenant = pool.shift();

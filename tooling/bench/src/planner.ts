@@ -40,20 +40,20 @@ const WEB: PlannerSchema = {
 
 const QUESTIONS: Array<[PlannerSchema, string]> = [
   [SHOP, 'how many orders last 30 days'],
-  [SHOP, 'orders by status'],
-  [SHOP, 'number of orders by channel and status this year'],
-  [SHOP, 'average price by category'],
-  [SHOP, 'top 5 countries by number of customers'],
+  [SHOP, 'orders per status'],
+  [SHOP, 'number of orders per channel and status this year'],
+  [SHOP, 'average price per category'],
+  [SHOP, 'top five countries by number of customers'],
   [SHOP, 'orders from the mobile channel since March'],
   [SHOP, 'products with price below 20'],
   [SHOP, 'total quantity by product category'],
   [SHOP, 'orders per month between 2024-01-01 and 2024-06-30'],
-  [SHOP, 'which country has the most customers'],
+  [SHOP, 'what country has the most customers'],
   [WEB, 'how many requests per day last 7 days'],
-  [WEB, 'top 5 countries by number of requests'],
-  [WEB, 'average response bytes by http method'],
-  [WEB, 'failed requests from France with status 404 in 2024'],
-  [WEB, 'max duration by user plan as a bar chart'],
+  [WEB, 'top 5 countries by request count'],
+  [WEB, 'mean response bytes per http method'],
+  [WEB, 'failed requests coming from France with status 404 in 2024'],
+  [WEB, 'max duration per user plan as a bar chart'],
 ];
 
 function request(schema: PlannerSchema, question: string): PlanRequest {

@@ -46,8 +46,8 @@ export async function benchRuns(): Promise<void> {
     );
 
     const cases = [
-      { name: 'Elasticsearch', connection: es.id, question: 'number of requests by country' },
-      { name: 'demo PostgreSQL', connection: demoId, question: 'how many orders by status' },
+      { name: 'Elasticsearch', connection: es.id, question: 'number of requests per country' },
+      { name: 'demo PostgreSQL', connection: demoId, question: 'how many orders per status' },
     ];
     const demo = await server.deps.dataSources.demoDatabase();
     for (const c of cases) {

@@ -7,7 +7,7 @@ import { accounts, connections, createSecretBox, defaultAuthSettings, executeRun
 import { connectorFor, openDemoDatabase, type ConnectionTarget, type EmbeddedDatabase } from '@aqs/connectors';
 import { offlinePlanner, type Planner } from '@aqs/planner';
 import { startTestCluster } from '@aqs/es-test-cluster';
-import { isUnanswerable, loadSet, type EvalCase, type EvalSet } from './cases.ts';
+import { conversationOf, isUnanswerable, loadSet, type EvalCase, type EvalSet } from './cases.ts';
 import { compareResults } from './compare.ts';
 
 /** correct: the right table, or a refusal of an unanswerable question; wrong: an answer that is not right; refused: no answer. */
@@ -76,7 +76,7 @@ async function setDatabase(set: EvalSet): Promise<EmbeddedDatabase & { close(): 
  * compile, validate, execute), follow-ups inside the conversation of the case they follow, and
  * compares each answer with the result of the case's gold query on the same data.
  */
-export async function evaluateSet(set: EvalSet, options: { planner?: Planner; store: Store } ): Promise<CaseResult[]> {
+export async function evaluateSet(set: EvalSet, options: { planner?: Planner; store: Store; only?: string[] }): Promise<CaseResult[]> {
   const { store } = options;
   const planner = options.planner ?? offlinePlanner;
   const database = set.dialect === 'postgres' ? await setDatabase(set) : null;
@@ -130,7 +130,10 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
 
     const conversationOfCase = new Map<string, string>();
     const results: CaseResult[] = [];
+    // `only` runs the named cases and the turns they follow.
+    const wanted = options.only ? new Set(options.only.flatMap((id) => conversationOf(set.cases, id).map((x) => x.id))) : null;
     for (const c of set.cases) {
+      if (wanted && !wanted.has(c.id)) continue;
       pinnedNow = new Date(c.now ?? set.now);
       const base = { set: set.name, case: c };
       let expected: { rows: unknown[][]; columns: number } | null = null;
@@ -176,13 +179,13 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
   }
 }
 
-export async function runEvaluation(options: { sets: string[]; planner?: Planner }): Promise<EvaluationReport> {
+export async function runEvaluation(options: { sets: string[]; planner?: Planner; only?: string[] }): Promise<EvaluationReport> {
   const store = await openStore({ kind: 'pglite-memory' });
   const results: CaseResult[] = [];
   try {
     for (const name of options.sets) {
       const set = loadSet(name);
-      results.push(...(await evaluateSet(set, { store, planner: options.planner })));
+      results.push(...(await evaluateSet(set, { store, planner: options.planner, only: options.only })));
     }
   } finally {
     await store.close();

@@ -9,12 +9,13 @@ const { values } = parseArgs({
     holdout: { type: 'boolean', default: false },
     planner: { type: 'string', default: 'offline' },
     summary: { type: 'boolean', default: false },
+    case: { type: 'string', multiple: true },
   },
 });
 
 // Holdout sets are blind sets kept for the final report: they run only when named or with --holdout.
 const sets = values.set?.length ? values.set : listSets().filter((name) => values.holdout || loadSet(name).status !== 'holdout');
 const planner = plannerFromEnvironment(values.planner ?? 'offline');
-const report = await runEvaluation({ sets, planner: planner.planner });
+const report = await runEvaluation({ sets, planner: planner.planner, only: values.case });
 console.log(`planner: ${planner.description}`);
 console.log(formatReport(report, !values.summary));

@@ -28,6 +28,11 @@ export const AGGREGATE_NEEDS_COLUMN: Record<AggregateFunction, boolean> = {
   percentile: true,
 };
 
+/** The aliases of the result's columns, in order: groups, then the aggregates that are not hidden. */
+export function visibleAliases(spec: QuerySpec): string[] {
+  return [...spec.group_by.map((g) => g.alias), ...spec.aggregates.filter((a) => !a.hidden).map((a) => a.alias)];
+}
+
 /** The aliases of the spec's output columns, in order: groups, then aggregates. */
 export function outputAliases(spec: QuerySpec): string[] {
   return [...spec.group_by.map((g) => g.alias), ...spec.aggregates.map((a) => a.alias)];
@@ -143,6 +148,11 @@ function pinCondition(c: Condition, now: Date): Condition {
 
 /** The spec with its relative time ranges pinned to `options.now`, when given. */
 export function applyOptions(spec: QuerySpec, options: CompileOptions): QuerySpec {
-  if (!options.now || !spec.filter) return spec;
-  return { ...spec, filter: pinCondition(spec.filter, options.now) };
+  const now = options.now;
+  if (!now) return spec;
+  return {
+    ...spec,
+    filter: spec.filter ? pinCondition(spec.filter, now) : null,
+    aggregates: spec.aggregates.map((a) => (a.where ? { ...a, where: pinCondition(a.where, now) } : a)),
+  };
 }

@@ -157,20 +157,36 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
       // A plain column groups under its own (dot-notation) name, as ES|QL names it.
       return column(g.column);
     });
-    const aggregates = (spec.aggregates.length > 0 ? spec.aggregates : [{ fn: 'count' as const, alias: 'count' }]).map((a, i) => {
+    // Groups without aggregates list the distinct values of the groups (`STATS BY x`).
+    // A measure over some rows only (`where`) reads a CASE that is null elsewhere; a share divides it by
+    // the same measure over all rows, computed beside it and dropped.
+    const ratios: string[] = [];
+    const totals: string[] = [];
+    const aggregates = spec.aggregates.flatMap((a, i) => {
       checkAggregate(a);
-      if (a.share) throw new CompileError('ES|QL cannot compute a share of the total in one query; ask for the totals per group instead.');
+      if (a.share && !a.where) throw new CompileError('ES|QL cannot compute a share of the total in one query; ask for the totals per group instead.');
       let value = valueOf(a);
       if (value !== null && a.expression) {
         const name = `_value${i}`;
         evals.push(`${printName(name)} = ${value}`);
         value = printName(name);
       }
-      const args = value === null ? '*' : a.fn === 'percentile' ? `${value}, ${a.percentile}` : value;
-      return `${printName(a.alias)} = ${FUNCTION[a.fn]}(${args})`;
+      const call = (v: string | null) => `${FUNCTION[a.fn]}(${v === null ? '*' : a.fn === 'percentile' ? `${v}, ${a.percentile}` : v})`;
+      if (!a.where) return [`${printName(a.alias)} = ${call(value)}`];
+      const part = `_where${i}`;
+      evals.push(`${printName(part)} = CASE(${condition(a.where)}, ${value ?? '1'}, null)`);
+      const out = [`${printName(a.alias)} = ${call(printName(part))}`];
+      if (a.share) {
+        const total = `_total${i}`;
+        out.push(`${printName(total)} = ${call(value)}`);
+        ratios.push(`${printName(a.alias)} = 100.0 * ${printName(a.alias)} / ${printName(total)}`);
+        totals.push(printName(total));
+      }
+      return out;
     });
     if (evals.length > 0) lines.push(`EVAL ${evals.join(', ')}`);
-    lines.push(`STATS ${aggregates.join(', ')}${groups.length > 0 ? ` BY ${groups.join(', ')}` : ''}`);
+    lines.push(`STATS${aggregates.length > 0 ? ` ${aggregates.join(', ')}` : ''}${groups.length > 0 ? ` BY ${groups.join(', ')}` : ''}`);
+    if (ratios.length > 0) lines.push(`EVAL ${ratios.join(', ')}`, `DROP ${totals.join(', ')}`);
     if (spec.having.length > 0) {
       const known = new Set(outputAliases(spec));
       const ops = { eq: '==', neq: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
@@ -198,5 +214,7 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
     lines.push(`KEEP ${spec.columns.map(column).join(', ')}`);
   }
   if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);
+  const hidden = spec.aggregates.filter((a) => a.hidden).map((a) => printName(a.alias));
+  if (hidden.length > 0) lines.push(`DROP ${hidden.join(', ')}`);
   return lines.join('\n| ');
 }

@@ -1,5 +1,5 @@
 import type { Aggregate, ColumnRef, Condition, MeasureExpression, QuerySpec, TimeRange } from '@aqs/contracts';
-import { CompileError, absoluteBounds, applyOptions, checkAggregate, definedAliases, isAggregating, outputAliases, type CompileOptions } from './common.ts';
+import { CompileError, absoluteBounds, applyOptions, checkAggregate, definedAliases, isAggregating, outputAliases, visibleAliases, type CompileOptions } from './common.ts';
 
 export function quoteIdent(name: string): string {
   if (name.includes('\0')) throw new CompileError('Identifiers cannot contain NUL characters.');
@@ -160,7 +160,14 @@ function valueOf(a: Aggregate, scope: Scope): string | null {
   return a.column ? scope.column(a.column) : null;
 }
 
-function aggregateOf(a: Aggregate, value: string | null): string {
+function aggregateOf(a: Aggregate, value: string | null, where: string | null = null): string {
+  const plain = plainAggregate(a, value);
+  if (where === null) return plain;
+  const filtered = `${plain} FILTER (WHERE ${where})`;
+  return a.share ? `(100.0 * ${filtered} / NULLIF(${plain}, 0))` : filtered;
+}
+
+function plainAggregate(a: Aggregate, value: string | null): string {
   switch (a.fn) {
     case 'count':
       return value === null ? 'count(*)' : `count(${value})`;
@@ -287,7 +294,8 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     alias: g.alias,
     expr: g.time_bucket ? `date_trunc('${g.time_bucket}', ${scope.column(g.column)})` : scope.column(g.column),
   }));
-  const aggregates: Aggregate[] = spec.aggregates.length > 0 ? spec.aggregates : [{ fn: 'count', alias: 'count' }];
+  // Groups without aggregates list the distinct values of the groups.
+  const aggregates: Aggregate[] = spec.aggregates;
   aggregates.forEach(checkAggregate);
 
   // Each measure is computed at its own grain: one whose rows the joins repeat is read from the
@@ -310,7 +318,10 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
 
   const partSql = (part: Part): string => {
     if (part.dedupBy === null) {
-      const select = [...groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`), ...part.aggregates.map((a) => `${aggregateOf(a, valueOf(a, scope))} AS ${quoteIdent(a.alias)}`)];
+      const select = [
+        ...groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`),
+        ...part.aggregates.map((a) => `${aggregateOf(a, valueOf(a, scope), a.where ? condition(a.where, scope) : null)} AS ${quoteIdent(a.alias)}`),
+      ];
       const lines = [`SELECT ${select.join(', ')}`, ...from];
       if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => g.expr).join(', ')}`);
       return lines.join('\n');
@@ -319,18 +330,24 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     part.dedupBy.forEach((table, t) => graph.keyOf(table)!.forEach((k, i) => inner.push(`${scope.column({ table, column: k })} AS ${quoteIdent(`__key${t}_${i}`)}`)));
     const values = part.aggregates.map((a, i) => {
       const value = valueOf(a, scope);
+      if (a.where) inner.push(`(${condition(a.where, scope)}) AS ${quoteIdent(`__where${i}`)}`);
       if (value === null) return null;
       inner.push(`${value} AS ${quoteIdent(`__value${i}`)}`);
       return `rows.${quoteIdent(`__value${i}`)}`;
     });
-    const select = [...groups.map((g) => `rows.${quoteIdent(g.alias)}`), ...part.aggregates.map((a, i) => `${aggregateOf(a, values[i]!)} AS ${quoteIdent(a.alias)}`)];
+    const select = [
+      ...groups.map((g) => `rows.${quoteIdent(g.alias)}`),
+      ...part.aggregates.map((a, i) => `${aggregateOf(a, values[i]!, a.where ? `rows.${quoteIdent(`__where${i}`)}` : null)} AS ${quoteIdent(a.alias)}`),
+    ];
     const lines = [`SELECT ${select.join(', ')}`, `FROM (SELECT DISTINCT ${inner.join(', ')}`, ...from, ') AS rows'];
     if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => `rows.${quoteIdent(g.alias)}`).join(', ')}`);
     return lines.join('\n');
   };
 
   let core: string;
-  if (used.length === 1) {
+  if (used.length === 0) {
+    core = [`SELECT ${groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`).join(', ')}`, ...from, `GROUP BY ${groups.map((g) => g.expr).join(', ')}`].join('\n');
+  } else if (used.length === 1) {
     core = partSql(used[0]!);
   } else {
     // Measures at different grains are joined on their groups. Groups may be NULL, which an equi-join
@@ -364,8 +381,8 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   const wrap = (select: string[], where: string[] = []) => {
     query = [`SELECT ${select.join(', ')}`, `FROM (${query}) AS q`, ...(where.length > 0 ? [`WHERE ${where.join(' AND ')}`] : [])].join('\n');
   };
-  if (aggregates.some((a) => a.share)) {
-    const shared = new Set(aggregates.filter((a) => a.share).map((a) => a.alias));
+  if (aggregates.some((a) => a.share && !a.where)) {
+    const shared = new Set(aggregates.filter((a) => a.share && !a.where).map((a) => a.alias));
     wrap(outputs.map((alias) => (shared.has(alias) ? `(q.${quoteIdent(alias)} * 100.0 / NULLIF(sum(q.${quoteIdent(alias)}) OVER (), 0)) AS ${quoteIdent(alias)}` : `q.${quoteIdent(alias)}`)));
   }
   if (spec.having.length > 0) {
@@ -386,6 +403,11 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   const tail: string[] = [];
   if (orderBy.length > 0) tail.push(`ORDER BY ${orderBy.join(', ')}`);
   if (spec.limit !== null) tail.push(`LIMIT ${spec.limit}`);
+  const visible = visibleAliases({ ...spec, aggregates });
+  if (visible.length < outputs.length) {
+    // Hidden measures filter or sort, then are left out of the result.
+    return [`SELECT ${visible.map((alias) => `q.${quoteIdent(alias)}`).join(', ')}`, `FROM (${[query, ...tail].join('\n')}) AS q`].join('\n');
+  }
   return [query, ...tail].join('\n');
 }
 

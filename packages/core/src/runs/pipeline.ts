@@ -49,12 +49,14 @@ function plannerExtras(curated: Structure['curated'], overrides: Structure['over
   return { descriptions: { tables, columns }, samples, overrides: { primary_keys: primaryKeys, foreign_keys: foreignKeys } };
 }
 
-function failure(error: unknown): { type: string; message: string; recoverable: boolean } {
+function failure(error: unknown): { type: string; message: string; recoverable: boolean; suggestions?: string[] } {
   if (error instanceof ConnectorError) {
     const message = [`${error.symptom}: ${error.cause_}`, error.fix, error.query ? `Generated query:\n${error.query}` : ''].filter(Boolean).join(' ');
     return { type: error.kind, message, recoverable: error.recoverable };
   }
-  if (error instanceof PlanningError) return { type: error.type, message: error.message, recoverable: error.recoverable };
+  if (error instanceof PlanningError) {
+    return { type: error.type, message: error.message, recoverable: error.recoverable, ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}) };
+  }
   if (error instanceof CompileError) return { type: 'compile_error', message: error.message, recoverable: true };
   if (error instanceof DomainError) return { type: error.kind, message: error.message, recoverable: false };
   return { type: 'internal', message: 'The run failed on our side; the error was logged. Try again.', recoverable: true };
@@ -242,7 +244,7 @@ async function runPipeline(
       const failed = failure(error);
       if (failed.type === 'internal') deps.logger.error({ err: error, connectionId: row.id }, 'run failed unexpectedly');
       run.status = 'failed';
-      run.error = { type: failed.type, message: storableText(failed.message) };
+      run.error = { type: failed.type, message: storableText(failed.message), ...(failed.suggestions ? { suggestions: failed.suggestions.map(storableText) } : {}) };
       run.artifacts = [];
       observer.error(failed);
     }

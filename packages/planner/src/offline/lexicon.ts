@@ -23,12 +23,50 @@ export interface Lexicon {
   tables: Map<string, SchemaTable[]>;
   columns: Map<string, ColumnCandidate[]>;
   values: Map<string, ValueCandidate[]>;
+  /** Event nouns (`hires`, `leavers`, `signups`) -> the date columns that record them. */
+  events: Map<string, ColumnCandidate[]>;
   /** Longest phrase in words, to bound the n-gram search. */
   maxWords: number;
 }
 
 /** Trailing words that only say "this is a label/key of X": `country_name` also answers to `country`. */
 const GENERIC_TAIL = new Set(['name', 'id', 'code', 'iso', 'key', 'label', 'title', 'keyword', 'at', 'on', 'no', 'num', 'pct', 'txt']);
+
+/** Names people use for the same kind of entity; a table named by one answers to the others when no table has them. */
+const ENTITY_SYNONYMS = [
+  ['customer', 'client', 'account', 'company', 'organization', 'organisation', 'org'],
+  ['product', 'item', 'sku', 'article'],
+  ['order', 'purchase'],
+  ['ticket', 'case', 'issue'],
+  ['agent', 'rep', 'representative'],
+  ['employee', 'staff', 'worker', 'people', 'person', 'headcount'],
+  ['trip', 'delivery', 'journey', 'run'],
+  ['vehicle', 'truck', 'van', 'car'],
+  ['invoice', 'bill'],
+  ['event', 'log', 'entry', 'record'],
+];
+
+const PERSON_WORDS = ['people', 'person', 'staff', 'employee', 'worker', 'headcount', 'folk', 'personnel', 'workforce', 'member', 'hire'];
+
+/** Nouns naming an event, and the stems of the date columns that record it. */
+const EVENT_NOUNS: Record<string, string[]> = {
+  hire: ['hire', 'hired', 'start_date', 'joined'],
+  leaver: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
+  departure: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
+  termination: ['terminat'],
+  attrition: ['terminat', 'left', 'exit', 'churn'],
+  signup: ['signup', 'signed_up', 'registered', 'registration'],
+  registration: ['registered', 'registration', 'signup'],
+  cancellation: ['cancel', 'churn'],
+  churn: ['churn', 'cancel'],
+  resolution: ['resolved', 'solved'],
+};
+
+/** Words of column descriptions that say how a value behaves, never what it is. */
+const DESCRIPTION_NOISE = new Set(['current', 'currently', 'latest', 'recent', 'previous', 'still', 'list', 'total', 'never', 'always', 'null', 'none', 'empty', 'otherwise', 'else', 'only', 'when', 'whether', 'unless', 'until', 'still', 'also', 'each', 'every', 'with', 'without', 'from', 'into', 'this', 'that', 'their', 'there', 'which', 'where', 'when', 'missing', 'blank', 'unknown', 'given', 'time', 'date', 'value', 'values']);
+
+/** Tails that make a column a key (`salary_id`, `order_no`). */
+const IDENTIFIER_TAIL = new Set(['id', 'uuid', 'key', 'no', 'num']);
 
 const cache = new WeakMap<PlannerSchema, Lexicon>();
 
@@ -98,13 +136,16 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       ];
       if (segments.length > 1) phrases.push([[...identifierWords(segments[segments.length - 2] ?? ''), ...last], 1]);
       const tail = last[last.length - 1] ?? '';
-      if (last.length > 1 && GENERIC_TAIL.has(tail)) phrases.push([last.slice(0, -1), 0.9]);
+      // `salary_id` is a key, not the salary: a key's name without its tail is the entity it points at,
+      // which the table names already cover.
+      const identifier = IDENTIFIER_TAIL.has(tail) || table.primary_key.includes(column.name) || table.foreign_keys.some((fk) => fk.columns.includes(column.name));
+      if (last.length > 1 && GENERIC_TAIL.has(tail) && !identifier) phrases.push([last.slice(0, -1), 0.9]);
       if (last.length === 1 && GENERIC_TAIL.has(tail) && segments.length > 1) {
         phrases.push([identifierWords(segments[segments.length - 2] ?? ''), tail === 'name' ? 0.8 : 0.75]);
       }
       // A column named after its table (`product_name` in products) also answers to the table noun
       // in label positions; the parser decides between table and column by role.
-      if (last.length > 1) {
+      if (last.length > 1 && !identifier) {
         for (const w of last) if (!GENERIC_TAIL.has(w) && !STOPWORDS.has(w)) phrases.push([[w], 0.6]);
       }
       for (const [ws, score] of phrases) {
@@ -115,7 +156,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       }
       if (column.description) {
         for (const w of identifierWords(column.description)) {
-          if (w.length > 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)) addColumn(columns, w, cand(0.4));
+          if (w.length > 3 && !STOPWORDS.has(w) && !DESCRIPTION_NOISE.has(w) && !/^\d+$/.test(w)) addColumn(columns, w, cand(0.4));
         }
       }
       // Sampled values of label columns become filters.
@@ -132,6 +173,8 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
             // `mobile_app` is said `mobile app`.
             if (/[_-]/.test(v)) add(values, phraseOf(v.replace(/[_-]+/g, ' ')), { table, column: labelColumn, value: v });
             // ... and often just `mobile`: the first word of a compound value, when no other value of the column shares it.
+            // Only for machine-style compounds (`mobile_app`, `api-gateway`): the first word of a phrase
+            // value (`Staff` of `Staff Software Engineer`) is too often a word of its own.
             const words = phraseOf(v.replace(/[_-]+/g, ' ')).split(' ');
             const first = words[0] ?? '';
             if (words.length > 1 && first.length >= 4 && !STOPWORDS.has(first)) {
@@ -148,7 +191,29 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       }
     }
   }
-  for (const [word, cand] of partial) if (!values.has(word) && !tables.has(word)) add(values, word, cand);
+  // Entities are asked about by their common names: `customers` for a table of accounts or clients.
+  for (const table of schema.tables) {
+    const own = tableWords(table);
+    const head = own[own.length - 1] ?? '';
+    const group = ENTITY_SYNONYMS.find((g) => g.includes(head));
+    if (!group) continue;
+    for (const word of group) {
+      const phrase = [...own.slice(0, -1), word].join(' ');
+      if (!tables.has(word) && !columns.has(word) && !values.has(word)) add(tables, word, table);
+      if (!tables.has(phrase)) add(tables, phrase, table);
+    }
+  }
+  // People are asked about as people, staff, headcount...: the table whose label is a person's name.
+  const people = schema.tables.find((t) => t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name)));
+  if (people) for (const word of PERSON_WORDS) if (!tables.has(word) && !columns.has(word) && !values.has(word)) add(tables, word, people);
+  // The first word of a value stands for it only when no other value, table or column answers to it
+  // (`platform` -> Platform Engineering; `staff` stays the people, never Staff Software Engineer).
+  const partialValues = new Map<string, Set<string | number | boolean>>();
+  for (const [word, cand] of partial) partialValues.set(word, (partialValues.get(word) ?? new Set()).add(cand.value));
+  for (const [word, cand] of partial) {
+    const namesColumn = (columns.get(word) ?? []).some((c) => c.score >= 0.6);
+    if (partialValues.get(word)?.size === 1 && !values.has(word) && !tables.has(word) && !namesColumn) add(values, word, cand);
+  }
   // Synonyms: a word that names no column directly points at the columns its synonyms name.
   for (const [word, targets] of Object.entries(SYNONYMS)) {
     targets.forEach((target, rank) => {
@@ -166,7 +231,18 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       }
     });
   }
-  const lexicon = { schema, tables, columns, values, maxWords: Math.min(maxWords, 6) };
+  // Events are counted by the date that records them: `leavers in 2024` -> termination_date in 2024.
+  const events = new Map<string, ColumnCandidate[]>();
+  for (const [word, stems] of Object.entries(EVENT_NOUNS)) {
+    for (const table of schema.tables) {
+      for (const column of table.columns) {
+        if (!column.queryable || !isTimeType(column.type)) continue;
+        const name = column.name.toLowerCase();
+        if (stems.some((st) => name.includes(st))) add(events, word, { table, column, score: 0.85 });
+      }
+    }
+  }
+  const lexicon = { schema, tables, columns, values, events, maxWords: Math.min(maxWords, 6) };
   cache.set(schema, lexicon);
   return lexicon;
 }

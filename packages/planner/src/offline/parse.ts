@@ -4,15 +4,16 @@ import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
 import { buildLexicon, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
+import { analyse, isContentTag, wordAt, type PartOfSpeech } from '../nlp.ts';
 
 /** Step 1 of the offline planner: what the question says, in terms of the schema (not yet a spec). */
 
 export type CompareOp = 'gt' | 'gte' | 'lt' | 'lte' | 'eq' | 'neq';
 
 export type Item =
-  | { kind: 'word'; text: string; lemma: string; pos: number }
+  | { kind: 'word'; text: string; lemma: string; pos: number; tag?: PartOfSpeech; base?: string }
   | { kind: 'table'; tables: SchemaTable[]; text: string; pos: number }
-  | { kind: 'column'; cands: ColumnCandidate[]; text: string; pos: number }
+  | { kind: 'column'; cands: ColumnCandidate[]; text: string; pos: number; event?: boolean }
   | { kind: 'value'; cands: ValueCandidate[]; text: string; pos: number }
   | { kind: 'rows'; text: string; pos: number }
   | { kind: 'cmp'; op: CompareOp; value: number; pos: number; text: string }
@@ -21,6 +22,8 @@ export type Item =
 
 export interface MeasureIntent {
   fn: AggregateFunction | null;
+  /** For fn percentile: which one. */
+  percentile?: number;
   cands: ColumnCandidate[];
   /** `average order value`: the table named with the measure. */
   table: SchemaTable | null;
@@ -32,10 +35,11 @@ export type GroupIntent =
   | { kind: 'table'; table: SchemaTable; text: string }
   | { kind: 'time'; unit: TimeUnit | 'auto' };
 
+/** `at`: where in the question the filter was said (a share's part is what is said after its verb). */
 export type FilterIntent =
-  | { kind: 'value'; cands: ValueCandidate[]; negated: boolean; text: string }
-  | { kind: 'cmp'; op: CompareOp; value: number; cands: ColumnCandidate[] | null; table: SchemaTable | null; text: string }
-  | { kind: 'null'; negated: boolean; cands: ColumnCandidate[]; text: string };
+  | { kind: 'value'; cands: ValueCandidate[]; negated: boolean; text: string; at?: number }
+  | { kind: 'cmp'; op: CompareOp; value: number; cands: ColumnCandidate[] | null; table: SchemaTable | null; text: string; at?: number }
+  | { kind: 'null'; negated: boolean; cands: ColumnCandidate[]; text: string; at?: number };
 
 export interface Intent {
   tables: SchemaTable[];
@@ -53,12 +57,31 @@ export interface Intent {
   /** What was said for each entry of listColumns. */
   listTexts: string[];
   chart: ChartType | 'auto' | null;
+  /** Filters on an aggregate: `with more than 5 orders` (count of a table's rows), `total spend over 10k` (a measure). */
+  having: { op: CompareOp; value: number; table: SchemaTable | null; measure: MeasureIntent | null; text: string }[];
+  /** Related rows that must exist or not: `customers who never ordered`, `plans with no subscriptions`. */
+  related: { table: SchemaTable; negated: boolean; text: string }[];
+  /** `what percentage of`, `share of`: the measure as a part of its whole. */
+  share: boolean;
+  /** Where the share's part starts (`what % of users | are viewers`): filters said after it define the part. */
+  sharePartAt: number | null;
+  /** `top 3 products in each category`: the ranking applies within each group. */
+  perGroup: boolean;
+  /** Nouns that name the rows (`requests`, `events`): in a source where only some rows are requests, those with request fields. */
+  rowNouns: string[];
+  /** `hires`, `leavers`: rows where this date is set are counted, and periods apply to it. */
+  event: ColumnCandidate[] | null;
+  /** `current`, `still`, `active` said of the rows: only those not ended. */
+  current: boolean;
+  /** Content words (nouns, names, modifiers of an entity) that nothing explains: the question is not understood. */
   unknown: string[];
+  /** Other words nothing explains (interjections, adverbs, verbs): ignored, but they lower the confidence. */
+  filler: string[];
   /** Words that only make sense against a previous turn (`instead`, `only`, `what about`). */
   followUpCue: boolean;
   /** The question asks to add to the previous grouping (`also by channel`). */
   additive: boolean;
-  /** The rows themselves are named as the subject (`orders in Germany`, `requests from France`). */
+  /** The rows themselves are named as the subject (`orders in Germany`, `visits from Spain`). */
   entity: boolean;
   /** The question asks for rows (`list ...`, `show ...`, `which ...`), not for a number. */
   listing: boolean;
@@ -108,6 +131,27 @@ function isIntegerType(type: string): boolean {
 }
 
 const NEGATIONS = new Set(['not', 'excluding', 'exclude', 'except', 'without', 'other', 'no', 'non', 'never']);
+
+/** Words that say related rows do not exist (`never`, `without any`, `nobody`). */
+const EXISTENCE_NEGATIONS = new Set(['never', 'without', 'nobody', 'noone', 'none']);
+const PERSON_NOUNS = new Set(['nobody', 'noone']);
+const SHARE_WORDS = new Set(['percentage', 'percent', 'share', 'proportion', 'fraction', '%', 'pct']);
+/** Verbs after which a share's part is said (`what share of members are admins`). */
+const PART_VERBS = new Set(['be', 'come', 'get', 'have', 'go', 'end', 'turn', 'make', 'were', 'are', 'is', 'was']);
+const CURRENT_WORDS = new Set(['current', 'currently', 'still', 'existing', 'present']);
+/** The halves of English contractions (`don't` -> don + t): grammar, never content. */
+const CONTRACTION_PARTS = new Set(['don', 'didn', 'doesn', 'haven', 'hasn', 'hadn', 'isn', 'aren', 'wasn', 'weren', 'won', 'wouldn', 'couldn', 'shouldn', 't', 've', 'll', 're', 'd', 'm']);
+
+function sharesStem(a: string, b: string): boolean {
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  return n >= 6 && n >= 0.75 * Math.min(a.length, b.length);
+}
+
+/** The table of people (employees, users, staff): the one whose label is a person's name. */
+function personTable(lex: Lexicon): SchemaTable | null {
+  return lex.schema.tables.find((t) => t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name))) ?? null;
+}
 
 const FOLLOW_UP_START = /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
 
@@ -217,13 +261,23 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
     }
   }
   const sup = /\b(?:the\s+)?(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst)\b/.exec(text);
-  if (sup && /\b(which|what|who)\b/.test(text) && !taken(sup.index, sup.index + sup[0].length)) {
+  if (sup && /\b(which|what|who|each|every)\b/.test(text) && !taken(sup.index, sup.index + sup[0].length)) {
     superlative = /least|fewest|lowest|smallest|worst/.test(sup[1] as string) ? 'asc' : 'desc';
+  }
+  // `which 5 agents solved the most tickets`: a count after which/what with a superlative is a top N.
+  const counted = /\b(?:which|what|the)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\s+(?=[a-z])/.exec(text);
+  if (!order && superlative && counted && !taken(counted.index, counted.index + counted[0].length)) {
+    const n = parseNumberWord(counted[1] as string);
+    if (n) {
+      order = { direction: superlative, limit: n, by: 'measure' };
+      push(counted.index, counted.index + counted[0].length, null);
+      superlative = null;
+    }
   }
   return { specials: found.sort((a, b) => a.start - b.start), order, superlative };
 }
 
-function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) => boolean): { n: number; item: Item } | null {
+function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) => boolean, dateVerb: (t: Token) => boolean = () => false): { n: number; item: Item } | null {
   for (let n = Math.min(lex.maxWords, tokens.length - i); n >= 1; n--) {
     const slice = tokens.slice(i, i + n);
     if (slice.some(blocked)) continue;
@@ -240,20 +294,24 @@ function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) =
       return { n, item: { kind: 'value', cands: values, text, pos } };
     }
     if (tables) return { n, item: { kind: 'table', tables, text, pos } };
+    const events = n === 1 ? lex.events.get(lemmas) : undefined;
+    if (events && !columns) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
     if (columns) {
       // `status shipped`: a column followed by one of its own values -> the value carries it.
       return { n, item: { kind: 'column', cands: columns, text, pos } };
     }
     if (values) return { n, item: { kind: 'value', cands: values, text, pos } };
-    if (n === 1 && prev && /^\d+$/.test(text)) {
-      const numeric = lex.values.get(`#${text}`);
-      if (numeric) return { n, item: { kind: 'value', cands: numeric, text, pos } };
-    }
+    // A bare number is a sampled value only next to its column's name (`status 404`, `rating of 5`):
+    // `which 5 agents` is not a rating of 5.
     if (n === 1 && /^\d+$/.test(text)) {
       const numeric = lex.values.get(`#${text}`);
-      if (numeric) return { n, item: { kind: 'value', cands: numeric, text, pos } };
+      const namer = prev && /^(of|is|=|equals|equal|being)$/.test(prev.text) ? tokens[i - 2] : prev;
+      const named = namer ? (lex.columns.get(namer.lemma) ?? []) : [];
+      const own = numeric?.filter((v) => named.some((c) => c.column === v.column));
+      if (own && own.length > 0) return { n, item: { kind: 'value', cands: own, text, pos } };
     }
-    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text)) {
+    // `tickets opened in 2024`: a verb before a period is when, not a value (`open`) by its stem.
+    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!)) {
       const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`);
       if (stemmed) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
     }
@@ -269,6 +327,7 @@ export function itemize(question: string, lex: Lexicon, now: Date): { items: Ite
   const blanked = chart.spans.reduce((t, [s, e]) => t.slice(0, s) + ' '.repeat(e - s) + t.slice(e), text);
   const sp = specials(blanked, now);
   const tokens = tokenize(blanked);
+  const words = analyse(blanked);
   const inSpecial = (t: Token): boolean => sp.specials.some((s) => t.start < s.end && t.end > s.start);
   const items: Item[] = [];
   const specialQueue = [...sp.specials];
@@ -283,13 +342,20 @@ export function itemize(question: string, lex: Lexicon, now: Date): { items: Ite
       i++;
       continue;
     }
-    const hit = matchAt(lex, tokens, i, inSpecial);
+    const dateVerb = (t: Token): boolean => {
+      if (wordAt(words, t.start)?.pos !== 'VERB') return false;
+      const after = tokens[tokens.indexOf(t) + 1];
+      const time = sp.specials.find((x) => x.item?.kind === 'time' && x.start > t.start);
+      return !!time && !!after && (after.start >= time.start || /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text));
+    };
+    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb);
     if (hit) {
       items.push(hit.item);
       i += hit.n;
       continue;
     }
-    items.push({ kind: 'word', text: tok.text, lemma: tok.lemma, pos: tok.start });
+    const analysed = wordAt(words, tok.start);
+    items.push({ kind: 'word', text: tok.text, lemma: tok.lemma, pos: tok.start, ...(analysed ? { tag: analysed.pos, base: analysed.lemma } : {}) });
     i++;
   }
   for (const s of specialQueue) if (s.item) items.push(s.item);
@@ -318,7 +384,16 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     listColumns: [],
     listTexts: [],
     chart,
+    having: [],
+    related: [],
+    share: false,
+    sharePartAt: null,
+    perGroup: false,
+    rowNouns: [],
+    event: null,
+    current: false,
     unknown: [],
+    filler: [],
     followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
     additive: /^(?:and\s+)?also\b|\b(as well|too)\b/.test(text.trim()),
     entity: false,
@@ -326,7 +401,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     understood: false,
   };
   const used = new Set<number>();
-  let pendingAgg: { fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min'; at: number; word: string } | null = null;
+  let pendingAgg: { fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min'; at: number; word: string; percentile?: number } | null = null;
+  // A negation or `at least one` waiting for the table whose rows must (not) exist.
+  let existence: { negated: boolean; at: number } | null = null;
   let groupMode = false;
   let negateNext = 0;
 
@@ -362,6 +439,50 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const w = item.text;
       if (NEGATIONS.has(w)) negateNext = 3;
       else if (negateNext > 0) negateNext--;
+      const noTable = w === 'no' && (next?.kind === 'table' || ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));
+      const contracted = (w === 't' || w === 'not') && isWord(prev, 'do', 'does', 'did', 'have', 'has', 'had', 'haven', 'hasn', 'hadn', 'don', 'didn', 'doesn');
+      if (contracted) negateNext = 3;
+      if (EXISTENCE_NEGATIONS.has(w) || noTable || contracted) {
+        existence = { negated: true, at: k };
+        if (PERSON_NOUNS.has(w)) {
+          const people = personTable(lex);
+          if (people) intent.related.push({ table: people, negated: true, text: w });
+          existence = null;
+        }
+        continue;
+      }
+      if ((w === 'one' || w === 'once') && isWord(prev, 'least') && isWord(items[k - 2], 'at')) {
+        existence = { negated: false, at: k };
+        continue;
+      }
+      if (w === 'least' && isWord(prev, 'at') && isWord(next, 'one', 'once')) continue;
+      // `regardless of status`, `irrespective of channel`: the column after it is not asked about.
+      if ((w === 'regardless' || w === 'irrespective') && isWord(next, 'of')) {
+        const skipped = items[k + 2]?.kind === 'column' || items[k + 2]?.kind === 'value' ? 2 : 1;
+        k += skipped;
+        continue;
+      }
+      const percentile = /^p(\d{1,2})$/.exec(w) ?? (/^(\d{1,2})(?:st|nd|rd|th)$/.exec(w) && isWord(next, 'percentile') ? /^(\d{1,2})/.exec(w) : null);
+      if (percentile) {
+        pendingAgg = { fn: 'percentile', at: k, word: w, percentile: Number(percentile[1]) };
+        groupMode = false;
+        continue;
+      }
+      if (w === 'percentile' && prev?.kind === 'word' && /^\d{1,2}(st|nd|rd|th)$/.test(prev.text)) continue;
+      if (SHARE_WORDS.has(w) && !(w === 'share' && isWord(next, 'with'))) {
+        intent.share = true;
+        continue;
+      }
+      if (intent.share && intent.sharePartAt === null && PART_VERBS.has(item.base ?? w) && k > 1) intent.sharePartAt = item.pos;
+      if (CURRENT_WORDS.has(w)) {
+        intent.current = true;
+        continue;
+      }
+      if ((w === 'each' || w === 'every') && (intent.order !== null || intent.superlative !== null)) intent.perGroup = true;
+      if ((w === 'each' || w === 'every') && (next?.kind === 'table' || next?.kind === 'column')) {
+        groupMode = true;
+        continue;
+      }
       // `status 404`, `rating of 5`: a number said right after an integer column is that column's value
       // (sampled numbers arrive as values; this covers columns whose values were not sampled).
       const ci = /^\d+$/.test(w) ? namedBefore(k) : -1;
@@ -382,6 +503,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         continue;
       }
       if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
+        // `average number of days`: the average of a number column, not a count.
+        if (pendingAgg && !['count', 'count_distinct', 'sum'].includes(pendingAgg.fn) && k - pendingAgg.at <= 2) continue;
         pendingAgg = { fn: 'count', at: k, word: w };
         groupMode = false;
         continue;
@@ -426,7 +549,33 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         }
       }
       groupMode = groupMode && (w === 'and' || w === ',');
-      if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) intent.unknown.push(w);
+      // `never ordered`, `haven't paid`: a verb that names a table (by its lemma) after a negation.
+      if (existence && k - existence.at <= 3 && item.base) {
+        const base = item.base;
+        const named =
+          lex.tables.get(lemma(base)) ??
+          lex.tables.get(base) ??
+          // `subscribed` -> subscriptions: a verb and a noun sharing their stem.
+          [...lex.tables.entries()].find(([phrase]) => !phrase.includes(' ') && sharesStem(phrase, base))?.[1];
+        if (named?.[0]) {
+          intent.related.push({ table: named[0], negated: existence.negated, text: w });
+          existence = null;
+          negateNext = 0;
+          continue;
+        }
+      }
+      // A number nothing consumed (`with a 404` where 404 was never sampled) would be silently dropped.
+      if (/^\d+(\.\d+)?$/.test(w) && !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))) {
+        intent.unknown.push(w);
+        continue;
+      }
+      if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !CONTRACTION_PARTS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) {
+        // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
+        // about (`unpaid invoices`). Interjections, adverbs and other verbs are filler.
+        const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column');
+        if (isContentTag(item.tag) || modifiesEntity || NEGATIONS.has(w)) intent.unknown.push(w);
+        else intent.filler.push(w);
+      }
       continue;
     }
     if (item.kind === 'time') {
@@ -443,6 +592,37 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           break;
         }
       }
+      // `with more than 5 orders`, `more than 20 errors`, `seen more than 5 times`: a count of rows,
+      // compared per group, when rows (not a number column) follow the number.
+      if (item.kind === 'cmp') {
+        let counted: Item | undefined;
+        for (let f = k + 1; f <= Math.min(items.length - 1, k + 3); f++) {
+          const x = items[f];
+          if (x?.kind === 'table' || x?.kind === 'rows' || (x?.kind === 'word' && (x.text === 'times' || x.text === 'time'))) {
+            counted = x;
+            break;
+          }
+          if (x?.kind === 'value' && f === k + 1 && /s$/.test(x.text) && !/ss$/.test(x.text)) {
+            counted = x;
+            break;
+          }
+          if (x?.kind !== 'value' && !(x?.kind === 'word' && x.tag === 'ADJ')) break;
+        }
+        if (counted && target?.kind !== 'column') {
+          const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : null;
+          if (item.op === 'gte' && item.value === 1 && table) intent.related.push({ table, negated: false, text: item.text });
+          else intent.having.push({ op: item.op, value: item.value, table, measure: null, text: item.text });
+          if (counted.kind === 'table') used.add(items.indexOf(counted));
+          continue;
+        }
+        // `total spend over 10k`: a comparison of the measure just said.
+        const lastMeasure = intent.measures[intent.measures.length - 1];
+        if (target?.kind === 'column' && lastMeasure && lastMeasure.cands === target.cands && lastMeasure.fn !== null) {
+          intent.measures.pop();
+          intent.having.push({ op: item.op, value: item.value, table: null, measure: lastMeasure, text: item.text });
+          continue;
+        }
+      }
       const cands = target?.kind === 'column' ? target.cands : null;
       const table = target?.kind === 'table' ? (target.tables[0] ?? null) : null;
       if (target && target.kind === 'column') {
@@ -453,7 +633,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           intent.listTexts.splice(li, 1);
         }
       }
-      if (item.kind === 'cmp') intent.filters.push({ kind: 'cmp', op: item.op, value: item.value, cands, table, text: item.text });
+      if (item.kind === 'cmp') intent.filters.push({ kind: 'cmp', op: item.op, value: item.value, cands, table, text: item.text, at: item.pos });
       else {
         intent.filters.push({ kind: 'cmp', op: 'gte', value: item.low, cands, table, text: item.text });
         intent.filters.push({ kind: 'cmp', op: 'lte', value: item.high, cands, table, text: item.text });
@@ -463,6 +643,13 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (item.kind === 'value') {
       const negated = negateNext > 0;
       negateNext = 0;
+      // `how many warnings came from services ...`: the count is of the rows the value names.
+      if (pendingAgg?.fn === 'count' && /s$/.test(item.text) && !/ss$/.test(item.text)) {
+        intent.count ??= { distinct: false, cands: null, table: null };
+        pendingAgg = null;
+      }
+      // `fatal errors`: a value said right before another value of the same column narrows it.
+      if (prev?.kind === 'value' && prev.cands.some((v) => item.cands.some((c) => c.column === v.column && c.value !== v.value))) continue;
       // `orders placed in March`: a value word that also names a date column (by its name or description),
       // said right before a time phrase, is the verb of that date, not a filter.
       if (!negated && next?.kind === 'time' && namedBefore(k) < 0 && item.text.split(' ').length === 1) {
@@ -501,12 +688,20 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         if (target) continue;
       }
       // `or germany` after `france` on the same column: merged into one IN filter later.
-      intent.filters.push({ kind: 'value', cands: item.cands, negated, text: item.text });
+      intent.filters.push({ kind: 'value', cands: item.cands, negated, text: item.text, at: item.pos });
       groupMode = false;
       continue;
     }
     if (item.kind === 'table' || item.kind === 'rows') {
       const table = item.kind === 'table' ? (item.tables[0] ?? null) : null;
+      if (item.kind === 'rows') intent.rowNouns.push(lemma(item.text));
+      if (used.has(k)) continue;
+      if (existence && table && k - existence.at <= 4) {
+        intent.related.push({ table, negated: existence.negated, text: item.text });
+        existence = null;
+        negateNext = 0;
+        continue;
+      }
       // `product category`, `customer country`: the table name qualifies the column after it.
       // Not when a plural noun is followed by a date verb (`products launched in 2023`): that is the subject.
       const lastWord = item.text.split(' ').pop() ?? item.text;
@@ -517,12 +712,15 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       if (table && !intent.tables.includes(table)) intent.tables.push(table);
       intent.entity = true;
-      // `how many customers signed up in 2023`: the rows of the table are counted, and the date column
+      // `how many clients registered in 2021`: the rows of the table are counted, and the date column
       // the verb names is the one the time range (or bucket) applies to.
+      // A date verb of another table (`requests submitted` where only reviews have submitted_at) says
+      // nothing about which rows: the rows are still counted, on their own date.
+      const verbOnly = next?.kind === 'column' && next.cands.every(isDateColumn);
       const dated = pendingAgg?.fn === 'count' && table && next?.kind === 'column' ? next.cands.filter((c) => c.table === table && isDateColumn(c)) : [];
-      if (table && dated.length > 0) {
+      if (table && pendingAgg?.fn === 'count' && (dated.length > 0 || verbOnly)) {
         intent.count = { distinct: false, cands: null, table };
-        intent.timeColumn = dated;
+        if (dated.length > 0) intent.timeColumn = dated;
         pendingAgg = null;
         k++;
         continue;
@@ -531,7 +729,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const nextIsColumn = next?.kind === 'column';
       if (pendingAgg && !nextIsColumn) {
         if (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') intent.count = { distinct: false, cands: null, table };
-        else intent.measures.push({ fn: pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn, cands: [], table, word: pendingAgg.word });
+        else intent.measures.push({ fn: pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn, cands: [], table, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
         pendingAgg = null;
         continue;
       }
@@ -547,6 +745,28 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // column mention
     const cands = item.cands;
+    if (item.event) {
+      intent.event = cands;
+      intent.timeColumn = cands;
+      intent.entity = true;
+      if (pendingAgg?.fn === 'count' || pendingAgg === null) {
+        intent.count ??= { distinct: false, cands: null, table: null };
+        if (pendingAgg?.fn === 'count') pendingAgg = null;
+      }
+      continue;
+    }
+    // `never opened a ticket`: a date column's verb between a negation and the table it is about.
+    if (existence && cands.every(isDateColumn) && k - existence.at <= 2) {
+      // ... or, with no table after it, the table the verb's date belongs to (`never reviewed` -> reviews).
+      const after = items.slice(k + 1, k + 4).some((x) => x.kind === 'table');
+      const owner = cands.map((c) => c.table).find((t) => !intent.tables.includes(t));
+      if (!after && owner) {
+        intent.related.push({ table: owner, negated: existence.negated, text: item.text });
+        existence = null;
+        negateNext = 0;
+      }
+      continue;
+    }
     // `no email`, `without a coupon code`: a null check.
     if (isWord(prev, 'no', 'without', 'missing') || (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))) {
       intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
@@ -560,16 +780,28 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       negateNext = 0;
       continue;
     }
+    // `active agents`, `no longer active`, `on-time trips`: a yes/no column said as a word is a filter.
+    if (!groupMode && !pendingAgg && cands.every((c) => /^bool/i.test(c.column.type))) {
+      const negated = negateNext > 0 || isWord(prev, 'longer', 'not', 'non', 'in') || isWord(items[k - 2], 'no', 'not');
+      intent.filters.push({ kind: 'value', cands: cands.map((c) => ({ table: c.table, column: c.column, value: !negated })), negated: false, text: item.text, at: item.pos });
+      negateNext = 0;
+      continue;
+    }
     // `the mobile channel`: the column named after one of its values adds nothing.
     if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
     const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
     const isDate = cands.some(isDateColumn);
+    // `how many errors per service`: the column after `per` groups; the pending count counts rows.
+    if (pendingAgg && groupMode && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct')) {
+      intent.count ??= { distinct: false, cands: null, table: null };
+      pendingAgg = null;
+    }
     if (pendingAgg) {
       const fn = pendingAgg.fn;
       if (fn === 'count' || fn === 'count_distinct') {
         intent.count = { distinct: true, cands, table: null };
       } else {
-        intent.measures.push({ fn: fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn, cands, table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null, word: pendingAgg.word });
+        intent.measures.push({ fn: fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn, cands, table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
       }
       pendingAgg = null;
       groupMode = false;
@@ -595,6 +827,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (it.kind === 'value') for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
   }
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
+  intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
   intent.understood =

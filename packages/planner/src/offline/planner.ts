@@ -10,8 +10,13 @@ type MeasureIntentLike = { cands: ColumnCandidate[] };
 
 const KEY_NAME = /(^|_|\.)(id|uuid|no|num|number|code|zip|zipcode|postcode|port|year|version|line)$/;
 const REVENUE_WORDS = /revenue|sale|turnover|income|spend|gmv/;
-const ADDITIVE = /(amount|revenue|total|sales|quantity|qty|bytes|count|cost|spend|units|items|hours|seconds)/;
+const ADDITIVE = /(amount|revenue|total|sales|quantity|qty|bytes|count|cost|spend|units|items|hours|seconds|days|seats|stops|packages|distance|km|miles|litres|liters|kwh|points|visits|sessions|headcount|paid|billed|fee)/;
+/** Rates and levels are averaged even when their name looks additive (`unit_price`, `days_rate`). */
+const AVERAGED = /(price|rate|rating|score|ratio|percent|pct|age|latency|duration|per_|avg|average|mean|level|temperature)/;
 const MEASURE_PREFERENCE = ['net_amount', 'amount', 'revenue', 'total', 'sales', 'gross_amount', 'price', 'value', 'bytes', 'duration', 'quantity', 'salary', 'rating', 'score'];
+
+/** Unexplained filler words tolerated in one question: more, and the reading is too likely wrong to answer. */
+const MAX_FILLER = 3;
 
 function alias(name: string): string {
   const a = name.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
@@ -29,7 +34,8 @@ function isMeasure(table: SchemaTable, column: SchemaColumn): boolean {
 }
 
 function defaultFn(column: SchemaColumn): AggregateFunction {
-  return ADDITIVE.test(column.name.toLowerCase()) ? 'sum' : 'avg';
+  const name = column.name.toLowerCase();
+  return ADDITIVE.test(name) && !AVERAGED.test(name) ? 'sum' : 'avg';
 }
 
 function defaultMeasure(table: SchemaTable): SchemaColumn | null {
@@ -90,8 +96,43 @@ function exampleQuestion(schema: PlannerSchema): string | null {
 }
 
 function unanswerable(schema: PlannerSchema, what: string): PlanningError {
-  return new PlanningError('unanswerable', `${what} ${capabilities(schema)}`);
+  return new PlanningError('unanswerable', `${what} ${capabilities(schema)}`, { suggestions: suggestQuestions(schema) });
 }
+
+/**
+ * Up to three questions over this schema that the planner answers: counts over time, breakdowns
+ * by a category, a measure by a category. Each is planned before it is offered.
+ */
+export function suggestQuestions(schema: PlannerSchema, now: Date = new Date()): string[] {
+  const cached = suggestionCache.get(schema);
+  if (cached) return cached;
+  const out: string[] = [];
+  // Planning a candidate may fail and ask for suggestions again: it gets none.
+  suggestionCache.set(schema, out);
+  const candidates: string[] = [];
+  for (const t of schema.tables.slice(0, 4)) {
+    const noun = plural(tableWords(t).join(' '));
+    const category = t.columns.find((c) => c.queryable && isCategoricalType(c.type) && !isTextType(c.type) && c.sample_values.length > 1 && c.sample_values.length <= 30 && !isKey(t, c));
+    const measure = defaultMeasure(t);
+    const time = timeColumnOf(t);
+    const words = (c: SchemaColumn) => (c.name.replace(/\.keyword$/, '').split('.').pop() ?? c.name).replace(/_/g, ' ');
+    if (category) candidates.push(`${noun} by ${words(category)}`);
+    if (time) candidates.push(`number of ${noun} per month`);
+    if (measure && category) candidates.push(`${defaultFn(measure) === 'sum' ? 'total' : 'average'} ${words(measure)} by ${words(category)}`);
+  }
+  for (const question of candidates) {
+    if (out.length >= 3) break;
+    try {
+      planOffline({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } }, false);
+      out.push(question);
+    } catch {
+      // not answerable as phrased: not offered
+    }
+  }
+  return out;
+}
+
+const suggestionCache = new WeakMap<PlannerSchema, string[]>();
 
 // ---------- resolution ----------
 
@@ -191,6 +232,9 @@ function resolveBase(intent: Intent, schema: PlannerSchema, previous: QuerySpec 
   const explicit = new Map<SchemaTable, number>();
   intent.tables.forEach((t, i) => explicit.set(t, (explicit.get(t) ?? 0) + (i === 0 ? 1.2 : 1)));
   if (intent.count?.table) explicit.set(intent.count.table, (explicit.get(intent.count.table) ?? 0) + 2);
+  if (intent.event) mentions.push({ weight: 2, cands: intent.event });
+  // `accounts with more than 3 invoices`: the invoices are the rows counted.
+  for (const h of intent.having) if (h.table) explicit.set(h.table, (explicit.get(h.table) ?? 0) + 2);
   if (intent.count?.cands) mentions.push({ weight: 2, cands: intent.count.cands });
   for (const m of intent.measures) {
     if (m.table) explicit.set(m.table, (explicit.get(m.table) ?? 0) + 2);
@@ -264,8 +308,8 @@ interface Pieces {
   orderMeasure: { direction: 'asc' | 'desc'; limit: number | null } | null;
   listOrder: { column: ColumnRef; direction: 'asc' | 'desc'; limit: number | null } | null;
   columns: ColumnRef[];
-  /** The alias of an entity's key grouped next to its name: ties on the measure sort by it. */
-  tieBreak: string | null;
+  having: QuerySpec['having'];
+  limitPerGroup: QuerySpec['limit_per_group'];
 }
 
 function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPreviousTime: QuerySpec | null): Pieces {
@@ -282,7 +326,6 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   };
   let orderMeasure: Pieces['orderMeasure'] = null;
   let listOrder: Pieces['listOrder'] = null;
-  let tieBreak: string | null = null;
 
   // Measures (aggregate words, or measure-like columns mentioned).
   const measureIntents = [...intent.measures];
@@ -308,7 +351,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       measureIntents.push({ fn: REVENUE_WORDS.test(word) ? 'sum' : null, cands, table: null, word });
     } else leftovers.push(cands);
   });
-  // `top 10 products by price`: rows of the table sorted by its own column, nothing to aggregate.
+  // `the 3 items with the highest price`: rows of the table sorted by its own column, nothing to aggregate.
   if (orderMeasure && intent.order && groupIntents.length === 0 && intent.count === null && intent.measures.length === 0 && measureIntents.length === 1 && intent.tables.length > 0) {
     const c = pickColumn(r, (measureIntents[0] as MeasureIntentLike).cands, (x) => isNumericType(x.column.type));
     if (c && c.table === r.base && leftovers.length === 0) {
@@ -320,12 +363,18 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       orderMeasure = null;
     }
   }
-  // `top 5 customers by number of orders`: a table named next to a ranking groups by its label.
+  // `top 3 clients by count of purchases`: a table named next to a ranking groups by its label.
   if ((intent.order?.by === 'measure' || intent.superlative) && groupIntents.length === 0 && leftovers.length === 0 && (intent.count !== null || measureIntents.length > 0)) {
     const other = intent.tables.find((t) => t !== r.base && t !== intent.count?.table && !measureIntents.some((m) => m.table === t));
     if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
   }
-  const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent;
+  // `services with more than 20 errors`: the entity named is grouped, and its rows counted.
+  if (intent.having.length > 0 && groupIntents.length === 0 && leftovers.length === 0) {
+    const subject = intent.tables.find((t) => !intent.having.some((h) => h.table === t) && t !== r.base) ?? intent.tables.find((t) => !intent.having.some((h) => h.table === t));
+    if (subject) groupIntents.push({ kind: 'table', table: subject, text: tableWords(subject).join(' ') });
+  }
+  const partitionCount = groupIntents.length;
+  const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent || intent.having.length > 0;
   for (const m of measureIntents) {
     const measured = measureColumn(r, m.cands, m.table, m.word);
     const table = measured.table;
@@ -338,6 +387,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
     use(r, table);
     let fn: AggregateFunction = m.fn ?? defaultFn(column);
+    if (fn === 'percentile' && !isNumericType(column.type)) throw unanswerable(r.schema, `A percentile needs a number; ${column.name} is ${column.type}.`);
     const superlativeWord = /highest|largest|biggest|lowest|smallest|cheapest|longest|shortest/.test(m.word);
     if (superlativeWord && (groupIntents.length > 0 || leftovers.length > 0 || intent.superlative)) {
       fn = defaultFn(column);
@@ -347,7 +397,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (column.name.endsWith('unit_price') && fn === 'sum' && /revenue|sale|turnover|income/.test(m.word)) {
       r.notes.push(`Revenue approximated as the sum of ${table.name}.unit_price: a QuerySpec cannot multiply price by quantity.`);
     }
-    aggregates.push({ fn, column: ref(table, column), alias: uniq(alias(`${fn}_${column.name.split('.').pop() ?? column.name}`)) });
+    const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
+    aggregates.push({ fn, column: ref(table, column), alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}`)), ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}) });
   }
   if (intent.count) {
     if (intent.count.cands) {
@@ -372,11 +423,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
         const col = label ?? key;
         if (!col) throw new PlanningError('unanswerable', `I do not know which column names a ${tableWords(g.table).join(' ')}.`);
         use(r, g.table);
-        // Grouping an entity by its name would merge namesakes: its key is grouped too (first, so ties sort by it).
-        if (key && col !== key) {
-          tieBreak = uniq(alias(key.name));
-          groups.push({ column: ref(g.table, key), alias: tieBreak });
-        }
+        // An entity is grouped by its label alone, as people read it; its key only when it has no label.
         groups.push({ column: ref(g.table, col), alias: uniq(alias(col.name)) });
       } else {
         // `per customer` without joins: the base table's key pointing at it.
@@ -413,9 +460,19 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
 
   if (groups.length > 0 && aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniq('count') });
 
-  // Filters.
+  // Filters. A share's part (`what share of members are admins`) is said after its verb: those filters
+  // select the part of the whole, the others the whole.
+  // With groups and no part named (`share of orders by channel`), each group is a share of the total.
+  let partFilters: FilterIntent[] = [];
+  if (intent.share) {
+    const at = intent.sharePartAt;
+    partFilters = at !== null ? intent.filters.filter((f) => (f.at ?? -1) >= at) : groups.length === 0 ? intent.filters.slice(-1) : [];
+    if (partFilters.length === 0 && groups.length === 0) throw unanswerable(r.schema, 'I could not tell which part of the whole the percentage is about.');
+  }
+  const leavesOf = (filters: FilterIntent[]): Leaf[] => {
+  const leaves: Leaf[] = [];
   const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
-  for (const f of intent.filters) {
+  for (const f of filters) {
     if (f.kind === 'value') {
       const c = pickValue(r, f.cands);
       if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
@@ -453,13 +510,80 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (v.values.length === 1) leaves.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
     else leaves.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
   }
+  return leaves;
+  };
+  leaves.push(...leavesOf(intent.filters.filter((f) => !partFilters.includes(f))));
+  if (partFilters.length > 0) {
+    const part = andOf(leavesOf(partFilters));
+    if (aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniq('share') });
+    aggregates[0] = { ...aggregates[0]!, ...(part ? { where: part } : {}), share: true, alias: aggregates[0]!.fn === 'count' ? aggregates[0]!.alias.replace(/^count/, 'share') : aggregates[0]!.alias };
+  } else if (intent.share && aggregates.length > 0) {
+    aggregates[0] = { ...aggregates[0]!, share: true };
+  }
+
+  // Related rows: `customers who never ordered`, `plans with no subscriptions`.
+  for (const rel of intent.related) {
+    const on = linkBetween(r.base, rel.table);
+    if (!on) throw unanswerable(r.schema, `I cannot tell how ${rel.table.name} relates to ${r.base.name}: no key links them directly.`);
+    leaves.push({ op: rel.negated ? 'not_exists' : 'exists', table: rel.table.name, on });
+  }
+
+  // `requests` in an index where only some documents are requests: those with request fields
+  // (`http.request.method`). A source whose every row is one gets no filter from its noun.
+  for (const noun of new Set(intent.rowNouns)) {
+    const fields = r.base.columns.filter((c) => c.queryable && !c.name.endsWith('.keyword') && c.name.split(/[._]/).slice(0, -1).map((w) => w.toLowerCase()).includes(noun));
+    const field = fields.sort((a, b) => a.name.length - b.name.length)[0];
+    if (field && !tableWords(r.base).includes(noun)) leaves.push({ op: 'is_not_null', column: ref(r.base, asLabel(r.base, field)) });
+  }
+
+  // `leavers`: the rows where the event's date is set (a period on it, below, implies that too).
+  if (intent.event && !intent.time) {
+    const c = pickColumn(r, intent.event);
+    if (c) {
+      use(r, c.table);
+      leaves.push({ op: 'is_not_null', column: ref(c.table, c.column) });
+    }
+  }
+
+  // `current employees`, `still open`: rows that have not ended.
+  if (intent.current) {
+    const current = currentCondition([r.base, ...r.mentioned]);
+    if (!current) throw unanswerable(r.schema, `I cannot tell which ${tableWords(r.base).join(' ')} are current: there is no end date or active status to tell by.`);
+    use(r, current.table);
+    leaves.push(current.leaf);
+  }
+
+  // Filters on aggregates.
+  const having: QuerySpec['having'] = [];
+  for (const h of intent.having) {
+    if (h.measure) {
+      const measured = measureColumn(r, h.measure.cands, h.measure.table, h.measure.word);
+      use(r, measured.table);
+      const fn = h.measure.fn ?? defaultFn(measured.column);
+      const a = { fn, column: ref(measured.table, measured.column), alias: uniq(alias(`${fn}_${measured.column.name.split('.').pop() ?? measured.column.name}`)) };
+      aggregates.push(a);
+      having.push({ ref: a.alias, op: h.op, value: h.value });
+      continue;
+    }
+    if (h.table && h.table !== r.base) use(r, h.table);
+    let counted = aggregates.find((a) => a.fn === 'count' && !a.column && !a.where);
+    if (!counted) {
+      // `which labels are on at least 50 cases` lists labels; `... and how many` shows the count too.
+      const shown = intent.count !== null || /\b(how many|count|number|show)\b/.test(request.question.toLowerCase()) || !intent.listing;
+      counted = { fn: 'count', alias: uniq('count'), ...(shown ? {} : { hidden: true }) };
+      aggregates.unshift(counted);
+    }
+    having.push({ ref: counted.alias, op: h.op, value: h.value });
+  }
 
   // Time: the range and the buckets use the date column named, else the source's (or a joined table's) main date column.
   const timeGroups = groupIntents.filter((g): g is Extract<GroupIntent, { kind: 'time' }> => g.kind === 'time');
   const needsTime = intent.time !== null || timeGroups.length > 0 || intent.order?.by === 'time';
   let timeRef: { table: SchemaTable; column: SchemaColumn } | null = null;
   if (needsTime) {
-    if (intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type));
+    // A date verb picks a date of the rows asked about, or of a table the question names; never a
+    // date of some other table reached by a join (`requests submitted` is not reviews.submitted_at).
+    if (intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)));
     if (!timeRef) {
       const own = timeColumnOf(r.base);
       if (own) timeRef = { table: r.base, column: own };
@@ -483,7 +607,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   }
   if (intent.order?.by === 'measure') orderMeasure = { direction: intent.order.direction, limit: intent.order.limit };
   if (!orderMeasure && intent.superlative && groups.length > 0) orderMeasure = { direction: intent.superlative, limit: 1 };
-  // `top 10 products by price` without anything to aggregate: list rows sorted by that column.
+  // `the 3 items with the highest price` without anything to aggregate: list rows sorted by that column.
   if (aggregates.length === 0 && groups.length === 0 && orderMeasure && intent.order) {
     const sortCol = leftovers.map((cands) => pickColumn(r, cands, (c) => isNumericType(c.column.type))).find((c) => c !== null);
     if (sortCol) {
@@ -491,8 +615,42 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       orderMeasure = null;
     }
   }
+  // `top 3 products in each category`: the ranking is kept within each group said with each/per.
+  let limitPerGroup: QuerySpec['limit_per_group'] = null;
+  if (intent.perGroup && aggregates.length > 0) {
+    const plain = groups.filter((g) => !g.time_bucket);
+    const partitions = plain.slice(0, Math.max(1, Math.min(partitionCount, plain.length - 1)));
+    if (plain.length < 2) throw unanswerable(r.schema, 'I could not tell what to rank within each group.');
+    limitPerGroup = { n: intent.order?.limit ?? 1, partition_by: partitions.map((g) => g.alias) };
+    orderMeasure = { direction: intent.order?.direction ?? intent.superlative ?? 'desc', limit: null };
+  }
   void request;
-  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, tieBreak };
+  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, having, limitPerGroup };
+}
+
+/** The key pairs linking two tables directly (one has a foreign key to the other), as outer -> related. */
+function linkBetween(outer: SchemaTable, related: SchemaTable): { left: ColumnRef; right: ColumnRef }[] | null {
+  const down = related.foreign_keys.find((fk) => fk.references.table === outer.name);
+  if (down) return down.columns.map((c, i) => ({ left: { table: outer.name, column: down.references.columns[i] ?? c }, right: { table: related.name, column: c } }));
+  const up = outer.foreign_keys.find((fk) => fk.references.table === related.name);
+  if (up) return up.columns.map((c, i) => ({ left: { table: outer.name, column: c }, right: { table: related.name, column: up.references.columns[i] ?? c } }));
+  return null;
+}
+
+const END_DATE = /(^|_)(termination|terminated|end|ended|left|leaving|exit|cancel|cancelled|canceled|churn|churned|closed|deleted|archived|retired|resigned|deactivated|discontinued)(_|$)/;
+
+/** What `current` means for a table: no end date yet, else an active status or flag. */
+function currentCondition(tables: SchemaTable[]): { table: SchemaTable; leaf: Leaf } | null {
+  for (const t of tables) {
+    const end = t.columns.find((c) => c.queryable && isTimeType(c.type) && END_DATE.test(c.name.toLowerCase()));
+    if (end) return { table: t, leaf: { op: 'is_null', column: ref(t, end) } };
+    const status = t.columns.find((c) => c.queryable && isCategoricalType(c.type) && c.sample_values.some((v) => typeof v === 'string' && v.toLowerCase() === 'active'));
+    const active = status?.sample_values.find((v) => typeof v === 'string' && v.toLowerCase() === 'active');
+    if (status && active !== undefined) return { table: t, leaf: { op: 'eq', column: ref(t, status), value: active } };
+    const flag = t.columns.find((c) => c.queryable && /^bool/.test(c.type.toLowerCase()) && /(^|_)(active|current|enabled)$/.test(c.name));
+    if (flag) return { table: t, leaf: { op: 'eq', column: ref(t, flag), value: true } };
+  }
+  return null;
 }
 
 function pickValue(r: Resolver, cands: ValueCandidate[]): ValueCandidate | null {
@@ -549,7 +707,17 @@ function tidy(spec: QuerySpec): QuerySpec {
     columns: spec.columns.map(strip),
     filter: spec.filter ? mapOuterColumns(spec.filter, strip) : null,
     group_by: spec.group_by.map((g) => ({ ...g, column: strip(g.column) })),
-    aggregates: spec.aggregates.map((a) => (a.column ? { ...a, column: strip(a.column) } : a)),
+    aggregates: spec.aggregates.map((a) => stripAggregate(a, strip)),
+  };
+}
+
+function stripAggregate(a: QuerySpec['aggregates'][number], fn: (c: ColumnRef) => ColumnRef): QuerySpec['aggregates'][number] {
+  const e = a.expression;
+  return {
+    ...a,
+    ...(a.column ? { column: fn(a.column) } : {}),
+    ...(e ? { expression: e.op === 'elapsed' ? { ...e, from: fn(e.from), to: fn(e.to) } : { ...e, left: fn(e.left), right: fn(e.right) } } : {}),
+    ...(a.where ? { where: mapOuterColumns(a.where, fn) } : {}),
   };
 }
 
@@ -562,18 +730,17 @@ function qualify(spec: QuerySpec): QuerySpec {
     columns: spec.columns.map(q),
     filter: spec.filter ? mapOuterColumns(spec.filter, q) : null,
     group_by: spec.group_by.map((g) => ({ ...g, column: q(g.column) })),
-    aggregates: spec.aggregates.map((a) => (a.column ? { ...a, column: q(a.column) } : a)),
+    aggregates: spec.aggregates.map((a) => stripAggregate(a, q)),
   };
 }
 
-function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'> & { tieBreak?: string | null }, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by']): Pick<QuerySpec, 'order_by' | 'limit'> {
+function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by']): Pick<QuerySpec, 'order_by' | 'limit'> {
   if (pieces.listOrder) return { order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }], limit: pieces.listOrder.limit };
   const firstAgg = aggregates[0];
-  const ties: QuerySpec['order_by'] = pieces.tieBreak && groups.some((g) => g.alias === pieces.tieBreak) ? [{ ref: pieces.tieBreak, direction: 'asc' }] : [];
-  if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }, ...ties], limit: pieces.orderMeasure.limit };
+  if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }], limit: pieces.orderMeasure.limit };
   const timeGroup = groups.find((g) => g.time_bucket);
   if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }], limit: null };
-  if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }, ...ties], limit: null };
+  if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }], limit: null };
   return { order_by: [], limit: null };
 }
 
@@ -588,7 +755,7 @@ function chartFor(intent: Intent, request: PlanRequest, spec: QuerySpec, previou
 }
 
 /**
- * `requests from France`, `orders in Germany`, `requests between 2024-02-01 and 2024-02-29`: the rows
+ * `visits from Spain`, `orders in Germany`, `visits between 2021-03-01 and 2021-03-31`: the rows
  * named with filters and nothing else asked for (no column, measure, group, order or chart) read as
  * "how many". `list` / `show` / `which ...` keep asking for the rows.
  */
@@ -618,7 +785,17 @@ function isFollowUp(intent: Intent, request: PlanRequest): boolean {
   return !standsAlone && intent.tables.length === 0;
 }
 
-function planOffline(request: PlanRequest): Plan {
+function planOffline(request: PlanRequest, suggest = true): Plan {
+  try {
+    return planOfflineOnce(request);
+  } catch (error) {
+    // Suggestions are built by planning candidate questions: not while building them.
+    if (!suggest && error instanceof PlanningError) throw new PlanningError(error.type, error.message);
+    throw error;
+  }
+}
+
+function planOfflineOnce(request: PlanRequest): Plan {
   const schema = request.schema;
   if (schema.tables.length === 0) throw new PlanningError('unanswerable', 'There are no tables or indices to query: select some in the connection schema first.');
   const lex = buildLexicon(schema);
@@ -631,6 +808,10 @@ function planOffline(request: PlanRequest): Plan {
     const nothingElse = intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.groups.length === 0 && intent.filters.length === 0;
     if (nothingElse || intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${first}' refers to.`);
   }
+  // Filler is ignored only around something understood: `churn by month` names nothing in the data.
+  const anchored = intent.tables.length > 0 || intent.measures.length > 0 || intent.filters.length > 0 || intent.listColumns.length > 0 || intent.groups.some((g) => g.kind !== 'time') || intent.count?.cands || intent.count?.table || intent.related.length > 0;
+  if (!anchored && intent.filler.length > 0 && !followUp) throw unanswerable(schema, `I could not find what '${intent.filler[0]}' refers to.`);
+  if (intent.filler.length >= MAX_FILLER) throw unanswerable(schema, `I am not sure what '${intent.filler.slice(0, 3).join("', '")}' ask${intent.filler.length === 1 ? 's' : ''} for here.`);
   if (followUp && intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`);
   if (!intent.understood && !followUp) throw unanswerable(schema, 'I could not understand this question.');
   if (!followUp && readsAsCount(intent)) intent.count = { distinct: false, cands: null, table: null };
@@ -688,9 +869,9 @@ function planOffline(request: PlanRequest): Plan {
       filter: andOf(leaves),
       group_by: groups,
       aggregates,
-      having: prev.having,
+      having: pieces.having.length > 0 ? pieces.having : prev.having.filter((h) => aggregates.some((a) => a.alias === h.ref)),
       ...order,
-      limit_per_group: null,
+      limit_per_group: pieces.limitPerGroup ?? (prev.limit_per_group && prev.limit_per_group.partition_by.every((p) => groups.some((g) => g.alias === p)) ? prev.limit_per_group : null),
     };
     notes.push(`Follow-up to '${previousTurn?.question ?? ''}'.`);
   } else {
@@ -703,9 +884,9 @@ function planOffline(request: PlanRequest): Plan {
       filter: andOf(leaves),
       group_by: pieces.groups,
       aggregates: pieces.aggregates,
-      having: [],
+      having: pieces.having,
       ...orderFor(pieces, pieces.aggregates, pieces.groups),
-      limit_per_group: null,
+      limit_per_group: pieces.limitPerGroup,
     };
     if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
     if (spec.columns.length > 0 && spec.aggregates.length === 0) {
@@ -715,11 +896,34 @@ function planOffline(request: PlanRequest): Plan {
   }
   if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
   if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
+  else if (spec.columns.length === 0) {
+    // Rows of an entity are listed by its label (`which plans ...` -> plan names), not every column.
+    const source = schema.tables.find((t) => t.name === spec.source);
+    const label = source ? labelColumn(source) : null;
+    if (label) spec.columns = [{ table: spec.source, column: label.name }, ...spec.order_by.filter((o) => o.ref !== label.name).map((o) => ({ table: spec.source, column: o.ref }))];
+  } else if (spec.columns.length === 1 && spec.order_by.length === 0) {
+    // `which hosts are in eu-west-1`: the distinct values of the one column asked for, not one per row.
+    const only = spec.columns[0]!;
+    const source = schema.tables.find((t) => t.name === (only.table ?? spec.source));
+    const label = source ? labelColumn(source) : null;
+    if (only.column !== label?.name) {
+      const name = alias(only.column.replace(/\.keyword$/, '').split('.').pop() ?? only.column);
+      spec.group_by = [{ column: only, alias: name }];
+      spec.columns = [];
+      spec.filter = andOf([...flatten(spec.filter), { op: 'is_not_null', column: only }]);
+      spec.order_by = [{ ref: name, direction: 'asc' }];
+    }
+  }
+  // A ranking leaves out the rows whose group is unknown (`top 5 users` are users, not "no user").
+  if (spec.limit !== null && spec.order_by.length > 0 && spec.aggregates.length > 0) {
+    const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
+    if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
+  }
   spec = tidy(spec);
   const errors = validateSpecAgainstSchema(spec, schema);
   if (errors.length > 0) throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
   const chart = chartFor(intent, request, spec, followUp ? (previousTurn?.chart_type ?? null) : null);
-  return { spec, chart_type: chart, planner: 'offline', usage: { prompt_tokens: 0, completion_tokens: 0 }, notes };
+  return { spec, chart_type: chart, planner: 'offline', usage: { prompt_tokens: 0, completion_tokens: 0 }, notes, confidence: Math.max(0, 1 - 0.2 * intent.filler.length) };
 }
 
 /** The planner used without an LLM: a rule-based semantic parser over the schema metadata. */

@@ -1,3 +1,4 @@
+import * as chrono from 'chrono-node';
 import type { TimeRange, TimeUnit } from '@aqs/contracts';
 import { parseNumberWord } from '../text.ts';
 
@@ -138,6 +139,15 @@ type Rule = [RegExp, (m: RegExpExecArray, now: Date, text: string) => TimeRange 
 
 const RULES: Rule[] = [
   [
+    // Half-years: `H1 2025`, `the second half of 2024`, `h2` (this year).
+    /\b(?:(?:in|during|for|over)\s+)?(?:the\s+)?(?:h([12])|(first|second|1st|2nd)\s+half)(?:\s+(?:of\s+)?((?:19|20)\d{2}))?\b/g,
+    (m, now) => {
+      const half = m[1] === '2' || m[2] === 'second' || m[2] === '2nd' ? 1 : 0;
+      const year = m[3] ? Number(m[3]) : now.getUTCFullYear();
+      return absolute(utc(year, half * 6), utc(half === 0 ? year : year + 1, half === 0 ? 6 : 0));
+    },
+  ],
+  [
     new RegExp(`\\b(?:between|from)\\s+(${DATE_RE})\\s+(?:and|to|until|till|through|-)\\s+(${DATE_RE})\\b`, 'g'),
     (m, now) => {
       const a = parsePeriod(m[1] as string, now);
@@ -215,6 +225,24 @@ const RULES: Rule[] = [
   ],
 ];
 
+/**
+ * Dates the rules above do not know (`3/15/2025`, `15 march`, `2 weeks ago`, `last friday`) come from
+ * chrono-node, kept only when the text it read is clearly a date (a month, a weekday, a slash date or
+ * `ago`), so that numbers in questions are never read as times.
+ */
+function chronoPhrase(text: string, now: Date): TimePhrase | null {
+  for (const result of chrono.en.parse(text, { instant: now, timezone: 0 }, { forwardDate: false })) {
+    if (!new RegExp(`\\b(?:${MONTH_RE}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|ago)\\b|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?`).test(result.text)) continue;
+    const start = result.start.date();
+    const day = utc(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+    const endDate = result.end?.date();
+    const end = endDate ? utc(endDate.getUTCFullYear(), endDate.getUTCMonth(), endDate.getUTCDate() + 1) : new Date(day.getTime() + 86_400_000);
+    if (/\bago\b/.test(result.text)) return { range: absolute(day, null), start: result.index, end: result.index + result.text.length, text: result.text };
+    return { range: absolute(day, end), start: result.index, end: result.index + result.text.length, text: result.text };
+  }
+  return null;
+}
+
 /** Finds the first time phrase in a normalised question. */
 export function findTimePhrase(text: string, now: Date): TimePhrase | null {
   let best: TimePhrase | null = null;
@@ -231,7 +259,7 @@ export function findTimePhrase(text: string, now: Date): TimePhrase | null {
     }
     if (best) return best;
   }
-  return null;
+  return chronoPhrase(text, now);
 }
 
 export const TIME_UNIT_WORDS: Record<string, TimeUnit> = {

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RunPhase } from '@aqs/contracts';
+import { DEMO_SUGGESTED_QUESTIONS } from '@aqs/contracts/demo';
 import { keys, toApiError, trpc, type Connection, type Conversation, type Onboarding, type Outputs, type RunResult } from '../../lib/api.ts';
 import { streamRun, type RunEvent } from '../../lib/run-stream.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
@@ -10,7 +11,7 @@ import { PHASES, RunError, RunView, STEP_LABELS } from './RunView.tsx';
 
 const MAX = 2000;
 const CHART_WORDS = /\b(chart|graph|plot|visuali[sz]e|bar|line|pie|scatter|trend)\b/i;
-const DEMO_QUESTIONS = ['how many orders by status', 'revenue by month in 2025', 'top 5 countries by number of customers', 'average rating per product category'];
+const DEMO_QUESTIONS = DEMO_SUGGESTED_QUESTIONS;
 
 type ConversationDetail = Outputs['conversations']['get'];
 
@@ -323,6 +324,7 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
               run={run}
               onReplay={() => void ask(run.question, { replayFrom: run.turn_index })}
               replayDisabled={running || connection?.paused === true || !connection}
+              onAsk={(question) => void ask(question)}
             />
           ))}
 
@@ -347,7 +349,7 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
             value={text}
             onChange={(e) => setText(e.target.value)}
             onKeyDown={onKeyDown}
-            placeholder={newThread ? 'Ask a question about your data, e.g. “number of orders by status”' : 'Ask a follow-up, e.g. “only for France” or “now by month”'}
+            placeholder={newThread ? 'Ask a question about your data, e.g. “number of orders by status”' : 'Ask a follow-up, e.g. “only for Spain” or “now by month”'}
             aria-describedby="question-counter question-tip"
             aria-invalid={tooLong || undefined}
             disabled={!connectionId}

@@ -34,13 +34,23 @@ export function splitRunError(message: string): { symptom: string | null; rest: 
   return { symptom: null, rest: text, query };
 }
 
-export function RunError({ type, message }: { type: string; message: string }) {
+export function RunError({ type, message, suggestions, onAsk }: { type: string; message: string; suggestions?: string[]; onAsk?: (question: string) => void }) {
   const { symptom, rest, query } = splitRunError(message);
   return (
     <div className="callout callout-error run-error" role="alert">
       <div className="callout-body">
         <strong className="callout-title">{symptom ?? (type === 'unanswerable' ? 'The question could not be answered' : 'The run failed')}</strong>
         <p>{rest}</p>
+        {suggestions && suggestions.length > 0 && onAsk ? (
+          <div className="suggestions" aria-label="Questions you can ask instead">
+            <span className="muted small">Try instead:</span>
+            {suggestions.map((s) => (
+              <Button key={s} size="sm" variant="ghost" onClick={() => onAsk(s)}>
+                {s}
+              </Button>
+            ))}
+          </div>
+        ) : null}
         {query ? <pre className="code small">{query}</pre> : null}
         <p className="muted small">
           Error type: <code>{type}</code>
@@ -55,11 +65,14 @@ export function RunView({
   connectionName,
   onReplay,
   replayDisabled,
+  onAsk,
 }: {
   run: RunResult;
   connectionName?: string;
   onReplay?: () => void;
   replayDisabled?: boolean;
+  /** Asks another question in the same conversation (a suggestion after a refusal). */
+  onAsk?: (question: string) => void;
 }) {
   const table = run.artifacts.find((a) => a.kind === 'table');
   const chart = run.artifacts.find((a) => a.kind === 'chart');
@@ -114,7 +127,7 @@ export function RunView({
         ) : null}
 
         {run.error && run.status !== 'succeeded' ? (
-          run.status === 'cancelled' ? <p className="muted">{run.error.message}</p> : <RunError type={run.error.type} message={run.error.message} />
+          run.status === 'cancelled' ? <p className="muted">{run.error.message}</p> : <RunError type={run.error.type} message={run.error.message} suggestions={run.error.suggestions} onAsk={replayDisabled ? undefined : onAsk} />
         ) : null}
 
         {chart && table ? (

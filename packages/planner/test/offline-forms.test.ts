@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { offlinePlanner, PlanningError, validateSpecAgainstSchema, type Plan, type PlannerSchema } from '../src/index.ts';
+import { shopSchema, weblogsSchema } from './fixtures.ts';
+
+/**
+ * The question forms beyond count/sum/group: filters on aggregates, related rows that must (not)
+ * exist, percentiles, shares, top N per group, `current` rows, event nouns, and the words the planner
+ * must not ignore. Phrasings here are the planner's own examples, not evaluation questions.
+ */
+const now = new Date('2024-06-15T12:00:00Z');
+const shop = shopSchema();
+const weblogs = weblogsSchema();
+
+async function plan(schema: PlannerSchema, question: string): Promise<Plan> {
+  const p = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } });
+  expect(validateSpecAgainstSchema(p.spec, schema)).toEqual([]);
+  return p;
+}
+
+async function refusal(schema: PlannerSchema, question: string): Promise<PlanningError> {
+  const error = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: true } }).catch((e: unknown) => e);
+  expect(error, question).toBeInstanceOf(PlanningError);
+  return error as PlanningError;
+}
+
+describe('filters on aggregates', () => {
+  it('`with at least N <rows>` counts the rows per entity and keeps the entities over N', async () => {
+    const p = await plan(shop, 'products with at least 4 reviews');
+    expect(p.spec.source).toBe('shop.reviews');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['product_name']);
+    expect(p.spec.aggregates[0]).toMatchObject({ fn: 'count' });
+    expect(p.spec.having).toEqual([{ ref: p.spec.aggregates[0]!.alias, op: 'gte', value: 4 }]);
+  });
+});
+
+describe('related rows', () => {
+  it('`never` / `no` + a related table is a not_exists along the foreign key', async () => {
+    const p = await plan(shop, 'how many customers have no orders');
+    expect(p.spec.source).toBe('shop.customers');
+    expect(p.spec.filter).toEqual({
+      op: 'not_exists',
+      table: 'shop.orders',
+      on: [{ left: { column: 'customer_id' }, right: { table: 'shop.orders', column: 'customer_id' } }],
+    });
+    const never = await plan(shop, 'products that were never reviewed');
+    expect(never.spec.filter).toMatchObject({ op: 'not_exists', table: 'shop.reviews' });
+    expect(never.spec.columns).toEqual([{ column: 'product_name' }]);
+  });
+});
+
+describe('percentiles and shares', () => {
+  it('`p90` and `95th percentile` are percentiles', async () => {
+    expect((await plan(shop, 'the 95th percentile of product price')).spec.aggregates).toEqual([{ fn: 'percentile', percentile: 95, column: { column: 'price' }, alias: 'p95_price' }]);
+  });
+
+  it('a percentage of the rows said after the verb is a share of the whole', async () => {
+    const p = await plan(shop, 'what percentage of orders were cancelled');
+    expect(p.spec.filter).toBeNull();
+    expect(p.spec.aggregates).toEqual([{ fn: 'count', alias: 'share', share: true, where: { op: 'eq', column: { column: 'status' }, value: 'cancelled' } }]);
+  });
+
+  it('a share by group is a share of the total', async () => {
+    const p = await plan(shop, 'share of orders by channel');
+    expect(p.spec.aggregates[0]).toMatchObject({ fn: 'count', share: true });
+    expect(p.spec.aggregates[0]!.where).toBeUndefined();
+  });
+});
+
+describe('rows that have not ended, and events', () => {
+  it('`current` keeps the rows without an end date', async () => {
+    expect((await plan(shop, 'how many current products')).spec.filter).toEqual({ op: 'is_null', column: { column: 'discontinued_on' } });
+  });
+
+  it('`signups` counts the rows by the date that records them', async () => {
+    const p = await plan(shop, 'signups per month');
+    expect(p.spec.source).toBe('shop.customers');
+    expect(p.spec.group_by).toEqual([{ column: { column: 'signup_date' }, time_bucket: 'month', alias: 'month' }]);
+  });
+});
+
+describe('words that change the question are never dropped', () => {
+  it('a number nothing explains is refused rather than ignored', async () => {
+    await refusal(weblogs, 'requests that came back with a 999');
+  });
+
+  it('`regardless of X` leaves X out', async () => {
+    expect((await plan(shop, 'number of orders regardless of channel')).spec.group_by).toEqual([]);
+  });
+
+  it('`which N ... the most` is a top N', async () => {
+    const p = await plan(shop, 'which 3 countries have the most customers');
+    expect(p.spec.limit).toBe(3);
+    expect(p.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }]);
+  });
+
+  it('a little filler is ignored; a lot, or filler with nothing understood, is refused', async () => {
+    expect((await plan(shop, 'hey, roughly how many orders do we have')).spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
+    await refusal(shop, 'honestly basically actually literally how many orders');
+    await refusal(shop, 'vibes by month');
+  });
+
+  it('a refusal offers questions the planner can answer', async () => {
+    const error = await refusal(shop, 'what is the carbon footprint of our deliveries');
+    expect(error.suggestions.length).toBeGreaterThan(0);
+    for (const s of error.suggestions) await plan(shop, s);
+  });
+});
