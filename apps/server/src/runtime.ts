@@ -4,7 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
 import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, refundStaleCharges, type MailTransport, type RunDeps } from '@aqs/core';
-import { createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
+import { createCascadePlanner, createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
 import { closeElasticsearchClients, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@aqs/api';
@@ -37,8 +37,9 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       throw error;
     }
   };
+  // With a model configured, questions the offline planner reads with confidence never reach it.
   const planner = config.llm
-    ? createLlmPlanner({ model: createOpenAiCompatibleModel({ apiKey: config.llm.apiKey, baseURL: config.llm.baseUrl, model: config.llm.model }) })
+    ? createCascadePlanner({ offline: offlinePlanner, model: createLlmPlanner({ model: createOpenAiCompatibleModel({ apiKey: config.llm.apiKey, baseURL: config.llm.baseUrl, model: config.llm.model }) }) })
     : offlinePlanner;
   return {
     deps: {

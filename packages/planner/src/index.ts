@@ -5,3 +5,4 @@ export { fromIntrospection, validateSpecAgainstSchema, isTimeType, isNumericType
 export { offlinePlanner } from './offline/planner.ts';
 export { createLlmPlanner, createOpenAiCompatibleModel, renderPlannerPrompt, plannerOutputSchema, type LlmPlannerOptions } from './llm.ts';
 export { interpretSpec, describeRange } from './interpret.ts';
+export { createCascadePlanner, type CascadeOptions } from './cascade.ts';

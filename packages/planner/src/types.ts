@@ -38,6 +38,8 @@ export interface PlanRequest {
   question: string;
   schema: PlannerSchema;
   history: PlanTurn[];
+  /** The conversation's latest turn got no answer (it failed or was refused): a follow-up cannot refine it. */
+  lastTurnUnanswered?: boolean;
   chartRequested: boolean;
   now: Date;
   signal?: AbortSignal;
@@ -55,7 +57,8 @@ export interface Plan {
 }
 
 export interface Planner {
-  readonly id: 'offline' | 'llm';
+  /** `cascade`: offline first, the model for the rest (each Plan says which one answered). */
+  readonly id: 'offline' | 'llm' | 'cascade';
   plan(request: PlanRequest): Promise<Plan>;
 }
 

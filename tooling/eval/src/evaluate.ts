@@ -35,6 +35,8 @@ export interface EvaluationReport {
   bySet: Record<string, Tally>;
   byDialect: Record<string, Tally>;
   byKind: Record<string, Tally>;
+  /** Which planner answered (offline, llm; none for runs that failed before planning). */
+  byPlanner: Record<string, Tally>;
   overall: Tally;
 }
 
@@ -196,6 +198,7 @@ export async function runEvaluation(options: { sets: string[]; planner?: Planner
     bySet: tally(results, (r) => r.set),
     byDialect: tally(results, (r) => dialectOf.get(r.set)!),
     byKind: tally(results, (r) => r.case.kind),
+    byPlanner: tally(results, (r) => r.planner ?? 'none'),
     overall: tally(results, () => 'all').all ?? { total: 0, correct: 0, answered: 0, answeredCorrectly: 0 },
   };
 }
@@ -222,6 +225,7 @@ export function formatReport(report: EvaluationReport, verbose = true): string {
   section('by set', report.bySet);
   section('by dialect', report.byDialect);
   section('by kind', report.byKind);
+  section('by planner (offline = no model call)', report.byPlanner);
   lines.push(`overall            ${formatTally(report.overall)}`);
   return lines.join('\n');
 }

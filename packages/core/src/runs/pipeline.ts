@@ -12,7 +12,7 @@ import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { compileSpec, queryLanguageOf } from './compile.ts';
 import { ensureSamples, type Samples } from './samples.ts';
-import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
+import { historyOf, lastTurnUnanswered, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
 
 /** What a caller (the SSE route, the blocking route) hears while a run progresses. */
 export interface RunObserver {
@@ -176,6 +176,7 @@ async function runPipeline(
         ensureSamples(deps, row, structure.introspection, fingerprint, signal),
       );
       const history = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : [];
+      const unanswered = request.conversation_id ? await lastTurnUnanswered(deps.db, request.conversation_id) : false;
       const full = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
       const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
         buildContext(request.question, full, {
@@ -185,7 +186,7 @@ async function runPipeline(
         }),
       );
       const uniqueKeys = Object.fromEntries(full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]));
-      return { schema: pruned.schema, history, uniqueKeys };
+      return { schema: pruned.schema, history, unanswered, uniqueKeys };
     });
 
     const plan: Plan = await phase('planning', () =>
@@ -194,6 +195,7 @@ async function runPipeline(
           question: request.question,
           schema: context.schema,
           history: context.history,
+          lastTurnUnanswered: context.unanswered,
           chartRequested: request.chart_requested,
           now: nowOf(deps),
           signal,

@@ -215,6 +215,12 @@ export async function truncateConversation(db: Database, principal: Principal, i
   return removed.length;
 }
 
+/** Whether the conversation's latest turn got no answer: a follow-up to it has nothing to refine. */
+export async function lastTurnUnanswered(db: Executor, conversationId: string): Promise<boolean> {
+  const [last] = await db.select({ status: runs.status }).from(runs).where(eq(runs.conversationId, conversationId)).orderBy(desc(runs.turnIndex)).limit(1);
+  return last !== undefined && last.status !== 'succeeded';
+}
+
 /** The planner's view of earlier turns: question, spec and chart type of each successful one. */
 export async function historyOf(db: Executor, conversationId: string) {
   const rows = await db

@@ -145,6 +145,8 @@ interface Resolver {
   parents: Map<SchemaTable, { from: SchemaTable; on: { left: string; right: string }[] }>;
   needed: Set<SchemaTable>;
   notes: string[];
+  /** Columns chosen on weak evidence: the plan is refused rather than answered on a guess. */
+  weak: string[];
 }
 
 function fkGraph(schema: PlannerSchema, base: SchemaTable, joins: boolean): Pick<Resolver, 'distance' | 'parents'> {
@@ -193,8 +195,13 @@ function pickColumn(r: Resolver, cands: ColumnCandidate[], accept: (c: ColumnCan
       bestScore = s;
     }
   }
+  // A column reached only through a word of its description is a guess.
+  if (best && best.score < WEAK_MATCH) r.weak.push(best.column.name);
   return best;
 }
+
+/** Below this, a column was matched by a word of its description only. */
+const WEAK_MATCH = 0.5;
 
 function use(r: Resolver, table: SchemaTable): void {
   if (table !== r.base) r.needed.add(table);
@@ -583,7 +590,10 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   if (needsTime) {
     // A date verb picks a date of the rows asked about, or of a table the question names; never a
     // date of some other table reached by a join (`requests submitted` is not reviews.submitted_at).
+    // (A date verb may be known from the column's description only: `placed` -> "when the order was placed".)
+    const weakBefore = r.weak.length;
     if (intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)));
+    r.weak.length = weakBefore;
     if (!timeRef) {
       const own = timeColumnOf(r.base);
       if (own) timeRef = { table: r.base, column: own };
@@ -800,6 +810,12 @@ function planOfflineOnce(request: PlanRequest): Plan {
   if (schema.tables.length === 0) throw new PlanningError('unanswerable', 'There are no tables or indices to query: select some in the connection schema first.');
   const lex = buildLexicon(schema);
   const intent = parseIntent(request.question, lex, request.now);
+  // A question that only refines (`only for X`, `what about last year?`) needs an answered turn before it.
+  const refinesOnly =
+    intent.followUpCue && intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.listColumns.length === 0 && intent.related.length === 0 && intent.event === null;
+  if (refinesOnly && (request.lastTurnUnanswered || request.history.length === 0)) {
+    throw new PlanningError('unanswerable', request.lastTurnUnanswered ? 'The previous question got no answer, so there is nothing for this follow-up to refine: ask it as a full question.' : 'This reads as a follow-up, but there is no earlier answer to refine: ask it as a full question.', { suggestions: suggestQuestions(schema) });
+  }
   const previousTurn = request.history[request.history.length - 1] ?? null;
   const followUp = isFollowUp(intent, request) && previousTurn !== null;
   const previous = followUp ? previousTurn.spec : null;
@@ -819,7 +835,7 @@ function planOfflineOnce(request: PlanRequest): Plan {
   const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres')) : resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres');
   const joins = request.capabilities.joins && schema.dialect === 'postgres';
   const graph = fkGraph(schema, base, joins);
-  const r: Resolver = { schema, base, joins, mentioned: intent.tables, ...graph, needed: new Set(), notes: [] };
+  const r: Resolver = { schema, base, joins, mentioned: intent.tables, ...graph, needed: new Set(), notes: [], weak: [] };
   if (previous) {
     for (const j of previous.joins) {
       const t = schema.tables.find((x) => x.name === j.table);
@@ -827,6 +843,7 @@ function planOfflineOnce(request: PlanRequest): Plan {
     }
   }
   const pieces = resolvePieces(intent, r, request, previous);
+  if (r.weak.length > 0) throw unanswerable(schema, `I am not sure which column '${r.weak[0]}' your words refer to; name it as the data does.`);
   // Tables joined by the new question are added to the previous turn's joins.
   const joinList = joinsFor(r);
 
