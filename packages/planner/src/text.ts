@@ -17,6 +17,8 @@ export function normalize(text: string): string {
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/'s\b/g, '')
+    // `1,000` and `12,500,000`: thousands separators are not word breaks.
+    .replace(/(\d),(?=\d{3}\b)/g, '$1')
     // `what % of tickets`: the sign is a word.
     .replace(/(^|\s)%(\s|$)/g, '$1percent$2')
     .replace(/(\d)\s*%/g, '$1 percent');

@@ -105,3 +105,40 @@ describe('words that change the question are never dropped', () => {
     for (const s of error.suggestions) await plan(shop, s);
   });
 });
+
+describe('time between two dates of a row', () => {
+  const desk: PlannerSchema = {
+    dialect: 'postgres',
+    tables: [
+      {
+        name: 'desk.cases',
+        kind: 'table',
+        description: null,
+        row_estimate: 100,
+        primary_key: ['case_id'],
+        foreign_keys: [],
+        columns: [
+          { name: 'case_id', type: 'integer', description: null, sample_values: [], queryable: true },
+          { name: 'priority', type: 'text', description: null, sample_values: ['low', 'high'], queryable: true },
+          { name: 'opened_at', type: 'timestamp with time zone', description: null, sample_values: [], queryable: true },
+          { name: 'first_reply_at', type: 'timestamp with time zone', description: null, sample_values: [], queryable: true },
+          { name: 'resolved_at', type: 'timestamp with time zone', description: null, sample_values: [], queryable: true },
+        ],
+      },
+    ],
+  };
+
+  it('`median resolution time in days by priority` is the median of resolved - opened, in days', async () => {
+    const p = await plan(desk, 'median resolution time in days by priority');
+    expect(p.spec.aggregates).toEqual([
+      { fn: 'median', expression: { op: 'elapsed', from: { column: 'opened_at' }, to: { column: 'resolved_at' }, unit: 'day' }, alias: 'median_days_to_resolved_at' },
+    ]);
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['priority']);
+  });
+
+  it('`time to respond` defaults to an average in hours', async () => {
+    const p = await plan(desk, 'time to respond for high priority cases');
+    expect(p.spec.aggregates[0]).toMatchObject({ fn: 'avg', expression: { op: 'elapsed', unit: 'hour', to: { column: 'first_reply_at' } } });
+    expect(p.spec.filter).toEqual({ op: 'eq', column: { column: 'priority' }, value: 'high' });
+  });
+});

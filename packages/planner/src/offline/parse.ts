@@ -69,6 +69,8 @@ export interface Intent {
   perGroup: boolean;
   /** Nouns that name the rows (`requests`, `events`): in a source where only some rows are requests, those with request fields. */
   rowNouns: string[];
+  /** `resolution time`, `time to first response`: the time from a row's start to the event named (stem), in a unit. */
+  elapsed: { stem: string; unit: 'second' | 'minute' | 'hour' | 'day'; fn?: AggregateFunction; percentile?: number } | null;
   /** `hires`, `leavers`: rows where this date is set are counted, and periods apply to it. */
   event: ColumnCandidate[] | null;
   /** `current`, `still`, `active` said of the rows: only those not ended. */
@@ -181,6 +183,9 @@ interface Special {
   item: Item | null;
 }
 
+const ELAPSED_RE = /\b(?:(first response|response|resolution|resolve|handling|turnaround|processing|delivery|shipping|lead|cycle|wait|waiting|approval|fulfil?ment)\s+times?|time\s+(?:to|until|till|it takes to)\s+(?:a\s+)?(first response|respond|resolve|resolution|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill)|how long\s+(?:\w+\s+){0,4}?(?:to|until|before)\s+(respond|resolve|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill))\b/;
+const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = { hour: 'hour', hr: 'hour', minute: 'minute', min: 'minute', day: 'day', second: 'second', sec: 'second' };
+
 const COMPARE: Array<[RegExp, CompareOp]> = [
   [/\b(?:at least|no less than|minimum of|>=)\s*$/, 'gte'],
   [/\b(?:at most|no more than|maximum of|up to|<=)\s*$/, 'lte'],
@@ -197,10 +202,11 @@ function numberValue(raw: string, suffix: string | undefined): number {
   return n;
 }
 
-function specials(text: string, now: Date): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative'] } {
+function specials(text: string, now: Date): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed'] } {
   const found: Special[] = [];
   let order: Intent['order'] = null;
   let superlative: Intent['superlative'] = null;
+  let elapsed: Intent['elapsed'] = null;
   const taken = (s: number, e: number): boolean => found.some((f) => s < f.end && e > f.start);
   const push = (s: number, e: number, item: Item | null): void => {
     if (!taken(s, e)) found.push({ start: s, end: e, item });
@@ -222,6 +228,12 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
     push(s, s + m[0].length, { kind: 'cmp', op, value: numberValue((m[2] ?? m[5]) as string, m[3] ?? m[6]), pos: s, text: m[0] });
   }
 
+  // `5xx`, `4xx errors`: a range of HTTP status codes.
+  for (const m of text.matchAll(/\b([1-5])xx\b/g)) {
+    const s = m.index ?? 0;
+    const d = Number(m[1]) * 100;
+    push(s, s + m[0].length, { kind: 'range', low: d, high: d + 99, pos: s, text: m[0] });
+  }
   const time = findTimePhrase(text, now);
   if (time && !taken(time.start, time.end)) push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
 
@@ -274,7 +286,18 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
       superlative = null;
     }
   }
-  return { specials: found.sort((a, b) => a.start - b.start), order, superlative };
+  // Time between two events of a row: `resolution time`, `time to first response`, `how long to ship`.
+  const duration = ELAPSED_RE.exec(text);
+  if (duration) {
+    const phrase = (duration[1] ?? duration[2] ?? duration[3] ?? '').trim();
+    const s = duration.index;
+    const unitMatch = /\b(?:in\s+)?(hours?|hrs?|minutes?|mins?|days?|seconds?|secs?)\b/.exec(text.slice(s));
+    const unit = unitMatch ? ELAPSED_UNIT[unitMatch[1]!.replace(/s$/, '')] ?? 'hour' : 'hour';
+    elapsed = { stem: phrase.split(' ').pop()!.slice(0, 5), unit };
+    push(s, s + duration[0].length, null);
+    if (unitMatch) push(s + unitMatch.index, s + unitMatch.index + unitMatch[0].length, null);
+  }
+  return { specials: found.sort((a, b) => a.start - b.start), order, superlative, elapsed };
 }
 
 function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) => boolean, dateVerb: (t: Token) => boolean = () => false): { n: number; item: Item } | null {
@@ -321,7 +344,7 @@ function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) =
 }
 
 /** Tokenises the question and recognises tables, columns, sampled values and phrases. */
-export function itemize(question: string, lex: Lexicon, now: Date): { items: Item[]; order: Intent['order']; superlative: Intent['superlative']; chart: Intent['chart']; text: string } {
+export function itemize(question: string, lex: Lexicon, now: Date): { items: Item[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; chart: Intent['chart']; text: string } {
   const text = normalize(question);
   const chart = chartFromText(text);
   const blanked = chart.spans.reduce((t, [s, e]) => t.slice(0, s) + ' '.repeat(e - s) + t.slice(e), text);
@@ -359,7 +382,7 @@ export function itemize(question: string, lex: Lexicon, now: Date): { items: Ite
     i++;
   }
   for (const s of specialQueue) if (s.item) items.push(s.item);
-  return { items, order: sp.order, superlative: sp.superlative, chart: chart.chart, text };
+  return { items, order: sp.order, superlative: sp.superlative, elapsed: sp.elapsed, chart: chart.chart, text };
 }
 
 const GROUP_MARKERS = new Set(['by', 'per', 'across']);
@@ -370,7 +393,7 @@ function isWord(item: Item | undefined, ...words: string[]): boolean {
 
 /** Step 2: reads the items left to right and collects the intent. */
 export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
-  const { items, order, superlative, chart, text } = itemize(question, lex, now);
+  const { items, order, superlative, elapsed, chart, text } = itemize(question, lex, now);
   const intent: Intent = {
     tables: [],
     count: null,
@@ -390,6 +413,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     sharePartAt: null,
     perGroup: false,
     rowNouns: [],
+    elapsed,
     event: null,
     current: false,
     unknown: [],
@@ -502,6 +526,13 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         groupMode = false;
         continue;
       }
+      // `request volume`, `ticket volume by channel`: how many.
+      if (w === 'volume' || w === 'volumes') {
+        intent.count ??= { distinct: false, cands: null, table: null };
+        continue;
+      }
+      // `new customers last month`: new ones are those created in the period, whose main date is their creation.
+      if ((w === 'new' || w === 'newly') && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')) continue;
       if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
         // `average number of days`: the average of a number column, not a count.
         if (pendingAgg && !['count', 'count_distinct', 'sum'].includes(pendingAgg.fn) && k - pendingAgg.at <= 2) continue;
@@ -623,8 +654,16 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           continue;
         }
       }
-      const cands = target?.kind === 'column' ? target.cands : null;
-      const table = target?.kind === 'table' ? (target.tables[0] ?? null) : null;
+      let cands = target?.kind === 'column' ? target.cands : null;
+      // `5xx` with no column named: the status code.
+      if (!cands && item.kind === 'range' && /^[1-5]xx$/.test(item.text)) {
+        cands = (lex.columns.get('status code') ?? lex.columns.get('code') ?? []).filter(isNumberColumn);
+        if (cands.length === 0) {
+          intent.unknown.push(item.text);
+          continue;
+        }
+      }
+      const table = target?.kind === 'table' && !cands ? (target.tables[0] ?? null) : null;
       if (target && target.kind === 'column') {
         used.add(items.indexOf(target));
         const li = intent.listColumns.indexOf(target.cands);
@@ -727,6 +766,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       // Next to a measure word, a table name qualifies the measure (`average order value`).
       const nextIsColumn = next?.kind === 'column';
+      if (pendingAgg && intent.elapsed && pendingAgg.fn !== 'count' && pendingAgg.fn !== 'count_distinct') {
+        const fn = pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
+        intent.elapsed = { ...intent.elapsed, fn, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) };
+        pendingAgg = null;
+      }
       if (pendingAgg && !nextIsColumn) {
         if (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') intent.count = { distinct: false, cands: null, table };
         else intent.measures.push({ fn: pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn, cands: [], table, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
@@ -796,7 +840,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       intent.count ??= { distinct: false, cands: null, table: null };
       pendingAgg = null;
     }
-    if (pendingAgg) {
+    // `how many requests submitted in 2024`: a date after a count is when, not what is counted.
+    if (pendingAgg?.fn === 'count' && cands.every(isDateColumn)) {
+      intent.count ??= { distinct: false, cands: null, table: null };
+      intent.timeColumn = cands;
+      pendingAgg = null;
+      continue;
+    }
+    if (pendingAgg && !(groupMode && intent.elapsed)) {
       const fn = pendingAgg.fn;
       if (fn === 'count' || fn === 'count_distinct') {
         intent.count = { distinct: true, cands, table: null };
@@ -829,8 +880,15 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
   intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
+  // `average resolution time`, `p90 time to respond`: the aggregate word is the elapsed time's.
+  if (intent.elapsed && pendingAgg && pendingAgg.fn !== 'count' && pendingAgg.fn !== 'count_distinct') {
+    const fn = pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
+    intent.elapsed = { ...intent.elapsed, fn, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) };
+    pendingAgg = null;
+  }
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
   intent.understood =
+    intent.elapsed !== null ||
     intent.count !== null || intent.measures.length > 0 || intent.groups.length > 0 || intent.filters.length > 0 || intent.time !== null || intent.tables.length > 0 || intent.listColumns.length > 0 || intent.chart !== null || intent.order !== null;
   return intent;
 }

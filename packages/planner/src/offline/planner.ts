@@ -53,6 +53,8 @@ function labelColumn(table: SchemaTable): SchemaColumn | null {
   return (
     names.find((c) => /(^|_)(name|title|full_name|label)$/.test(c.name) && words.some((w) => c.name.includes(w))) ??
     names.find((c) => /(^|_)(name|title|full_name|label)$/.test(c.name)) ??
+    // A table without a name column is read by what identifies it to people (`offices` by city).
+    names.find((c) => /(^|_)(email|subject|code|city|plate|username|handle|headline)$/.test(c.name) && !isKey(table, c)) ??
     null
   );
 }
@@ -239,7 +241,7 @@ function resolveBase(intent: Intent, schema: PlannerSchema, previous: QuerySpec 
   const explicit = new Map<SchemaTable, number>();
   intent.tables.forEach((t, i) => explicit.set(t, (explicit.get(t) ?? 0) + (i === 0 ? 1.2 : 1)));
   if (intent.count?.table) explicit.set(intent.count.table, (explicit.get(intent.count.table) ?? 0) + 2);
-  if (intent.event) mentions.push({ weight: 2, cands: intent.event });
+  if (intent.event) for (const c of intent.event) explicit.set(c.table, (explicit.get(c.table) ?? 0) + 3);
   // `accounts with more than 3 invoices`: the invoices are the rows counted.
   for (const h of intent.having) if (h.table) explicit.set(h.table, (explicit.get(h.table) ?? 0) + 2);
   if (intent.count?.cands) mentions.push({ weight: 2, cands: intent.count.cands });
@@ -372,7 +374,10 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   }
   // `top 3 clients by count of purchases`: a table named next to a ranking groups by its label.
   if ((intent.order?.by === 'measure' || intent.superlative) && groupIntents.length === 0 && leftovers.length === 0 && (intent.count !== null || measureIntents.length > 0)) {
-    const other = intent.tables.find((t) => t !== r.base && t !== intent.count?.table && !measureIntents.some((m) => m.table === t));
+    // The entity ranked is a table named that is not what is counted or measured; it may be the base
+    // itself when the measure lives in another table (`the people with the most leave days`).
+    const measuredElsewhere = measureIntents.some((m) => m.cands.some((c) => c.table !== r.base)) || (intent.event?.some((c) => c.table !== r.base) ?? false);
+    const other = intent.tables.find((t) => (t !== r.base || measuredElsewhere) && t !== intent.count?.table && !measureIntents.some((m) => m.table === t));
     if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
   }
   // `services with more than 20 errors`: the entity named is grouped, and its rows counted.
@@ -381,7 +386,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (subject) groupIntents.push({ kind: 'table', table: subject, text: tableWords(subject).join(' ') });
   }
   const partitionCount = groupIntents.length;
-  const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent || intent.having.length > 0;
+  const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent || intent.having.length > 0 || intent.elapsed !== null;
   for (const m of measureIntents) {
     const measured = measureColumn(r, m.cands, m.table, m.word);
     const table = measured.table;
@@ -406,6 +411,21 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
     const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
     aggregates.push({ fn, column: ref(table, column), alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}`)), ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}) });
+  }
+  // Time between two dates of the same row (`resolution time`): from its start to the event named.
+  if (intent.elapsed) {
+    const e = intent.elapsed;
+    const found = elapsedColumns([r.base, ...r.mentioned], e.stem);
+    if (!found) throw unanswerable(r.schema, `I could not find the dates to measure '${e.stem}…' time between in ${r.base.name}.`);
+    use(r, found.table);
+    const fn: AggregateFunction = e.fn ?? 'avg';
+    const name = fn === 'percentile' ? `p${e.percentile ?? 50}` : fn;
+    aggregates.push({
+      fn,
+      expression: { op: 'elapsed', from: ref(found.table, found.start), to: ref(found.table, found.end), unit: e.unit },
+      alias: uniq(alias(`${name}_${e.unit}s_to_${found.end.name}`)),
+      ...(fn === 'percentile' ? { percentile: e.percentile ?? 50 } : {}),
+    });
   }
   if (intent.count) {
     if (intent.count.cands) {
@@ -638,6 +658,20 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, having, limitPerGroup };
 }
 
+const START_DATE = /(created|opened|submitted|requested|ordered|started|start|placed|issued|reported|received|raised|logged)/;
+
+/** A row's start date and the date of the event named by `stem` (`resol` -> resolved_at), in one table. */
+function elapsedColumns(tables: SchemaTable[], stem: string): { table: SchemaTable; start: SchemaColumn; end: SchemaColumn } | null {
+  const stems = stem.startsWith('respo') || stem.startsWith('first') ? ['respon', 'first', 'repl'] : stem.startsWith('resol') || stem.startsWith('solv') ? ['resolv', 'solved', 'closed'] : [stem.slice(0, 4)];
+  for (const t of tables) {
+    const dates = t.columns.filter((c) => c.queryable && isTimeType(c.type));
+    const end = dates.find((c) => stems.some((st) => c.name.toLowerCase().includes(st)));
+    const start = dates.filter((c) => c !== end && START_DATE.test(c.name.toLowerCase())).sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0];
+    if (end && start) return { table: t, start, end };
+  }
+  return null;
+}
+
 /** The key pairs linking two tables directly (one has a foreign key to the other), as outer -> related. */
 function linkBetween(outer: SchemaTable, related: SchemaTable): { left: ColumnRef; right: ColumnRef }[] | null {
   const down = related.foreign_keys.find((fk) => fk.references.table === outer.name);
@@ -775,6 +809,7 @@ function readsAsCount(intent: Intent): boolean {
     !intent.listing &&
     (intent.filters.length > 0 || intent.time !== null) &&
     intent.count === null &&
+    intent.elapsed === null &&
     intent.measures.length === 0 &&
     intent.groups.length === 0 &&
     intent.listColumns.length === 0 &&
@@ -825,7 +860,7 @@ function planOfflineOnce(request: PlanRequest): Plan {
     if (nothingElse || intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${first}' refers to.`);
   }
   // Filler is ignored only around something understood: `churn by month` names nothing in the data.
-  const anchored = intent.tables.length > 0 || intent.measures.length > 0 || intent.filters.length > 0 || intent.listColumns.length > 0 || intent.groups.some((g) => g.kind !== 'time') || intent.count?.cands || intent.count?.table || intent.related.length > 0;
+  const anchored = intent.elapsed !== null || intent.tables.length > 0 || intent.measures.length > 0 || intent.filters.length > 0 || intent.listColumns.length > 0 || intent.groups.some((g) => g.kind !== 'time') || intent.count?.cands || intent.count?.table || intent.related.length > 0;
   if (!anchored && intent.filler.length > 0 && !followUp) throw unanswerable(schema, `I could not find what '${intent.filler[0]}' refers to.`);
   if (intent.filler.length >= MAX_FILLER) throw unanswerable(schema, `I am not sure what '${intent.filler.slice(0, 3).join("', '")}' ask${intent.filler.length === 1 ? 's' : ''} for here.`);
   if (followUp && intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`);
