@@ -83,10 +83,15 @@ export type AggregateFunction = (typeof aggregateFunctions)[number];
 
 export const elapsedUnits = ['second', 'minute', 'hour', 'day'] as const;
 
-/** A value computed per row before it is aggregated: `quantity × unit_price`, or the time from one timestamp to another. */
+/** A value computed per row before it is aggregated: `quantity × unit_price`, a column in another unit, or the time from one timestamp to another. */
 export const measureExpressionSchema = z
   .union([
     z.strictObject({ op: z.enum(['add', 'subtract', 'multiply', 'divide']), left: columnRefSchema, right: columnRefSchema }),
+    z.strictObject({
+      op: z.literal('scale'),
+      column: columnRefSchema,
+      factor: z.number().positive().describe('The column times this factor: a unit conversion (nanoseconds to milliseconds = 0.000001).'),
+    }),
     z.strictObject({
       op: z.literal('elapsed'),
       from: columnRefSchema,

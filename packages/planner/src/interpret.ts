@@ -87,6 +87,7 @@ function measured(a: Aggregate): string {
   const e = a.expression;
   if (e) {
     if (e.op === 'elapsed') return `time from ${column(e.from)} to ${column(e.to)} in ${e.unit}s`;
+    if (e.op === 'scale') return `${column(e.column)} × ${e.factor}`;
     return `${column(e.left)} ${ARITHMETIC[e.op]} ${column(e.right)}`;
   }
   return a.column ? column(a.column) : '';

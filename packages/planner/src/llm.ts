@@ -48,7 +48,13 @@ export const plannerOutputSchema = z.object({
       fn: z.enum(aggregateFunctions),
       column: wireRef.nullable().describe('null for count(*) and for a computed measure.'),
       expression: z
-        .object({ op: z.enum(['add', 'subtract', 'multiply', 'divide', 'elapsed']), left: wireRef, right: wireRef, unit: z.enum(elapsedUnits).nullable().describe('elapsed: the unit of right minus left.') })
+        .object({
+          op: z.enum(['add', 'subtract', 'multiply', 'divide', 'elapsed', 'scale']),
+          left: wireRef,
+          right: wireRef.nullable().describe('null for scale.'),
+          unit: z.enum(elapsedUnits).nullable().describe('elapsed: the unit of right minus left.'),
+          factor: z.number().nullable().describe('scale: left times this factor (a unit conversion).'),
+        })
         .nullable()
         .describe('A per-row value to aggregate: quantity multiply unit_price; elapsed from left (start) to right (end).'),
       percentile: z.number().nullable().describe('fn percentile: which one (90 for p90).'),
@@ -120,7 +126,16 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
         fn: a.fn,
         alias: a.alias,
         ...(a.column ? { column: toRef(a.column) } : {}),
-        ...(e ? { expression: e.op === 'elapsed' ? { op: 'elapsed', from: toRef(e.left), to: toRef(e.right), unit: e.unit ?? 'day' } : { op: e.op, left: toRef(e.left), right: toRef(e.right) } } : {}),
+        ...(e
+          ? {
+              expression:
+                e.op === 'elapsed'
+                  ? { op: 'elapsed', from: toRef(e.left), to: e.right ? toRef(e.right) : null, unit: e.unit ?? 'day' }
+                  : e.op === 'scale'
+                    ? { op: 'scale', column: toRef(e.left), factor: e.factor }
+                    : { op: e.op, left: toRef(e.left), right: e.right ? toRef(e.right) : null },
+            }
+          : {}),
         ...(a.percentile !== null ? { percentile: a.percentile } : {}),
         ...(a.where && a.where.length > 0 ? { where: a.where.length === 1 ? toLeaf(a.where[0]!) : { op: 'and', conditions: a.where.map(toLeaf) } } : {}),
         ...(a.share ? { share: true } : {}),

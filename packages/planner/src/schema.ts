@@ -294,6 +294,9 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
           const col = resolve(ref, where);
           if (col && !isTimeType(col.type)) errors.push(`${where}: elapsed time needs date columns; '${ref.column}' is ${col.type}.`);
         }
+      } else if (e.op === 'scale') {
+        const col = resolve(e.column, where);
+        if (col && !isNumericType(col.type)) errors.push(`${where}: scale needs a numeric column; '${e.column.column}' is ${col.type}.`);
       } else {
         for (const ref of [e.left, e.right]) {
           const col = resolve(ref, where);

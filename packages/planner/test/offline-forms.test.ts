@@ -142,3 +142,28 @@ describe('time between two dates of a row', () => {
     expect(p.spec.filter).toEqual({ op: 'eq', column: { column: 'priority' }, value: 'high' });
   });
 });
+
+describe('units and dates people say', () => {
+  it('a duration shown in another unit is converted, and a compared duration too (ECS event.duration is in nanoseconds)', async () => {
+    const p = await plan(weblogs, 'average event duration in ms');
+    expect(p.spec.aggregates).toEqual([{ fn: 'avg', expression: { op: 'scale', column: { column: 'event.duration' }, factor: 0.000001 }, alias: 'avg_duration_milliseconds' }]);
+    const slow = await plan(weblogs, 'how many requests took an event duration over 2 seconds');
+    expect(JSON.stringify(slow.spec.filter)).toContain('"value":2000000000');
+  });
+
+  it('thousands separators and weekdays', async () => {
+    expect((await plan(shop, 'products with a price over 1,000')).spec.filter).toEqual({ op: 'gt', column: { column: 'price' }, value: 1000 });
+    const since = await plan(shop, 'orders since monday');
+    // 2024-06-15 is a Saturday: the Monday before is 2024-06-10.
+    expect(since.spec.filter).toEqual({ op: 'time_range', column: { column: 'ordered_at' }, range: { kind: 'absolute', from: '2024-06-10T00:00:00.000Z' } });
+  });
+});
+
+describe('verbs and negations people use', () => {
+  it('a money verb sums the money (`how much did X pay`), `leaving out` excludes, `do not have a` is empty', async () => {
+    const paid = await plan(shop, 'how much was paid by card');
+    expect(paid.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'amount' } }]);
+    expect((await plan(shop, 'orders in 2024 leaving out cancelled ones')).spec.filter).toMatchObject({ op: 'and', conditions: [{ op: 'neq', column: { column: 'status' }, value: 'cancelled' }, { op: 'time_range' }] });
+    expect((await plan(shop, "how many customers don't have an email")).spec.filter).toEqual({ op: 'is_null', column: { column: 'email' } });
+  });
+});

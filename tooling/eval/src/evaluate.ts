@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
@@ -125,7 +125,10 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
         tags: [],
       });
       connectionId = es.id;
-      target = { id: es.id, dialect: 'elasticsearch', authMode: 'basic', config: es.config, secrets: { password: 'changeme' } };
+      // Gold queries are the analyst's, not the connection's: they may name the fixture's aliases too.
+      const aliasesFile = join(resolve(set.dir, set.fixture ?? 'fixture'), 'aliases.json');
+      const aliases = existsSync(aliasesFile) ? Object.keys(JSON.parse(readFileSync(aliasesFile, 'utf8')) as Record<string, unknown>) : [];
+      target = { id: es.id, dialect: 'elasticsearch', authMode: 'basic', config: { ...es.config, allowed_indices: [...set.scope!, ...aliases] }, secrets: { password: 'changeme' } };
     }
     const connector = connectorFor(set.dialect)!;
     const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000, demoDatabase: database ?? undefined };

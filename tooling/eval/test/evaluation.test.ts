@@ -3,19 +3,24 @@ import { accuracy, formatReport, precision, runEvaluation } from '../src/evaluat
 import { listSets, loadSet } from '../src/cases.ts';
 
 /**
- * Floors the service's own pipeline (offline planner) must keep on each evaluation set, measured when
- * last raised, less a margin of a few questions so that an improvement elsewhere that moves a case or
- * two does not fail CI while a regression in context, planning, compiling, validation or execution
- * does. Tuned sets (their failures were used to change the planner) and blind ones are held apart;
- * holdout sets are not run here (they are reserved for the final report of a planner change).
+ * Floors the service's own pipeline (offline planner) must keep on each evaluation set: the figures
+ * measured on 2026-11-24 less a margin of about three questions, so that an improvement elsewhere that
+ * moves a case or two does not fail CI while a regression in context, planning, compiling,
+ * validation or execution does. Blind sets (fleet, clickstream: never used to change the planner)
+ * hold the blind figures; tuned sets hold fit. Measured (accuracy / precision):
+ *   demo 44/48 / 44/47, weblogs 30/30 / 30/30, saas 55/108 / 44/57, hr 24/97 / 14/37,
+ *   support 54/96 / 46/64, observability 31/103 / 21/50 (tuned);
+ *   fleet 30/97 / 22/52, clickstream 16/96 / 8/44 (blind).
  */
 const FLOORS: Record<string, { accuracy: number; precision: number }> = {
-  demo: { accuracy: 0.9, precision: 0.9 },
+  demo: { accuracy: 0.86, precision: 0.88 },
   weblogs: { accuracy: 0.9, precision: 0.9 },
-  saas: { accuracy: 0.25, precision: 0.4 },
-  hr: { accuracy: 0.08, precision: 0 },
-  support: { accuracy: 0.25, precision: 0.4 },
-  observability: { accuracy: 0.1, precision: 0.05 },
+  saas: { accuracy: 0.48, precision: 0.72 },
+  hr: { accuracy: 0.22, precision: 0.3 },
+  support: { accuracy: 0.53, precision: 0.66 },
+  observability: { accuracy: 0.27, precision: 0.36 },
+  fleet: { accuracy: 0.28, precision: 0.36 },
+  clickstream: { accuracy: 0.14, precision: 0.12 },
 };
 
 describe('evaluation sets', () => {
@@ -30,7 +35,7 @@ describe('evaluation sets', () => {
     }
   });
 
-  it('every non-holdout set has a floor', () => {
+  it('every set that is not a holdout has a floor', () => {
     const running = listSets().filter((name) => loadSet(name).status !== 'holdout');
     expect(Object.keys(FLOORS).sort()).toEqual(running.sort());
   });

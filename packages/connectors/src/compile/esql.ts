@@ -21,6 +21,7 @@ function valueOf(a: Aggregate): string | null {
   const e = a.expression;
   if (!e) return a.column ? column(a.column) : null;
   if (e.op === 'elapsed') return `DATE_DIFF("millisecond", ${column(e.from)}, ${column(e.to)}) / ${ELAPSED_SECONDS[e.unit] * 1000}.0`;
+  if (e.op === 'scale') return `${column(e.column)} * ${literal(e.factor)}`;
   if (e.op === 'divide') return `TO_DOUBLE(${column(e.left)}) / ${column(e.right)}`;
   return `${column(e.left)} ${ARITHMETIC[e.op]} ${column(e.right)}`;
 }

@@ -154,6 +154,7 @@ function valueOf(a: Aggregate, scope: Scope): string | null {
     if (e.op === 'elapsed') {
       return `(EXTRACT(EPOCH FROM (${scope.column(e.to)}::timestamptz - ${scope.column(e.from)}::timestamptz)) / ${SECONDS[e.unit]}.0)`;
     }
+    if (e.op === 'scale') return `(${scope.column(e.column)} * ${literal(e.factor)})`;
     if (e.op === 'divide') return `(${scope.column(e.left)}::numeric / NULLIF(${scope.column(e.right)}, 0))`;
     return `(${scope.column(e.left)} ${ARITHMETIC[e.op]} ${scope.column(e.right)})`;
   }
@@ -184,7 +185,8 @@ function plainAggregate(a: Aggregate, value: string | null): string {
 
 function tablesOf(a: Aggregate, source: string): string[] {
   const refs: ColumnRef[] = [];
-  if (a.expression) refs.push(...(a.expression.op === 'elapsed' ? [a.expression.from, a.expression.to] : [a.expression.left, a.expression.right]));
+  const e = a.expression;
+  if (e) refs.push(...(e.op === 'elapsed' ? [e.from, e.to] : e.op === 'scale' ? [e.column] : [e.left, e.right]));
   else if (a.column) refs.push(a.column);
   if (refs.length === 0) return [source];
   return [...new Set(refs.map((r) => r.table ?? source))];

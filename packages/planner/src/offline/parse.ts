@@ -16,7 +16,7 @@ export type Item =
   | { kind: 'column'; cands: ColumnCandidate[]; text: string; pos: number; event?: boolean }
   | { kind: 'value'; cands: ValueCandidate[]; text: string; pos: number }
   | { kind: 'rows'; text: string; pos: number }
-  | { kind: 'cmp'; op: CompareOp; value: number; pos: number; text: string }
+  | { kind: 'cmp'; op: CompareOp; value: number; pos: number; text: string; unit?: DurationUnit }
   | { kind: 'range'; low: number; high: number; pos: number; text: string }
   | { kind: 'time'; phrase: TimePhrase; pos: number };
 
@@ -38,7 +38,7 @@ export type GroupIntent =
 /** `at`: where in the question the filter was said (a share's part is what is said after its verb). */
 export type FilterIntent =
   | { kind: 'value'; cands: ValueCandidate[]; negated: boolean; text: string; at?: number }
-  | { kind: 'cmp'; op: CompareOp; value: number; cands: ColumnCandidate[] | null; table: SchemaTable | null; text: string; at?: number }
+  | { kind: 'cmp'; op: CompareOp; value: number; cands: ColumnCandidate[] | null; table: SchemaTable | null; text: string; at?: number; unit?: DurationUnit }
   | { kind: 'null'; negated: boolean; cands: ColumnCandidate[]; text: string; at?: number };
 
 export interface Intent {
@@ -69,6 +69,8 @@ export interface Intent {
   perGroup: boolean;
   /** Nouns that name the rows (`requests`, `events`): in a source where only some rows are requests, those with request fields. */
   rowNouns: string[];
+  /** `latency in ms`: the unit a duration measure is asked in. */
+  displayUnit: DurationUnit | null;
   /** `resolution time`, `time to first response`: the time from a row's start to the event named (stem), in a unit. */
   elapsed: { stem: string; unit: 'second' | 'minute' | 'hour' | 'day'; fn?: AggregateFunction; percentile?: number } | null;
   /** `hires`, `leavers`: rows where this date is set are counted, and periods apply to it. */
@@ -140,6 +142,8 @@ const PERSON_NOUNS = new Set(['nobody', 'noone']);
 const SHARE_WORDS = new Set(['percentage', 'percent', 'share', 'proportion', 'fraction', '%', 'pct']);
 /** Verbs after which a share's part is said (`what share of members are admins`). */
 const PART_VERBS = new Set(['be', 'come', 'get', 'have', 'go', 'end', 'turn', 'make', 'were', 'are', 'is', 'was']);
+/** Verbs that say an amount of money changed hands: `what did we bill`, `how much has X spent`. */
+const MONEY_VERBS = new Set(['bill', 'spend', 'pay', 'earn', 'charge', 'collect', 'invoice', 'generate', 'bring']);
 const CURRENT_WORDS = new Set(['current', 'currently', 'still', 'existing', 'present']);
 /** The halves of English contractions (`don't` -> don + t): grammar, never content. */
 const CONTRACTION_PARTS = new Set(['don', 'didn', 'doesn', 'haven', 'hasn', 'hadn', 'isn', 'aren', 'wasn', 'weren', 'won', 'wouldn', 'couldn', 'shouldn', 't', 've', 'll', 're', 'd', 'm']);
@@ -183,6 +187,16 @@ interface Special {
   item: Item | null;
 }
 
+export type DurationUnit = 'nanosecond' | 'microsecond' | 'millisecond' | 'second' | 'minute' | 'hour';
+const DURATION_UNITS: Record<string, DurationUnit> = {
+  ns: 'nanosecond', nanosecond: 'nanosecond', nanoseconds: 'nanosecond', 'µs': 'microsecond', us: 'microsecond', microsecond: 'microsecond', microseconds: 'microsecond',
+  ms: 'millisecond', msec: 'millisecond', msecs: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond',
+  s: 'second', sec: 'second', secs: 'second', second: 'second', seconds: 'second', min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
+};
+const UNIT_WORDS = 'ns|nanoseconds?|µs|us|microseconds?|ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?';
+const DURATION_UNIT_AFTER = new RegExp(`^\\s*(${UNIT_WORDS})\\b`);
+const DISPLAY_UNIT_RE = new RegExp(`\\bin\\s+(${UNIT_WORDS.replace('|s|', '|')})\\b`);
+
 const ELAPSED_RE = /\b(?:(first response|response|resolution|resolve|handling|turnaround|processing|delivery|shipping|lead|cycle|wait|waiting|approval|fulfil?ment)\s+times?|time\s+(?:to|until|till|it takes to)\s+(?:a\s+)?(first response|respond|resolve|resolution|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill)|how long\s+(?:\w+\s+){0,4}?(?:to|until|before)\s+(respond|resolve|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill))\b/;
 const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = { hour: 'hour', hr: 'hour', minute: 'minute', min: 'minute', day: 'day', second: 'second', sec: 'second' };
 
@@ -202,7 +216,7 @@ function numberValue(raw: string, suffix: string | undefined): number {
   return n;
 }
 
-function specials(text: string, now: Date): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed'] } {
+function specials(text: string, now: Date): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; displayUnit: DurationUnit | null } {
   const found: Special[] = [];
   let order: Intent['order'] = null;
   let superlative: Intent['superlative'] = null;
@@ -233,6 +247,22 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
     const s = m.index ?? 0;
     const d = Number(m[1]) * 100;
     push(s, s + m[0].length, { kind: 'range', low: d, high: d + 99, pos: s, text: m[0] });
+  }
+  // `over 1 second`, `above 200 ms`: the unit of a compared number.
+  for (const f of found) {
+    if (f.item?.kind !== 'cmp') continue;
+    const unit = DURATION_UNIT_AFTER.exec(text.slice(f.end));
+    if (unit) {
+      f.item.unit = DURATION_UNITS[unit[1]!]!;
+      f.end += unit[0].length;
+    }
+  }
+  // `latency in ms`, `..., in milliseconds`: the unit a duration is shown in.
+  let displayUnit: DurationUnit | null = null;
+  const shown = DISPLAY_UNIT_RE.exec(text);
+  if (shown && !taken(shown.index, shown.index + shown[0].length)) {
+    displayUnit = DURATION_UNITS[shown[1]!]!;
+    push(shown.index, shown.index + shown[0].length, null);
   }
   const time = findTimePhrase(text, now);
   if (time && !taken(time.start, time.end)) push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
@@ -297,7 +327,7 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
     push(s, s + duration[0].length, null);
     if (unitMatch) push(s + unitMatch.index, s + unitMatch.index + unitMatch[0].length, null);
   }
-  return { specials: found.sort((a, b) => a.start - b.start), order, superlative, elapsed };
+  return { specials: found.sort((a, b) => a.start - b.start), order, superlative, elapsed, displayUnit };
 }
 
 function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) => boolean, dateVerb: (t: Token) => boolean = () => false): { n: number; item: Item } | null {
@@ -344,7 +374,11 @@ function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) =
 }
 
 /** Tokenises the question and recognises tables, columns, sampled values and phrases. */
-export function itemize(question: string, lex: Lexicon, now: Date): { items: Item[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; chart: Intent['chart']; text: string } {
+export function itemize(
+  question: string,
+  lex: Lexicon,
+  now: Date,
+): { items: Item[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; displayUnit: DurationUnit | null; chart: Intent['chart']; text: string } {
   const text = normalize(question);
   const chart = chartFromText(text);
   const blanked = chart.spans.reduce((t, [s, e]) => t.slice(0, s) + ' '.repeat(e - s) + t.slice(e), text);
@@ -382,7 +416,7 @@ export function itemize(question: string, lex: Lexicon, now: Date): { items: Ite
     i++;
   }
   for (const s of specialQueue) if (s.item) items.push(s.item);
-  return { items, order: sp.order, superlative: sp.superlative, elapsed: sp.elapsed, chart: chart.chart, text };
+  return { items, order: sp.order, superlative: sp.superlative, elapsed: sp.elapsed, displayUnit: sp.displayUnit, chart: chart.chart, text };
 }
 
 const GROUP_MARKERS = new Set(['by', 'per', 'across']);
@@ -393,7 +427,7 @@ function isWord(item: Item | undefined, ...words: string[]): boolean {
 
 /** Step 2: reads the items left to right and collects the intent. */
 export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
-  const { items, order, superlative, elapsed, chart, text } = itemize(question, lex, now);
+  const { items, order, superlative, elapsed, displayUnit, chart, text } = itemize(question, lex, now);
   const intent: Intent = {
     tables: [],
     count: null,
@@ -413,6 +447,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     sharePartAt: null,
     perGroup: false,
     rowNouns: [],
+    displayUnit,
     elapsed,
     event: null,
     current: false,
@@ -521,11 +556,31 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           continue;
         }
       }
-      if (w === 'how' && isWord(next, 'many', 'much')) {
+      if (w === 'how' && isWord(next, 'many')) {
         pendingAgg = { fn: 'count', at: k, word: 'how many' };
         groupMode = false;
         continue;
       }
+      // `how much did we bill`, `what did X spend`: the sum of the money said by the verb.
+      if (w === 'how' && isWord(next, 'much')) {
+        pendingAgg = { fn: 'sum', at: k, word: 'how much' };
+        groupMode = false;
+        continue;
+      }
+      if (item.base && MONEY_VERBS.has(item.base) && intent.measures.length === 0) {
+        const money = lex.columns.get('revenue') ?? [];
+        if (money.length > 0) {
+          intent.measures.push({ fn: 'sum', cands: money, table: null, word: w });
+          if (pendingAgg?.fn === 'sum') pendingAgg = null;
+          continue;
+        }
+      }
+      // `leaving out voided invoices`, `ignoring refunds`: what follows is excluded.
+      if ((w === 'out' && isWord(prev, 'leaving', 'leave', 'left')) || w === 'ignoring' || w === 'omitting') {
+        negateNext = 3;
+        continue;
+      }
+      if (w === 'leaving' && isWord(next, 'out')) continue;
       // `request volume`, `ticket volume by channel`: how many.
       if (w === 'volume' || w === 'volumes') {
         intent.count ??= { distinct: false, cands: null, table: null };
@@ -672,7 +727,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           intent.listTexts.splice(li, 1);
         }
       }
-      if (item.kind === 'cmp') intent.filters.push({ kind: 'cmp', op: item.op, value: item.value, cands, table, text: item.text, at: item.pos });
+      if (item.kind === 'cmp') intent.filters.push({ kind: 'cmp', op: item.op, value: item.value, cands, table, text: item.text, at: item.pos, ...(item.unit ? { unit: item.unit } : {}) });
       else {
         intent.filters.push({ kind: 'cmp', op: 'gte', value: item.low, cands, table, text: item.text });
         intent.filters.push({ kind: 'cmp', op: 'lte', value: item.high, cands, table, text: item.text });
@@ -782,7 +837,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         intent.groups.push({ kind: 'table', table, text: item.text });
         continue;
       }
-      if (superlative && table && (isWord(prev, 'most', 'fewest', 'least') || isWord(items[k - 2], 'most', 'fewest', 'least'))) {
+      if ((superlative || intent.order?.by === 'measure') && table && (isWord(prev, 'most', 'fewest', 'least') || isWord(items[k - 2], 'most', 'fewest', 'least'))) {
         intent.count ??= { distinct: false, cands: null, table };
       }
       continue;
@@ -820,7 +875,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     // `with a coupon code`, `customers that have an email`: the column is set (not null), unless a value
     // or comparison follows (`with a rating of 5`, `with a price below 20`).
     if (!pendingAgg && !groupMode && isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'with', 'has', 'have', 'having') && !comparedAfter(k)) {
-      intent.filters.push({ kind: 'null', negated: true, cands, text: item.text });
+      // `don't have a sales rep`: the column is empty.
+      intent.filters.push({ kind: 'null', negated: negateNext === 0, cands, text: item.text });
       negateNext = 0;
       continue;
     }

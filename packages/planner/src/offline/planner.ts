@@ -3,7 +3,7 @@ import { timeColumnRank } from '../context.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
 import { buildLexicon, tableWords, type ColumnCandidate, type ValueCandidate } from './lexicon.ts';
-import { parseIntent, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
+import { parseIntent, type DurationUnit, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
 
 type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
 type MeasureIntentLike = { cands: ColumnCandidate[] };
@@ -345,7 +345,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     const g = groupIntents[i] as GroupIntent;
     if (g.kind !== 'column') continue;
     const c = pickColumn(r, g.cands);
-    if (c && isMeasure(c.table, c.column) && (c.viaSynonym || /amount|revenue|price|total|sales|bytes|duration|salary|cost|quantity|rating/.test(c.column.name))) {
+    // In a ranking any number column after `by` is what ranks (`top 10 customers by contract value`).
+    if (c && isMeasure(c.table, c.column) && (c.viaSynonym || sortIntent || /amount|revenue|price|total|sales|bytes|duration|salary|cost|quantity|rating|value/.test(c.column.name))) {
       groupIntents.splice(i, 1);
       measureIntents.push({ fn: null, cands: g.cands, table: null, word: g.text });
       orderMeasure = { direction: intent.order?.direction ?? 'desc', limit: intent.order?.limit ?? null };
@@ -410,7 +411,17 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       r.notes.push(`Revenue approximated as the sum of ${table.name}.unit_price: a QuerySpec cannot multiply price by quantity.`);
     }
     const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
-    aggregates.push({ fn, column: ref(table, column), alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}`)), ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}) });
+    // `latency in ms`: the stored unit converted to the one asked for, or a refusal when the column does not say its unit.
+    const shownIn = intent.displayUnit;
+    let value: Pick<QuerySpec['aggregates'][number], 'column' | 'expression'> = { column: ref(table, column) };
+    if (shownIn && fn !== 'count' && fn !== 'count_distinct') {
+      const stored = durationUnitOf(column);
+      if (!stored) throw unanswerable(r.schema, `I do not know which unit ${column.name} is stored in, so I cannot give it in ${shownIn}s.`);
+      const factor = SECONDS_PER[stored] / SECONDS_PER[shownIn];
+      if (factor !== 1) value = { expression: { op: 'scale', column: ref(table, column), factor } };
+    }
+    const unitSuffix = shownIn && value.expression ? `_${shownIn}s` : '';
+    aggregates.push({ fn, ...value, alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}${unitSuffix}`)), ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}) });
   }
   // Time between two dates of the same row (`resolution time`): from its start to the event named.
   if (intent.elapsed) {
@@ -524,7 +535,14 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       }
       if (!target) throw unanswerable(r.schema, `I could not tell which number '${f.text}' applies to.`);
       use(r, target.table);
-      leaves.push({ op: f.op, column: ref(target.table, target.column), value: f.value });
+      let value = f.value;
+      if (f.unit) {
+        // `over 1 second` on a column stored in nanoseconds: 1e9.
+        const stored = durationUnitOf(target.column);
+        if (!stored) throw unanswerable(r.schema, `I do not know which unit ${target.column.name} is stored in, so I cannot compare it with '${f.text}'.`);
+        value = Number((f.value * (SECONDS_PER[f.unit] / SECONDS_PER[stored])).toPrecision(12));
+      }
+      leaves.push({ op: f.op, column: ref(target.table, target.column), value });
     } else {
       const c = pickColumn(r, f.cands);
       if (!c) continue;
@@ -658,6 +676,26 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, having, limitPerGroup };
 }
 
+const SECONDS_PER: Record<DurationUnit, number> = { nanosecond: 1e-9, microsecond: 1e-6, millisecond: 1e-3, second: 1, minute: 60, hour: 3600 };
+
+/** Fields of the Elastic Common Schema whose unit the standard fixes. */
+const KNOWN_UNITS: Record<string, DurationUnit> = { 'event.duration': 'nanosecond', 'transaction.duration.us': 'microsecond', 'span.duration.us': 'microsecond' };
+
+/** The unit a duration column is stored in, from its name or description; null when nothing says. */
+function durationUnitOf(column: SchemaColumn): DurationUnit | null {
+  const known = KNOWN_UNITS[column.name];
+  if (known) return known;
+  const name = column.name.toLowerCase();
+  const said = `${name} ${(column.description ?? '').toLowerCase()}`;
+  if (/(^|[._])(ns|nanos)$|nanosecond/.test(said)) return 'nanosecond';
+  if (/(^|[._])(us|micros)$|microsecond/.test(said)) return 'microsecond';
+  if (/(^|[._])(ms|millis)$|millisecond/.test(said)) return 'millisecond';
+  if (/(^|[._])(s|sec|secs|seconds)$|\bseconds\b/.test(said)) return 'second';
+  if (/(^|[._])(min|mins|minutes)$|\bminutes\b/.test(said)) return 'minute';
+  if (/(^|[._])(hours|hrs)$|\bhours\b/.test(said)) return 'hour';
+  return null;
+}
+
 const START_DATE = /(created|opened|submitted|requested|ordered|started|start|placed|issued|reported|received|raised|logged)/;
 
 /** A row's start date and the date of the event named by `stem` (`resol` -> resolved_at), in one table. */
@@ -760,7 +798,7 @@ function stripAggregate(a: QuerySpec['aggregates'][number], fn: (c: ColumnRef) =
   return {
     ...a,
     ...(a.column ? { column: fn(a.column) } : {}),
-    ...(e ? { expression: e.op === 'elapsed' ? { ...e, from: fn(e.from), to: fn(e.to) } : { ...e, left: fn(e.left), right: fn(e.right) } } : {}),
+    ...(e ? { expression: e.op === 'elapsed' ? { ...e, from: fn(e.from), to: fn(e.to) } : e.op === 'scale' ? { ...e, column: fn(e.column) } : { ...e, left: fn(e.left), right: fn(e.right) } } : {}),
     ...(a.where ? { where: mapOuterColumns(a.where, fn) } : {}),
   };
 }

@@ -234,11 +234,17 @@ function chronoPhrase(text: string, now: Date): TimePhrase | null {
   for (const result of chrono.en.parse(text, { instant: now, timezone: 0 }, { forwardDate: false })) {
     if (!new RegExp(`\\b(?:${MONTH_RE}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|ago)\\b|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?`).test(result.text)) continue;
     const start = result.start.date();
-    const day = utc(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+    let day = utc(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+    // A weekday said without a date is the last one (`since Monday` on a Friday is four days ago).
+    if (day.getTime() > now.getTime() && /day\b/.test(result.text)) day = new Date(day.getTime() - 7 * 86_400_000);
     const endDate = result.end?.date();
     const end = endDate ? utc(endDate.getUTCFullYear(), endDate.getUTCMonth(), endDate.getUTCDate() + 1) : new Date(day.getTime() + 86_400_000);
-    if (/\bago\b/.test(result.text)) return { range: absolute(day, null), start: result.index, end: result.index + result.text.length, text: result.text };
-    return { range: absolute(day, end), start: result.index, end: result.index + result.text.length, text: result.text };
+    const before = text.slice(0, result.index);
+    const openEnded = /\b(?:since|from|after|starting)\s+(?:the\s+)?$/.test(before) || /\bago\b/.test(result.text);
+    const from = /\bafter\s+$/.test(before) ? end : day;
+    const startAt = openEnded ? before.search(/\b(?:since|from|after|starting)\s+(?:the\s+)?$/) : result.index;
+    const at = startAt >= 0 ? startAt : result.index;
+    return { range: absolute(from, openEnded ? null : end), start: at, end: result.index + result.text.length, text: text.slice(at, result.index + result.text.length) };
   }
   return null;
 }
