@@ -883,7 +883,7 @@ function planOfflineOnce(request: PlanRequest): Plan {
   if (schema.tables.length === 0) throw new PlanningError('unanswerable', 'There are no tables or indices to query: select some in the connection schema first.');
   const lex = buildLexicon(schema);
   const intent = parseIntent(request.question, lex, request.now);
-  // A question that only refines (`only for X`, `what about last year?`) needs an answered turn before it.
+  // A question that only refines (`only for X`, `and the year before?`) needs an answered turn before it.
   const refinesOnly =
     intent.followUpCue && intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.listColumns.length === 0 && intent.related.length === 0 && intent.event === null;
   if (refinesOnly && (request.lastTurnUnanswered || request.history.length === 0)) {
