@@ -18,9 +18,11 @@ const countOrdersByStatus = {
   columns: [],
   filters: [],
   group_by: [{ column: { table: null, column: 'status' }, time_bucket: null, alias: 'status' }],
-  aggregates: [{ fn: 'count', column: null, alias: 'orders' }],
+  aggregates: [{ fn: 'count', column: null, expression: null, percentile: null, where: null, share: false, alias: 'orders' }],
+  having: [],
   order_by: [{ ref: 'orders', direction: 'desc' }],
   limit: null,
+  limit_per_group: null,
   chart_type: 'pie',
 };
 
@@ -61,15 +63,25 @@ describe('the LLM planner, when configured', () => {
     const browser = await signedInBrowser(server);
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     answers.push(JSON.stringify(countOrdersByStatus));
-    const res = await browser.post('/api/v1/run', { question: 'share of orders per status', connection_id: demo });
+    // The offline planner cannot read this one (`board deck`): the cascade asks the model.
+    const res = await browser.post('/api/v1/run', { question: 'share of orders per status for the board deck', connection_id: demo });
     expect(res.json).toMatchObject({ status: 'succeeded', planner: 'llm', usage: { prompt_tokens: 812, completion_tokens: 64 } });
     expect(res.json.query.text).toMatch(/GROUP BY "orders"\."status"/);
     expect(res.json.artifacts.find((a: any) => a.kind === 'chart')?.chart_type).toBe('pie');
     const sent = requests.at(-1)!;
     expect(sent.auth).toBe('Bearer sk-local-test');
     expect(sent.model).toBe('local-model');
-    expect(sent.prompt).toContain('share of orders per status');
+    expect(sent.prompt).toContain('share of orders per status for the board deck');
     expect(sent.prompt).toContain('shop.orders');
+  }, 60_000);
+
+  it('answers what the offline planner reads with confidence without calling the model', async () => {
+    const browser = await signedInBrowser(server);
+    const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
+    const before = requests.length;
+    const res = await browser.post('/api/v1/run', { question: 'number of orders per channel', connection_id: demo });
+    expect(res.json).toMatchObject({ status: 'succeeded', planner: 'offline', usage: { prompt_tokens: 0, completion_tokens: 0 } });
+    expect(requests.length).toBe(before);
   }, 60_000);
 
   it('re-asks once after invalid output, then fails the run cleanly', async () => {
@@ -77,7 +89,7 @@ describe('the LLM planner, when configured', () => {
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     answers.push(JSON.stringify({ ...countOrdersByStatus, source: 'shop.nope' }), 'not json at all');
     const before = requests.length;
-    const res = await browser.post('/api/v1/run', { question: 'orders per status', connection_id: demo });
+    const res = await browser.post('/api/v1/run', { question: 'orders per status for the board deck', connection_id: demo });
     expect(requests.length - before).toBe(2);
     expect(res.json.status).toBe('failed');
     expect(res.json.error.type).toBe('invalid_model_output');

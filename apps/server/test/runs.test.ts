@@ -51,7 +51,8 @@ describe('POST /api/v1/run', () => {
     const run = res.json;
     expect(run).toMatchObject({ status: 'succeeded', planner: 'offline', turn_index: 0, connection_id: esId, error: null, usage: { prompt_tokens: 0, completion_tokens: 0 } });
     expect(run.query.dialect).toBe('esql');
-    expect(run.query.text).toMatch(/^FROM weblogs \| STATS .* BY geo\.country_name/);
+    // `requests` are the documents with request fields.
+    expect(run.query.text).toMatch(/^FROM weblogs \| WHERE http\.request\.method IS NOT NULL \| STATS .* BY geo\.country_name/);
     expect(run.query.text).toMatch(/LIMIT \d+$/);
     const table = run.artifacts.find((a: any) => a.kind === 'table');
     expect(table.row_count).toBeGreaterThan(1);

@@ -1307,6 +1307,12 @@ export interface components {
             right: components["schemas"]["ColumnRef"];
         } | {
             /** @constant */
+            op: "scale";
+            column: components["schemas"]["ColumnRef"];
+            /** @description The column times this factor: a unit conversion (nanoseconds to milliseconds = 0.000001). */
+            factor: number;
+        } | {
+            /** @constant */
             op: "elapsed";
             from: components["schemas"]["ColumnRef"];
             to: components["schemas"]["ColumnRef"];

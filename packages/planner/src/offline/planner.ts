@@ -508,54 +508,54 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (partFilters.length === 0 && groups.length === 0) throw unanswerable(r.schema, 'I could not tell which part of the whole the percentage is about.');
   }
   const leavesOf = (filters: FilterIntent[]): Leaf[] => {
-  const leaves: Leaf[] = [];
-  const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
-  for (const f of filters) {
-    if (f.kind === 'value') {
-      const c = pickValue(r, f.cands);
-      if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
-      use(r, c.table);
-      const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
-      const entry = valueGroups.get(key) ?? { table: c.table, column: c.column, values: [], negated: f.negated };
-      if (!entry.values.includes(c.value)) entry.values.push(c.value);
-      valueGroups.set(key, entry);
-    } else if (f.kind === 'cmp') {
-      let target: { table: SchemaTable; column: SchemaColumn } | null = null;
-      if (f.cands) target = pickColumn(r, f.cands, (c) => isNumericType(c.column.type));
-      if (!target) {
-        const agg = aggregates.find((a) => a.column);
-        const t = f.table ?? r.base;
-        const dm = defaultMeasure(t);
-        if (dm) target = { table: t, column: dm };
-        else if (agg?.column) {
-          const at = r.schema.tables.find((x) => x.name === agg.column?.table);
-          const ac = at?.columns.find((x) => x.name === agg.column?.column);
-          if (at && ac) target = { table: at, column: ac };
+    const resolved: Leaf[] = [];
+    const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
+    for (const f of filters) {
+      if (f.kind === 'value') {
+        const c = pickValue(r, f.cands);
+        if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
+        use(r, c.table);
+        const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
+        const entry = valueGroups.get(key) ?? { table: c.table, column: c.column, values: [], negated: f.negated };
+        if (!entry.values.includes(c.value)) entry.values.push(c.value);
+        valueGroups.set(key, entry);
+      } else if (f.kind === 'cmp') {
+        let target: { table: SchemaTable; column: SchemaColumn } | null = null;
+        if (f.cands) target = pickColumn(r, f.cands, (c) => isNumericType(c.column.type));
+        if (!target) {
+          const agg = aggregates.find((a) => a.column);
+          const t = f.table ?? r.base;
+          const dm = defaultMeasure(t);
+          if (dm) target = { table: t, column: dm };
+          else if (agg?.column) {
+            const at = r.schema.tables.find((x) => x.name === agg.column?.table);
+            const ac = at?.columns.find((x) => x.name === agg.column?.column);
+            if (at && ac) target = { table: at, column: ac };
+          }
         }
+        if (!target) throw unanswerable(r.schema, `I could not tell which number '${f.text}' applies to.`);
+        use(r, target.table);
+        let value = f.value;
+        if (f.unit) {
+          // `over 1 second` on a column stored in nanoseconds: 1e9.
+          const stored = durationUnitOf(target.column);
+          if (!stored) throw unanswerable(r.schema, `I do not know which unit ${target.column.name} is stored in, so I cannot compare it with '${f.text}'.`);
+          value = Number((f.value * (SECONDS_PER[f.unit] / SECONDS_PER[stored])).toPrecision(12));
+        }
+        resolved.push({ op: f.op, column: ref(target.table, target.column), value });
+      } else {
+        const c = pickColumn(r, f.cands);
+        if (!c) continue;
+        use(r, c.table);
+        resolved.push({ op: f.negated ? 'is_not_null' : 'is_null', column: ref(c.table, c.column) });
       }
-      if (!target) throw unanswerable(r.schema, `I could not tell which number '${f.text}' applies to.`);
-      use(r, target.table);
-      let value = f.value;
-      if (f.unit) {
-        // `over 1 second` on a column stored in nanoseconds: 1e9.
-        const stored = durationUnitOf(target.column);
-        if (!stored) throw unanswerable(r.schema, `I do not know which unit ${target.column.name} is stored in, so I cannot compare it with '${f.text}'.`);
-        value = Number((f.value * (SECONDS_PER[f.unit] / SECONDS_PER[stored])).toPrecision(12));
-      }
-      leaves.push({ op: f.op, column: ref(target.table, target.column), value });
-    } else {
-      const c = pickColumn(r, f.cands);
-      if (!c) continue;
-      use(r, c.table);
-      leaves.push({ op: f.negated ? 'is_not_null' : 'is_null', column: ref(c.table, c.column) });
     }
-  }
-  for (const v of valueGroups.values()) {
-    const column = ref(v.table, v.column);
-    if (v.values.length === 1) leaves.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
-    else leaves.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
-  }
-  return leaves;
+    for (const v of valueGroups.values()) {
+      const column = ref(v.table, v.column);
+      if (v.values.length === 1) resolved.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
+      else resolved.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
+    }
+    return resolved;
   };
   leaves.push(...leavesOf(intent.filters.filter((f) => !partFilters.includes(f))));
   if (partFilters.length > 0) {
