@@ -407,8 +407,15 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   if (spec.limit !== null) tail.push(`LIMIT ${spec.limit}`);
   const visible = visibleAliases({ ...spec, aggregates });
   if (visible.length < outputs.length) {
-    // Hidden measures filter or sort, then are left out of the result.
-    return [`SELECT ${visible.map((alias) => `q.${quoteIdent(alias)}`).join(', ')}`, `FROM (${[query, ...tail].join('\n')}) AS q`].join('\n');
+    // Hidden measures filter or sort, then are left out of the result; the outer query sorts, so the
+    // order does not rest on a subquery's.
+    const outerOrder = spec.order_by.map((o) => `q.${quoteIdent(o.ref)} ${direction(o.direction)}`);
+    return [
+      `SELECT ${visible.map((alias) => `q.${quoteIdent(alias)}`).join(', ')}`,
+      `FROM (${query}) AS q`,
+      ...(outerOrder.length > 0 ? [`ORDER BY ${outerOrder.join(', ')}`] : []),
+      ...(spec.limit !== null ? [`LIMIT ${spec.limit}`] : []),
+    ].join('\n');
   }
   return [query, ...tail].join('\n');
 }
