@@ -124,3 +124,13 @@ export async function signedInBrowser(server: TestServer, email = uniqueEmail())
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
   return browser;
 }
+
+/**
+ * Rate limits count per fixed wall-clock minute. A test that counts requests waits, when fewer than
+ * `seconds` are left in the current minute, for the next one to start, so that its requests are not
+ * split across two windows.
+ */
+export async function awaitMinuteRoom(seconds = 20): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1000) await new Promise((done) => setTimeout(done, left + 200));
+}

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testStoreKinds } from '@aqs/db/testing';
 import { apiKeys } from '@aqs/core';
-import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
+import { awaitMinuteRoom, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 const kinds = await testStoreKinds();
 
@@ -13,6 +13,8 @@ describe.each(kinds)('rate limit on %s', (kind) => {
   afterAll(async () => {
     await server?.close();
   });
+  // Each test counts requests inside one fixed minute.
+  beforeEach(() => awaitMinuteRoom(20), 70_000);
 
   it('sends the headers on every authenticated response and refuses the 21st request with a plain detail', async () => {
     const browser = await signedInBrowser(server);
