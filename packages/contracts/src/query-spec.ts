@@ -190,3 +190,12 @@ export function mapOuterColumns(c: Condition, fn: (ref: ColumnRef) => ColumnRef)
   if ('on' in c) return { ...c, on: c.on.map((o) => ({ left: fn(o.left), right: o.right })) };
   return { ...c, column: fn(c.column) };
 }
+
+/** The columns an aggregate measures: its column, or the columns of its per-row expression (not those of `where`). */
+export function measuredColumns(a: Aggregate): ColumnRef[] {
+  const e = a.expression;
+  if (!e) return a.column ? [a.column] : [];
+  if (e.op === 'elapsed') return [e.from, e.to];
+  if (e.op === 'scale') return [e.column];
+  return [e.left, e.right];
+}

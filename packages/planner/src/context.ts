@@ -1,4 +1,4 @@
-import { outerColumns, type ColumnRef, type QuerySpec } from '@aqs/contracts';
+import { measuredColumns, outerColumns, type ColumnRef, type QuerySpec } from '@aqs/contracts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType } from './schema.ts';
 import { identifierWords, normalize, STOPWORDS, SYNONYMS, tokenize } from './text.ts';
 import type { PlannerSchema, PlanTurn, SchemaColumn, SchemaTable } from './types.ts';
@@ -92,7 +92,10 @@ function refsOf(spec: QuerySpec): ColumnRef[] {
   const refs: ColumnRef[] = [...spec.columns];
   if (spec.filter) refs.push(...outerColumns(spec.filter));
   for (const g of spec.group_by) refs.push(g.column);
-  for (const a of spec.aggregates) if (a.column) refs.push(a.column);
+  for (const a of spec.aggregates) {
+    refs.push(...measuredColumns(a));
+    if (a.where) refs.push(...outerColumns(a.where));
+  }
   for (const j of spec.joins) for (const on of j.on) refs.push(on.left, on.right);
   return refs;
 }

@@ -1,4 +1,4 @@
-import type { Aggregate, ColumnRef, Condition, MeasureExpression, QuerySpec, TimeRange } from '@aqs/contracts';
+import { measuredColumns, type Aggregate, type ColumnRef, type Condition, type MeasureExpression, type QuerySpec, type TimeRange } from '@aqs/contracts';
 import { CompileError, absoluteBounds, applyOptions, checkAggregate, definedAliases, isAggregating, outputAliases, visibleAliases, type CompileOptions } from './common.ts';
 
 export function quoteIdent(name: string): string {
@@ -184,10 +184,7 @@ function plainAggregate(a: Aggregate, value: string | null): string {
 }
 
 function tablesOf(a: Aggregate, source: string): string[] {
-  const refs: ColumnRef[] = [];
-  const e = a.expression;
-  if (e) refs.push(...(e.op === 'elapsed' ? [e.from, e.to] : e.op === 'scale' ? [e.column] : [e.left, e.right]));
-  else if (a.column) refs.push(a.column);
+  const refs = measuredColumns(a);
   if (refs.length === 0) return [source];
   return [...new Set(refs.map((r) => r.table ?? source))];
 }

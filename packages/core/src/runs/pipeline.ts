@@ -12,7 +12,7 @@ import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { compileSpec, queryLanguageOf } from './compile.ts';
 import { ensureSamples, type Samples } from './samples.ts';
-import { historyOf, lastTurnUnanswered, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
+import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
 
 /** What a caller (the SSE route, the blocking route) hears while a run progresses. */
 export interface RunObserver {
@@ -175,8 +175,7 @@ async function runPipeline(
       const samples = await step('sample_values', `${structure.introspection.tables.length} tables`, () =>
         ensureSamples(deps, row, structure.introspection, fingerprint, signal),
       );
-      const history = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : [];
-      const unanswered = request.conversation_id ? await lastTurnUnanswered(deps.db, request.conversation_id) : false;
+      const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : { turns: [], lastTurnUnanswered: false };
       const full = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
       const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
         buildContext(request.question, full, {

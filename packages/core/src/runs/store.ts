@@ -215,13 +215,10 @@ export async function truncateConversation(db: Database, principal: Principal, i
   return removed.length;
 }
 
-/** Whether the conversation's latest turn got no answer: a follow-up to it has nothing to refine. */
-export async function lastTurnUnanswered(db: Executor, conversationId: string): Promise<boolean> {
-  const [last] = await db.select({ status: runs.status }).from(runs).where(eq(runs.conversationId, conversationId)).orderBy(desc(runs.turnIndex)).limit(1);
-  return last !== undefined && last.status !== 'succeeded';
-}
-
-/** The planner's view of earlier turns: question, spec and chart type of each successful one. */
+/**
+ * The planner's view of earlier turns: question, spec and chart type of each successful one, and
+ * whether the latest turn got no answer (a follow-up to it has nothing to refine).
+ */
 export async function historyOf(db: Executor, conversationId: string) {
   const rows = await db
     .select({ question: runs.question, spec: runs.querySpec, status: runs.status, id: runs.id })
@@ -229,11 +226,13 @@ export async function historyOf(db: Executor, conversationId: string) {
     .where(eq(runs.conversationId, conversationId))
     .orderBy(asc(runs.turnIndex));
   const charts = await db.select({ runId: artifacts.runId, payload: artifacts.payload }).from(artifacts).where(and(inArray(artifacts.runId, rows.map((r) => r.id).concat('')), eq(artifacts.kind, 'chart')));
-  return rows
+  const turns = rows
     .filter((r) => r.status === 'succeeded' && r.spec)
     .map((r) => ({
       question: r.question,
       spec: r.spec as unknown as QuerySpec,
       chart_type: ((charts.find((c) => c.runId === r.id)?.payload as { chart_type?: string } | undefined)?.chart_type ?? null) as 'bar' | 'line' | 'pie' | 'scatter' | null,
     }));
+  const last = rows[rows.length - 1];
+  return { turns, lastTurnUnanswered: last !== undefined && last.status !== 'succeeded' };
 }

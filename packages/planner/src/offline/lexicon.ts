@@ -23,6 +23,8 @@ export interface Lexicon {
   tables: Map<string, SchemaTable[]>;
   columns: Map<string, ColumnCandidate[]>;
   values: Map<string, ValueCandidate[]>;
+  /** The table of people (its label is a person's name): what `people`, `staff`, `nobody` mean. */
+  people: SchemaTable | null;
   /** Event nouns (`hires`, `leavers`, `signups`) -> the date columns that record them. */
   events: Map<string, ColumnCandidate[]>;
   /** Longest phrase in words, to bound the n-gram search. */
@@ -204,7 +206,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
     }
   }
   // People are asked about as people, staff, headcount...: the table whose label is a person's name.
-  const people = schema.tables.find((t) => t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name)));
+  const people = schema.tables.find((t) => t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name))) ?? null;
   if (people) for (const word of PERSON_WORDS) if (!tables.has(word) && !columns.has(word) && !values.has(word)) add(tables, word, people);
   // The first word of a value stands for it only when no other value, table or column answers to it
   // (`platform` -> Platform Engineering; `staff` stays the people, never Staff Software Engineer).
@@ -242,7 +244,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       }
     }
   }
-  const lexicon = { schema, tables, columns, values, events, maxWords: Math.min(maxWords, 6) };
+  const lexicon = { schema, tables, columns, values, people, events, maxWords: Math.min(maxWords, 6) };
   cache.set(schema, lexicon);
   return lexicon;
 }

@@ -154,10 +154,6 @@ function sharesStem(a: string, b: string): boolean {
   return n >= 6 && n >= 0.75 * Math.min(a.length, b.length);
 }
 
-/** The table of people (employees, users, staff): the one whose label is a person's name. */
-function personTable(lex: Lexicon): SchemaTable | null {
-  return lex.schema.tables.find((t) => t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name))) ?? null;
-}
 
 const FOLLOW_UP_START = /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
 
@@ -461,6 +457,13 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   };
   const used = new Set<number>();
   let pendingAgg: { fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min'; at: number; word: string; percentile?: number } | null = null;
+  // `average resolution time`, `p90 time to respond`: a pending measure word is the elapsed time's.
+  const giveToElapsed = (): void => {
+    if (!intent.elapsed || !pendingAgg || pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') return;
+    const fn = pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
+    intent.elapsed = { ...intent.elapsed, fn, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) };
+    pendingAgg = null;
+  };
   // A negation or `at least one` waiting for the table whose rows must (not) exist.
   let existence: { negated: boolean; at: number } | null = null;
   let groupMode = false;
@@ -504,8 +507,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       if (EXISTENCE_NEGATIONS.has(w) || noTable || contracted) {
         existence = { negated: true, at: k };
         if (PERSON_NOUNS.has(w)) {
-          const people = personTable(lex);
-          if (people) intent.related.push({ table: people, negated: true, text: w });
+          if (lex.people) intent.related.push({ table: lex.people, negated: true, text: w });
           existence = null;
         }
         continue;
@@ -821,11 +823,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       // Next to a measure word, a table name qualifies the measure (`average order value`).
       const nextIsColumn = next?.kind === 'column';
-      if (pendingAgg && intent.elapsed && pendingAgg.fn !== 'count' && pendingAgg.fn !== 'count_distinct') {
-        const fn = pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
-        intent.elapsed = { ...intent.elapsed, fn, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) };
-        pendingAgg = null;
-      }
+      giveToElapsed();
       if (pendingAgg && !nextIsColumn) {
         if (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') intent.count = { distinct: false, cands: null, table };
         else intent.measures.push({ fn: pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn, cands: [], table, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
@@ -936,12 +934,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
   intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
-  // `average resolution time`, `p90 time to respond`: the aggregate word is the elapsed time's.
-  if (intent.elapsed && pendingAgg && pendingAgg.fn !== 'count' && pendingAgg.fn !== 'count_distinct') {
-    const fn = pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
-    intent.elapsed = { ...intent.elapsed, fn, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) };
-    pendingAgg = null;
-  }
+  giveToElapsed();
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
   intent.understood =
     intent.elapsed !== null ||

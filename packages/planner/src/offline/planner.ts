@@ -125,7 +125,7 @@ export function suggestQuestions(schema: PlannerSchema, now: Date = new Date()):
   for (const question of candidates) {
     if (out.length >= 3) break;
     try {
-      planOffline({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } }, false);
+      planOffline({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } });
       out.push(question);
     } catch {
       // not answerable as phrased: not offered
@@ -868,17 +868,7 @@ function isFollowUp(intent: Intent, request: PlanRequest): boolean {
   return !standsAlone && intent.tables.length === 0;
 }
 
-function planOffline(request: PlanRequest, suggest = true): Plan {
-  try {
-    return planOfflineOnce(request);
-  } catch (error) {
-    // Suggestions are built by planning candidate questions: not while building them.
-    if (!suggest && error instanceof PlanningError) throw new PlanningError(error.type, error.message);
-    throw error;
-  }
-}
-
-function planOfflineOnce(request: PlanRequest): Plan {
+function planOffline(request: PlanRequest): Plan {
   const schema = request.schema;
   if (schema.tables.length === 0) throw new PlanningError('unanswerable', 'There are no tables or indices to query: select some in the connection schema first.');
   const lex = buildLexicon(schema);
