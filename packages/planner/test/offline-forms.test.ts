@@ -27,7 +27,7 @@ describe('filters on aggregates', () => {
   it('`with at least N <rows>` counts the rows per entity and keeps the entities over N', async () => {
     const p = await plan(shop, 'products with at least 4 reviews');
     expect(p.spec.source).toBe('shop.reviews');
-    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['product_name']);
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['product_name', 'product_id']);
     expect(p.spec.aggregates[0]).toMatchObject({ fn: 'count' });
     expect(p.spec.having).toEqual([{ ref: p.spec.aggregates[0]!.alias, op: 'gte', value: 4 }]);
   });

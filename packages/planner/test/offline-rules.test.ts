@@ -108,12 +108,15 @@ describe('how many <table> <date verb>: rows counted over that date', () => {
 });
 
 describe('an entity is grouped', () => {
-  it('by its label alone, as people read it (the result has one column per thing asked)', async () => {
+  it('by its key, shown by its label: two customers who share a name stay two customers', async () => {
     const p = await plan(shop, 'orders per customer');
-    expect(p.spec.group_by).toEqual([{ column: { table: 'shop.customers', column: 'full_name' }, alias: 'full_name' }]);
+    expect(p.spec.group_by).toEqual([
+      { column: { table: 'shop.customers', column: 'full_name' }, alias: 'full_name' },
+      { column: { table: 'shop.customers', column: 'customer_id' }, alias: 'customer_id' },
+    ]);
     expect(p.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }]);
     const top = await plan(shop, 'top 3 products by number of reviews');
-    expect(top.spec.group_by.map((g) => g.alias)).toEqual(['product_name']);
+    expect(top.spec.group_by.map((g) => g.alias)).toEqual(['product_name', 'product_id']);
     expect(top.spec.limit).toBe(3);
   });
 

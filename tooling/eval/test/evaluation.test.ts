@@ -4,23 +4,27 @@ import { listSets, loadSet } from '../src/cases.ts';
 
 /**
  * Floors the service's own pipeline (offline planner) must keep on each evaluation set: the figures
- * measured on 2026-11-24 less a margin of about three questions, so that an improvement elsewhere that
- * moves a case or two does not fail CI while a regression in context, planning, compiling,
- * validation or execution does. Blind sets (fleet, clickstream: never used to change the planner)
- * hold the blind figures; tuned sets hold fit. Measured (accuracy / precision):
- *   demo 44/48 / 44/47, weblogs 30/30 / 30/30, saas 55/108 / 44/57, hr 24/97 / 14/37,
- *   support 54/96 / 46/64, observability 31/103 / 21/50 (tuned);
- *   fleet 30/97 / 22/52, clickstream 16/96 / 8/44 (blind).
+ * measured on 2026-11-24 (second session) less a margin of about three questions, so that an
+ * improvement elsewhere that moves a case or two does not fail CI while a regression in context,
+ * planning, compiling, validation or execution does. Tuned sets hold fit; blind sets (fleet) and the
+ * holdouts (clinic, cicd: written blind and frozen before use) hold the blind figures. This test
+ * reports only whether a floor holds: no failure of a blind set is read from it. Measured
+ * (accuracy / precision):
+ *   demo 45/48 / 45/47, weblogs 30/30 / 30/30, saas 59/108 / 48/57, hr 33/97 / 23/36,
+ *   support 62/96 / 54/62, observability 52/103 / 42/49, clickstream 26/96 / 18/42 (tuned);
+ *   fleet 30/97 / 22/49 (blind); clinic 23/90 / 15/35, cicd 17/93 / 8/21 (holdout).
  */
 const FLOORS: Record<string, { accuracy: number; precision: number }> = {
-  demo: { accuracy: 0.86, precision: 0.88 },
+  demo: { accuracy: 0.88, precision: 0.9 },
   weblogs: { accuracy: 0.9, precision: 0.9 },
-  saas: { accuracy: 0.48, precision: 0.72 },
-  hr: { accuracy: 0.22, precision: 0.3 },
-  support: { accuracy: 0.53, precision: 0.66 },
-  observability: { accuracy: 0.27, precision: 0.36 },
-  fleet: { accuracy: 0.28, precision: 0.36 },
-  clickstream: { accuracy: 0.14, precision: 0.12 },
+  saas: { accuracy: 0.52, precision: 0.78 },
+  hr: { accuracy: 0.31, precision: 0.55 },
+  support: { accuracy: 0.61, precision: 0.8 },
+  observability: { accuracy: 0.47, precision: 0.78 },
+  clickstream: { accuracy: 0.24, precision: 0.35 },
+  fleet: { accuracy: 0.28, precision: 0.38 },
+  clinic: { accuracy: 0.22, precision: 0.34 },
+  cicd: { accuracy: 0.15, precision: 0.23 },
 };
 
 describe('evaluation sets', () => {
@@ -35,9 +39,8 @@ describe('evaluation sets', () => {
     }
   });
 
-  it('every set that is not a holdout has a floor', () => {
-    const running = listSets().filter((name) => loadSet(name).status !== 'holdout');
-    expect(Object.keys(FLOORS).sort()).toEqual(running.sort());
+  it('every set has a floor', () => {
+    expect(Object.keys(FLOORS).sort()).toEqual(listSets().sort());
   });
 
   it('keeps the accuracy and precision floors of every set', async () => {

@@ -51,7 +51,11 @@ const ENTITY_SYNONYMS = [
 const PERSON_WORDS = ['people', 'person', 'staff', 'employee', 'worker', 'headcount', 'folk', 'personnel', 'workforce', 'member', 'hire'];
 
 /** Nouns naming an event, and the stems of the date columns that record it. */
-const EVENT_NOUNS: Record<string, string[]> = {
+/** Words for money coming in, and the columns that hold money going the other way. */
+const MONEY_WORDS = new Set(['revenue', 'sale', 'turnover', 'income', 'gmv', 'spend', 'spent', 'paid', 'billed']);
+export const CONTRA_REVENUE = /refund|discount|tax|fee|shipping|cost|credit|chargeback|coupon|return|expense|payout|commission/;
+
+export const EVENT_NOUNS: Record<string, string[]> = {
   hire: ['hire', 'hired', 'start_date', 'joined'],
   leaver: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
   departure: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
@@ -137,6 +141,8 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
         [full, 1],
       ];
       if (segments.length > 1) phrases.push([[...identifierWords(segments[segments.length - 2] ?? ''), ...last], 1]);
+      // `http method` for http.request.method: the namespace and the leaf, the middle left out.
+      if (segments.length > 2) phrases.push([[...identifierWords(segments[0] ?? ''), ...last], 1]);
       const tail = last[last.length - 1] ?? '';
       // `salary_id` is a key, not the salary: a key's name without its tail is the entity it points at,
       // which the table names already cover.
@@ -179,7 +185,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
             // value (`Staff` of `Staff Software Engineer`) is too often a word of its own.
             const words = phraseOf(v.replace(/[_-]+/g, ' ')).split(' ');
             const first = words[0] ?? '';
-            if (words.length > 1 && first.length >= 4 && !STOPWORDS.has(first)) {
+            if (words.length > 1 && words.length <= 3 && first.length >= 4 && !STOPWORDS.has(first) && !/^\d+$/.test(first)) {
               const shared = column.sample_values.filter((o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ')[0] === first).length;
               if (shared === 1) partial.push([first, { table, column: labelColumn, value: v }]);
             }
@@ -226,6 +232,8 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
           const segs = column.name.toLowerCase().split('.');
           const matches = lastSeg === target || segs.includes(target) || lastSeg.endsWith(`_${target}`);
           if (!matches) continue;
+          // Money taken back or paid out (`refund.amount`, `discount_total`, `tax_amount`) is never revenue.
+          if (MONEY_WORDS.has(word) && CONTRA_REVENUE.test(column.name.toLowerCase())) continue;
           const existing = columns.get(word)?.find((c) => c.table === table && c.column === column);
           if (existing && !existing.viaSynonym) continue;
           addColumn(columns, word, { table, column, score: 0.7 - rank * 0.02, viaSynonym: true });

@@ -2,7 +2,7 @@ import type { AggregateFunction, ChartType, TimeUnit } from '@aqs/contracts';
 import { identifierWords, lemma, normalize, parseNumberWord, ROW_NOUNS, STOPWORDS, tokenize, type Token } from '../text.ts';
 import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
-import { buildLexicon, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import { buildLexicon, EVENT_NOUNS, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
 import { analyse, isContentTag, wordAt, type PartOfSpeech } from '../nlp.ts';
 
@@ -58,7 +58,7 @@ export interface Intent {
   listTexts: string[];
   chart: ChartType | 'auto' | null;
   /** Filters on an aggregate: `with more than 5 orders` (count of a table's rows), `total spend over 10k` (a measure). */
-  having: { op: CompareOp; value: number; table: SchemaTable | null; measure: MeasureIntent | null; text: string }[];
+  having: { op: CompareOp; value: number; table: SchemaTable | null; measure: MeasureIntent | null; text: string; unit?: DurationUnit }[];
   /** Related rows that must exist or not: `customers who never ordered`, `plans with no subscriptions`. */
   related: { table: SchemaTable; negated: boolean; text: string }[];
   /** `what percentage of`, `share of`: the measure as a part of its whole. */
@@ -81,6 +81,12 @@ export interface Intent {
   unknown: string[];
   /** Other words nothing explains (interjections, adverbs, verbs): ignored, but they lower the confidence. */
   filler: string[];
+  /** Negations said (`never`, `not`, `without`, `didn't`): the plan must exclude something for each. */
+  negations: string[];
+  /** Events named (`hires`, `departures`): each is counted by its own date, so two cannot share one count. */
+  eventNouns: string[];
+  /** `how many`, `number of`, `count`: the answer must be a count, not rows. */
+  asksCount: boolean;
   /** Words that only make sense against a previous turn (`instead`, `only`, `what about`). */
   followUpCue: boolean;
   /** The question asks to add to the previous grouping (`also by channel`). */
@@ -199,8 +205,8 @@ const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = { hou
 const COMPARE: Array<[RegExp, CompareOp]> = [
   [/\b(?:at least|no less than|minimum of|>=)\s*$/, 'gte'],
   [/\b(?:at most|no more than|maximum of|up to|<=)\s*$/, 'lte'],
-  [/\b(?:over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|>)\s*$/, 'gt'],
-  [/\b(?:under|below|less than|lower than|fewer than|smaller than|cheaper than|<)\s*$/, 'lt'],
+  [/\b(?:over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|>)\s*$/, 'gt'],
+  [/\b(?:under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|<)\s*$/, 'lt'],
   [/\b(?:not equal to|other than|!=|<>)\s*$/, 'neq'],
   [/\b(?:equal to|equals|exactly|=)\s*$/, 'eq'],
 ];
@@ -212,7 +218,25 @@ function numberValue(raw: string, suffix: string | undefined): number {
   return n;
 }
 
-function specials(text: string, now: Date): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; displayUnit: DurationUnit | null } {
+/** Whether a sampled value of two or more words is said around [start, end) (`the 2025 H1 cycle` names a review period, not a half-year). */
+function valueAround(lex: Lexicon, text: string, start: number, end: number): boolean {
+  const tokens = tokenize(text);
+  const first = tokens.findIndex((t) => t.end > start);
+  let last = -1;
+  tokens.forEach((t, i) => {
+    if (t.start < end) last = i;
+  });
+  if (first < 0 || last < first) return false;
+  for (let i = Math.max(0, first - 3); i <= first; i++) {
+    for (let j = last; j < Math.min(tokens.length, i + 6); j++) {
+      if (j - i < 1) continue;
+      if (lex.values.has(phraseOf(tokens.slice(i, j + 1).map((t) => t.text).join(' ')))) return true;
+    }
+  }
+  return false;
+}
+
+function specials(text: string, now: Date, lex: Lexicon): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; displayUnit: DurationUnit | null } {
   const found: Special[] = [];
   let order: Intent['order'] = null;
   let superlative: Intent['superlative'] = null;
@@ -228,14 +252,19 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
     if (/^\d{4}$/.test(m[1] as string) && /^\d{4}$/.test(m[3] as string) && Number(m[1]) >= 1900 && Number(m[1]) <= 2100) continue;
     push(s, s + m[0].length, { kind: 'range', low: numberValue(m[1] as string, m[2]), high: numberValue(m[3] as string, m[4]), pos: s, text: m[0] });
   }
-  const cmpRe = /\b(at least|no less than|minimum of|at most|no more than|maximum of|up to|over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|under|below|less than|lower than|fewer than|smaller than|cheaper than|not equal to|equal to|equals|exactly)\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\b(?![-:])|(>=|<=|!=|<>|>|<|=)\s*(-?\d+(?:\.\d+)?)(k|m)?\b/g;
+  const cmpRe = /\b(at least|no less than|minimum of|at most|no more than|maximum of|up to|over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|not equal to|equal to|equals|exactly)\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(k|m)?\b(?![-:])|(>=|<=|!=|<>|>|<|=)\s*(-?\d+(?:\.\d+)?)(k|m)?\b/g;
   for (const m of text.matchAll(cmpRe)) {
     const s = m.index ?? 0;
     const word = m[1] ?? m[4] ?? '';
     const op = COMPARE.find(([re]) => re.test(`${word} `.trimEnd()))?.[1] ?? 'eq';
     // `over the last 3 months` is time, `up to 2024` too: handled by the time rules below.
     if (word === 'up to' && /^\d{4}$/.test(m[2] ?? '')) continue;
-    push(s, s + m[0].length, { kind: 'cmp', op, value: numberValue((m[2] ?? m[5]) as string, m[3] ?? m[6]), pos: s, text: m[0] });
+    const raw = (m[2] ?? m[5]) as string;
+    // `more than one urgent ticket`: a number said in words (`one`, `five`) compares as its digits.
+    const value = /^[a-z]+$/.test(raw) ? (parseNumberWord(raw) ?? NaN) : numberValue(raw, m[3] ?? m[6]);
+    // `at least one` / `at least once` ask whether related rows exist: read by the parser, not compared.
+    if (Number.isNaN(value) || (raw === 'one' && op === 'gte')) continue;
+    push(s, s + m[0].length, { kind: 'cmp', op, value, pos: s, text: m[0] });
   }
 
   // `5xx`, `4xx errors`: a range of HTTP status codes.
@@ -261,7 +290,7 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
     push(shown.index, shown.index + shown[0].length, null);
   }
   const time = findTimePhrase(text, now);
-  if (time && !taken(time.start, time.end)) push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
+  if (time && !taken(time.start, time.end) && !valueAround(lex, text, time.start, time.end)) push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
 
   // Top / bottom N.
   const topRe = /\b(top|bottom|first|best|worst|highest|lowest|largest|smallest|biggest)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\b|\b(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\s+(most|least|highest|lowest|largest|smallest|biggest|best|worst|top|bottom)\b/g;
@@ -298,7 +327,7 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
       push(m.index, m.index + m[0].length, null);
     }
   }
-  const sup = /\b(?:the\s+)?(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst)\b/.exec(text);
+  const sup = /\b(?:the\s+)?(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst)\b/.exec(text.replace(/\bat (least|most)\b/g, 'at_$1'));
   if (sup && /\b(which|what|who|each|every)\b/.test(text) && !taken(sup.index, sup.index + sup[0].length)) {
     superlative = /least|fewest|lowest|smallest|worst/.test(sup[1] as string) ? 'asc' : 'desc';
   }
@@ -326,7 +355,14 @@ function specials(text: string, now: Date): { specials: Special[]; order: Intent
   return { specials: found.sort((a, b) => a.start - b.start), order, superlative, elapsed, displayUnit };
 }
 
-function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) => boolean, dateVerb: (t: Token) => boolean = () => false): { n: number; item: Item } | null {
+function matchAt(
+  lex: Lexicon,
+  tokens: Token[],
+  i: number,
+  blocked: (t: Token) => boolean,
+  dateVerb: (t: Token) => boolean = () => false,
+  commonWord: (t: Token, value: string) => boolean = () => false,
+): { n: number; item: Item } | null {
   for (let n = Math.min(lex.maxWords, tokens.length - i); n >= 1; n--) {
     const slice = tokens.slice(i, i + n);
     if (slice.some(blocked)) continue;
@@ -335,7 +371,12 @@ function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) =
     const lemmas = slice.map((t) => t.lemma).join(' ');
     if (n === 1 && STOPWORDS.has(text) && !lex.values.has(lemmas)) continue;
     const prev = tokens[i - 1];
-    const values = lex.values.get(lemmas) ?? lex.values.get(text) ?? lex.values.get(phraseOf(text));
+    let values = lex.values.get(lemmas) ?? lex.values.get(text) ?? lex.values.get(phraseOf(text));
+    // `can I get the weekly volume`: an everyday word is not the code `GET` unless written as the data writes it.
+    if (values && n === 1) {
+      const kept = values.filter((v) => typeof v.value !== 'string' || !commonWord(slice[0]!, v.value));
+      values = kept.length > 0 ? kept : undefined;
+    }
     const tables = lex.tables.get(lemmas);
     const columns = lex.columns.get(lemmas);
     // A value wins when it is long or when no structure has the same name.
@@ -360,7 +401,7 @@ function matchAt(lex: Lexicon, tokens: Token[], i: number, blocked: (t: Token) =
       if (own && own.length > 0) return { n, item: { kind: 'value', cands: own, text, pos } };
     }
     // `tickets opened in 2024`: a verb before a period is when, not a value (`open`) by its stem.
-    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!)) {
+    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!) && !commonWord(slice[0]!, '')) {
       const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`);
       if (stemmed) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
     }
@@ -378,7 +419,7 @@ export function itemize(
   const text = normalize(question);
   const chart = chartFromText(text);
   const blanked = chart.spans.reduce((t, [s, e]) => t.slice(0, s) + ' '.repeat(e - s) + t.slice(e), text);
-  const sp = specials(blanked, now);
+  const sp = specials(blanked, now, lex);
   const tokens = tokenize(blanked);
   const words = analyse(blanked);
   const inSpecial = (t: Token): boolean => sp.specials.some((s) => t.start < s.end && t.end > s.start);
@@ -401,7 +442,17 @@ export function itemize(
       const time = sp.specials.find((x) => x.item?.kind === 'time' && x.start > t.start);
       return !!time && !!after && (after.start >= time.start || /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text));
     };
-    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb);
+    // A value matched by an everyday word: `value` '' asks about the word alone (stem matches: `returned` is not `returning`).
+    const commonWord = (t: Token, value: string): boolean => {
+      const shouting = value === '' || (/[A-Z]/.test(value) && value === value.toUpperCase());
+      if (!shouting || (value !== '' && new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(question))) return false;
+      const tag = wordAt(words, t.start)?.pos;
+      // `failed requests`: a participle before a noun describes it, like an adjective.
+      const following = tokens[tokens.indexOf(t) + 1];
+      if (value === '' && tag === 'VERB' && following && /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '')) return false;
+      return STOPWORDS.has(t.text) || tag === 'VERB' || tag === 'AUX' || tag === 'ADP' || tag === 'PRON' || tag === 'DET' || tag === 'SCONJ' || tag === 'CCONJ' || tag === 'PART' || tag === 'ADV';
+    };
+    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, commonWord);
     if (hit) {
       items.push(hit.item);
       i += hit.n;
@@ -449,6 +500,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     current: false,
     unknown: [],
     filler: [],
+    negations: [],
+    eventNouns: [],
+    asksCount: false,
     followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
     additive: /^(?:and\s+)?also\b|\b(as well|too)\b/.test(text.trim()),
     entity: false,
@@ -476,6 +530,12 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   const namedBefore = (k: number): number => {
     if (items[k - 1]?.kind === 'column') return k - 1;
     if (isWord(items[k - 1], 'of', 'is', 'equal', 'being') && items[k - 2]?.kind === 'column') return k - 2;
+    // `services other than the api gateway`, `regions except eu-west-1`: the column of the excluded value.
+    for (let b = k - 1; b >= Math.max(0, k - 4); b--) {
+      const x = items[b];
+      if (x?.kind === 'column') return items.slice(b + 1, k).some((w) => isWord(w, 'other', 'except', 'excluding', 'not', 'but')) ? b : -1;
+      if (!isWord(x, 'other', 'than', 'the', 'except', 'excluding', 'not', 'but', 'besides', 'apart', 'from')) return -1;
+    }
     return -1;
   };
   // A column followed by what it is compared with (`rating of 5`, `price below 20`, `status shipped`).
@@ -497,13 +557,20 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     const item = items[k] as Item;
     const prev = items[k - 1];
     const next = items[k + 1];
+    // `headcount`: the people employed now (at a past date it is a snapshot, which the planner refuses).
+    if (item.kind === 'table' && /^head ?count$/.test(item.text)) intent.current = true;
+    if ((item.kind === 'table' || item.kind === 'column' || item.kind === 'word') && EVENT_NOUNS[lemma(item.text)] && !intent.eventNouns.includes(lemma(item.text))) intent.eventNouns.push(lemma(item.text));
     if (item.kind === 'word') {
       const w = item.text;
       if (NEGATIONS.has(w)) negateNext = 3;
       else if (negateNext > 0) negateNext--;
+      if ((NEGATIONS.has(w) && !(w === 'no' && isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer'))) || w === 'nobody' || w === 'none' || w === 'ignoring' || w === 'omitting') intent.negations.push(w);
       const noTable = w === 'no' && (next?.kind === 'table' || ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));
       const contracted = (w === 't' || w === 'not') && isWord(prev, 'do', 'does', 'did', 'have', 'has', 'had', 'haven', 'hasn', 'hadn', 'don', 'didn', 'doesn');
-      if (contracted) negateNext = 3;
+      if (contracted) {
+        negateNext = 3;
+        intent.negations.push(`${(prev as { text: string }).text}'t`);
+      }
       if (EXISTENCE_NEGATIONS.has(w) || noTable || contracted) {
         existence = { negated: true, at: k };
         if (PERSON_NOUNS.has(w)) {
@@ -558,6 +625,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           continue;
         }
       }
+      if ((w === 'how' && isWord(next, 'many')) || (w === 'number' && isWord(next, 'of'))) intent.asksCount = true;
       if (w === 'how' && isWord(next, 'many')) {
         pendingAgg = { fn: 'count', at: k, word: 'how many' };
         groupMode = false;
@@ -653,7 +721,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         }
       }
       // A number nothing consumed (`with a 404` where 404 was never sampled) would be silently dropped.
-      if (/^\d+(\.\d+)?$/.test(w) && !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))) {
+      if (/^[$€£]?\d+(\.\d+)?k?$/.test(w) && !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))) {
         intent.unknown.push(w);
         continue;
       }
@@ -686,7 +754,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         let counted: Item | undefined;
         for (let f = k + 1; f <= Math.min(items.length - 1, k + 3); f++) {
           const x = items[f];
-          if (x?.kind === 'table' || x?.kind === 'rows' || (x?.kind === 'word' && (x.text === 'times' || x.text === 'time'))) {
+          if (x?.kind === 'table' || x?.kind === 'rows' || ((x?.kind === 'word' || x?.kind === 'column') && (x.text === 'times' || x.text === 'time'))) {
             counted = x;
             break;
           }
@@ -694,9 +762,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
             counted = x;
             break;
           }
-          if (x?.kind !== 'value' && !(x?.kind === 'word' && x.tag === 'ADJ')) break;
+          if (x?.kind !== 'value' && !(x?.kind === 'word' && (x.tag === 'ADJ' || /ed$/.test(x.text)))) break;
         }
-        if (counted && target?.kind !== 'column') {
+        // A column said before does not take the number when rows follow it (`teams that handled over 300 tickets`).
+        const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
+        if (counted && (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)) {
           const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : null;
           if (item.op === 'gte' && item.value === 1 && table) intent.related.push({ table, negated: false, text: item.text });
           else intent.having.push({ op: item.op, value: item.value, table, measure: null, text: item.text });
@@ -707,7 +777,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         const lastMeasure = intent.measures[intent.measures.length - 1];
         if (target?.kind === 'column' && lastMeasure && lastMeasure.cands === target.cands && lastMeasure.fn !== null) {
           intent.measures.pop();
-          intent.having.push({ op: item.op, value: item.value, table: null, measure: lastMeasure, text: item.text });
+          intent.having.push({ op: item.op, value: item.value, table: null, measure: lastMeasure, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
           continue;
         }
       }
@@ -737,7 +807,10 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       continue;
     }
     if (item.kind === 'value') {
-      const negated = negateNext > 0;
+      // `other than google or ads`: the negation covers every value of the list.
+      const before = items[k - 2];
+      const listedAfterNegated = isWord(prev, 'or', 'nor', 'and') && before?.kind === 'value' && intent.filters.some((f) => f.kind === 'value' && f.negated && f.text === before.text) && before.cands.some((v) => item.cands.some((c) => c.column === v.column));
+      const negated = negateNext > 0 || listedAfterNegated;
       negateNext = 0;
       // `how many warnings came from services ...`: the count is of the rows the value names.
       if (pendingAgg?.fn === 'count' && /s$/.test(item.text) && !/ss$/.test(item.text)) {
@@ -842,6 +915,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // column mention
     const cands = item.cands;
+    // Latency and response time are what requests take: in an index of mixed documents, those of requests.
+    if (/^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) && !intent.rowNouns.includes('request')) intent.rowNouns.push('request');
     if (item.event) {
       intent.event = cands;
       intent.timeColumn = cands;
@@ -850,6 +925,15 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         intent.count ??= { distinct: false, cands: null, table: null };
         if (pendingAgg?.fn === 'count') pendingAgg = null;
       }
+      continue;
+    }
+    // `sessions per device`, `how many sessions`: an entity known only by its identifier field
+    // (`session.id` in an index of events) is counted as its distinct identifiers.
+    const identifiersOnly = cands.length > 0 && cands.every((c) => /(^|[._])id$/.test(c.column.name) && !lex.tables.has(lemma(item.text)));
+    const countCue = pendingAgg?.fn === 'count' || pendingAgg?.fn === 'count_distinct' || isWord(next, 'per', 'by', 'each', 'across') || (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
+    if (identifiersOnly && countCue && !groupMode && item.text !== lemma(item.text) && !intent.count) {
+      intent.count = { distinct: true, cands, table: null };
+      pendingAgg = null;
       continue;
     }
     // `never opened a ticket`: a date column's verb between a negation and the table it is about.

@@ -1,8 +1,9 @@
-import { mapOuterColumns, type AggregateFunction, type ChartType, type ColumnRef, type Condition, type QuerySpec, type TimeUnit } from '@aqs/contracts';
+import { mapOuterColumns, measuredColumns, type AggregateFunction, type ChartType, type ColumnRef, type Condition, type QuerySpec, type TimeUnit } from '@aqs/contracts';
 import { timeColumnRank } from '../context.ts';
+import { lemma } from '../text.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
-import { buildLexicon, tableWords, type ColumnCandidate, type ValueCandidate } from './lexicon.ts';
+import { buildLexicon, CONTRA_REVENUE, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { parseIntent, type DurationUnit, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
 
 type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
@@ -23,6 +24,13 @@ function alias(name: string): string {
   return (/^[a-z]/.test(a) ? a : `c_${a}`).slice(0, 60);
 }
 
+/** A column's name for an alias: its last segment, with the one before when the last says little (`service.name` -> service_name). */
+function shortName(name: string): string {
+  const segments = name.replace(/\.keyword$/, '').split('.');
+  const last = segments[segments.length - 1] ?? name;
+  return segments.length > 1 && /^(name|id|code|type|key|value)$/.test(last) ? `${segments[segments.length - 2]}_${last}` : last;
+}
+
 function isKey(table: SchemaTable, column: SchemaColumn): boolean {
   if (table.primary_key.includes(column.name)) return true;
   if (table.foreign_keys.some((fk) => fk.columns.includes(column.name))) return true;
@@ -39,7 +47,7 @@ function defaultFn(column: SchemaColumn): AggregateFunction {
 }
 
 function defaultMeasure(table: SchemaTable): SchemaColumn | null {
-  const measures = table.columns.filter((c) => c.queryable && isMeasure(table, c));
+  const measures = table.columns.filter((c) => c.queryable && isMeasure(table, c) && !CONTRA_REVENUE.test(c.name.toLowerCase()));
   for (const pref of MEASURE_PREFERENCE) {
     const hit = measures.find((c) => (c.name.split('.').pop() ?? c.name).toLowerCase().includes(pref));
     if (hit) return hit;
@@ -205,6 +213,55 @@ function pickColumn(r: Resolver, cands: ColumnCandidate[], accept: (c: ColumnCan
 /** Below this, a column was matched by a word of its description only. */
 const WEAK_MATCH = 0.5;
 
+/** The table whose rows the answer measures: a measure's column, else the rows a count or a filter on a count is about. */
+function measuredTable(r: Resolver, aggregates: QuerySpec['aggregates'], intent: Intent): SchemaTable | null {
+  const byName = (name: string | undefined): SchemaTable | null => r.schema.tables.find((t) => t.name === name) ?? null;
+  for (const a of aggregates) {
+    if (a.hidden) continue;
+    const column = a.column ?? (a.expression ? measuredColumns(a)[0] : undefined);
+    if (column && a.fn !== 'count_distinct') return byName(column.table);
+  }
+  return intent.having.find((h) => h.table)?.table ?? intent.count?.table ?? null;
+}
+
+/** A table's own main date, else the nearest one along the keys it holds (an order line's order date). */
+function ownOrParentTime(r: Resolver, table: SchemaTable): { table: SchemaTable; column: SchemaColumn } | null {
+  const seen = new Set<SchemaTable>();
+  let frontier = [table];
+  while (frontier.length > 0) {
+    const next: SchemaTable[] = [];
+    for (const t of frontier) {
+      if (seen.has(t) || !r.distance.has(t)) continue;
+      seen.add(t);
+      const own = timeColumnOf(t);
+      if (own) return { table: t, column: own };
+      for (const fk of t.foreign_keys) {
+        const parent = r.schema.tables.find((x) => x.name === fk.references.table);
+        if (parent) next.push(parent);
+      }
+    }
+    frontier = next;
+  }
+  return null;
+}
+
+/** Log severities from least to most severe (syslog and ECS names). */
+const SEVERITY = ['trace', 'debug', 'info', 'notice', 'warn', 'warning', 'error', 'err', 'critical', 'crit', 'fatal', 'alert', 'emergency', 'emerg', 'panic'];
+const ERROR_RANK = SEVERITY.indexOf('error');
+
+/**
+ * `errors` in a log level column are the lines at error or worse: a fatal line is an error that
+ * stopped the process. Other levels mean themselves (`warnings` are warn lines).
+ */
+function withWorseSeverities(column: SchemaColumn, values: (string | number | boolean)[]): (string | number | boolean)[] {
+  const levels = column.sample_values.filter((x): x is string => typeof x === 'string');
+  const known = levels.filter((x) => SEVERITY.includes(x.toLowerCase()));
+  if (known.length < 3 || known.length !== levels.length) return values;
+  if (!values.some((x) => typeof x === 'string' && /^err(or)?$/i.test(x))) return values;
+  const worse = known.filter((x) => SEVERITY.indexOf(x.toLowerCase()) > ERROR_RANK + 1);
+  return [...values, ...worse.filter((x) => !values.includes(x))];
+}
+
 function use(r: Resolver, table: SchemaTable): void {
   if (table !== r.base) r.needed.add(table);
 }
@@ -335,6 +392,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   };
   let orderMeasure: Pieces['orderMeasure'] = null;
   let listOrder: Pieces['listOrder'] = null;
+  /** Keys grouped beside an entity's label (key alias -> label alias): one group with its label, not a group of its own. */
+  const identityOf = new Map<string, string>();
 
   // Measures (aggregate words, or measure-like columns mentioned).
   const measureIntents = [...intent.measures];
@@ -356,6 +415,11 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   intent.listColumns.forEach((cands, li) => {
     const c = pickColumn(r, cands);
     if (!c) return;
+    // `accounts that opened more than 10 tickets in 2024`: a date named by its verb is when, with a period said.
+    if (isTimeType(c.column.type) && intent.time && !intent.timeColumn && (intent.having.length > 0 || intent.count !== null)) {
+      intent.timeColumn = cands;
+      return;
+    }
     const word = intent.listTexts[li] ?? c.column.name;
     if (isMeasure(c.table, c.column) && measureIntents.length === 0 && (c.viaSynonym || (intent.count === null && (groupIntents.length > 0 || sortIntent)))) {
       measureIntents.push({ fn: REVENUE_WORDS.test(word) ? 'sum' : null, cands, table: null, word });
@@ -444,7 +508,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       if (!c) throw new PlanningError('unanswerable', `I could not reach ${describeCands(intent.count.cands)} from ${r.base.name}.`);
       use(r, c.table);
       const col = asLabel(c.table, c.column);
-      aggregates.unshift({ fn: 'count_distinct', column: ref(c.table, col), alias: uniq(alias(`distinct_${col.name.replace(/\.keyword$/, '').split('.').pop() ?? col.name}`)) });
+      aggregates.unshift({ fn: 'count_distinct', column: ref(c.table, col), alias: uniq(alias(`distinct_${shortName(col.name)}`)) });
     } else {
       if (intent.count.table && intent.count.table !== r.base) use(r, intent.count.table);
       aggregates.unshift({ fn: 'count', alias: uniq('count') });
@@ -461,8 +525,13 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
         const col = label ?? key;
         if (!col) throw new PlanningError('unanswerable', `I do not know which column names a ${tableWords(g.table).join(' ')}.`);
         use(r, g.table);
-        // An entity is grouped by its label alone, as people read it; its key only when it has no label.
+        // An entity is grouped by its key, shown by its label: two customers who share a name are two customers.
         groups.push({ column: ref(g.table, col), alias: uniq(alias(col.name)) });
+        if (key && col !== key) {
+          const keyAlias = uniq(alias(key.name));
+          groups.push({ column: ref(g.table, key), alias: keyAlias });
+          identityOf.set(keyAlias, groups[groups.length - 2]!.alias);
+        }
       } else {
         // `per customer` without joins: the base table's key pointing at it.
         const fk = r.base.foreign_keys.find((f) => f.references.table === g.table.name);
@@ -476,7 +545,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (!c) throw new PlanningError('unanswerable', `I cannot group by '${g.text}': ${describeCands(g.cands)} is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
     use(r, c.table);
     const col = asLabel(c.table, c.column);
-    groups.push({ column: ref(c.table, col), alias: uniq(alias(col.name.replace(/\.keyword$/, '').split('.').pop() ?? col.name)) });
+    groups.push({ column: ref(c.table, col), alias: uniq(alias(shortName(col.name))) });
   }
   if (grouping) {
     for (const cands of leftovers) {
@@ -485,7 +554,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       if (aggregates.some((a) => a.column?.column === c.column.name) || groups.some((g) => g.column.column === c.column.name)) continue;
       use(r, c.table);
       const col = asLabel(c.table, c.column);
-      groups.push({ column: ref(c.table, col), alias: uniq(alias(col.name.replace(/\.keyword$/, '').split('.').pop() ?? col.name)) });
+      groups.push({ column: ref(c.table, col), alias: uniq(alias(shortName(col.name))) });
     }
   } else {
     for (const cands of leftovers) {
@@ -507,6 +576,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     partFilters = at !== null ? intent.filters.filter((f) => (f.at ?? -1) >= at) : groups.length === 0 ? intent.filters.slice(-1) : [];
     if (partFilters.length === 0 && groups.length === 0) throw unanswerable(r.schema, 'I could not tell which part of the whole the percentage is about.');
   }
+  const neverSaid = intent.negations.some((w) => /^(never|without|no|none|nobody)$|'t$/.test(w));
   const leavesOf = (filters: FilterIntent[]): Leaf[] => {
     const resolved: Leaf[] = [];
     const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
@@ -514,7 +584,6 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       if (f.kind === 'value') {
         const c = pickValue(r, f.cands);
         if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
-        use(r, c.table);
         const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
         const entry = valueGroups.get(key) ?? { table: c.table, column: c.column, values: [], negated: f.negated };
         if (!entry.values.includes(c.value)) entry.values.push(c.value);
@@ -552,6 +621,16 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
     for (const v of valueGroups.values()) {
       const column = ref(v.table, v.column);
+      // `staff who never called in sick`: no leave request of that type at all, not one of another type.
+      const childOfBase = v.table !== r.base && v.table.foreign_keys.some((fk) => fk.references.table === r.base.name);
+      if (v.negated && childOfBase && neverSaid) {
+        const on = linkBetween(r.base, v.table)!;
+        const filter: Condition = v.values.length === 1 ? { op: 'eq', column, value: v.values[0]! } : { op: 'in', column, values: v.values };
+        resolved.push({ op: 'not_exists', table: v.table.name, on, filter });
+        continue;
+      }
+      use(r, v.table);
+      v.values = withWorseSeverities(v.column, v.values);
       if (v.values.length === 1) resolved.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
       else resolved.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
     }
@@ -607,7 +686,14 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       const fn = h.measure.fn ?? defaultFn(measured.column);
       const a = { fn, column: ref(measured.table, measured.column), alias: uniq(alias(`${fn}_${measured.column.name.split('.').pop() ?? measured.column.name}`)) };
       aggregates.push(a);
-      having.push({ ref: a.alias, op: h.op, value: h.value });
+      let value = h.value;
+      if (h.unit) {
+        // `average latency above 200 ms` on a column stored in nanoseconds: 2e8.
+        const stored = durationUnitOf(measured.column);
+        if (!stored) throw unanswerable(r.schema, `I do not know which unit ${measured.column.name} is stored in, so I cannot compare it with '${h.text}'.`);
+        value = Number((h.value * (SECONDS_PER[h.unit] / SECONDS_PER[stored])).toPrecision(12));
+      }
+      having.push({ ref: a.alias, op: h.op, value });
       continue;
     }
     if (h.table && h.table !== r.base) use(r, h.table);
@@ -632,6 +718,18 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     const weakBefore = r.weak.length;
     if (intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)));
     r.weak.length = weakBefore;
+    // `requests submitted in 2024`, `tickets filed last month`: a verb of making the row names its creation date.
+    if (!timeRef && CREATION_VERB.test(request.question.toLowerCase())) {
+      const fact = measuredTable(r, aggregates, intent) ?? r.base;
+      const created = fact.columns.filter((c) => c.queryable && isTimeType(c.type) && !c.name.includes(".") && CREATED_COLUMN.test(c.name.toLowerCase()));
+      if (created.length === 1) timeRef = { table: fact, column: created[0]! };
+    }
+    if (!timeRef) {
+      // `who took the most sick days in 2024`: the period is about the rows measured (leave requests),
+      // not the entity they are grouped by (employees, whose own date is when they were hired).
+      const fact = measuredTable(r, aggregates, intent);
+      if (fact && fact !== r.base) timeRef = ownOrParentTime(r, fact);
+    }
     if (!timeRef) {
       const own = timeColumnOf(r.base);
       if (own) timeRef = { table: r.base, column: own };
@@ -666,10 +764,12 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   // `top 3 products in each category`: the ranking is kept within each group said with each/per.
   let limitPerGroup: QuerySpec['limit_per_group'] = null;
   if (intent.perGroup && aggregates.length > 0) {
-    const plain = groups.filter((g) => !g.time_bucket);
+    const plain = groups.filter((g) => !g.time_bucket && !identityOf.has(g.alias));
     const partitions = plain.slice(0, Math.max(1, Math.min(partitionCount, plain.length - 1)));
     if (plain.length < 2) throw unanswerable(r.schema, 'I could not tell what to rank within each group.');
-    limitPerGroup = { n: intent.order?.limit ?? 1, partition_by: partitions.map((g) => g.alias) };
+    const partitionAliases = partitions.map((g) => g.alias);
+    for (const [keyAlias, labelAlias] of identityOf) if (partitionAliases.includes(labelAlias)) partitionAliases.push(keyAlias);
+    limitPerGroup = { n: intent.order?.limit ?? 1, partition_by: partitionAliases };
     orderMeasure = { direction: intent.order?.direction ?? intent.superlative ?? 'desc', limit: null };
   }
   void request;
@@ -696,6 +796,8 @@ function durationUnitOf(column: SchemaColumn): DurationUnit | null {
   return null;
 }
 
+const CREATION_VERB = /\b(submit|submits|submitted|file|files|filed|create|creates|created|raise|raises|raised|lodge|lodged|log|logs|logged|place|placed|request|requested|register|registered|opened|issued|made)\b/;
+const CREATED_COLUMN = /(created|requested|submitted|opened|placed|issued|raised|logged|filed|registered|inserted|added)/;
 const START_DATE = /(created|opened|submitted|requested|ordered|started|start|placed|issued|reported|received|raised|logged)/;
 
 /** A row's start date and the date of the event named by `stem` (`resol` -> resolved_at), in one table. */
@@ -857,6 +959,46 @@ function readsAsCount(intent: Intent): boolean {
   );
 }
 
+const EXCLUDING_OPS = new Set<Condition['op']>(['neq', 'not_in', 'not_exists', 'is_null', 'is_not_null', 'not']);
+
+function conditionsOf(spec: QuerySpec): Condition[] {
+  const out: Condition[] = [];
+  const walk = (c: Condition | null | undefined): void => {
+    if (!c) return;
+    out.push(c);
+    if (c.op === 'and' || c.op === 'or') c.conditions.forEach(walk);
+    if (c.op === 'not') walk(c.condition);
+  };
+  walk(spec.filter);
+  for (const a of spec.aggregates) walk(a.where);
+  return out;
+}
+
+/**
+ * What the question said that the plan does not carry: a negation nothing excludes by, `how many`
+ * answered with rows, a `top 5` without its limit. Each is a misreading that would still return a
+ * plausible table, so the plan is refused instead.
+ */
+function droppedMeaning(intent: Intent, spec: QuerySpec, question: string): string | null {
+  const snapshot = /\b(as of|as at|at the (?:end|start|beginning|close) of)\b/.exec(question.toLowerCase());
+  if (snapshot && intent.time) return `I cannot tell how things stood at a past date ('${snapshot[1]}'): I count rows by when they happened, not what was true on a given day.`;
+  const negation = intent.negations[0];
+  if (negation && !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op))) return `I could not tell what '${negation}' leaves out here.`;
+  if (intent.eventNouns.length > 1) return `${intent.eventNouns.map((w) => `'${w}'`).join(' and ')} are counted by different dates: ask about each on its own.`;
+  if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden)) return 'This asks how many, but I could only read it as a list of rows.';
+  const ranksNothing = spec.aggregates.length > 0 && spec.group_by.length === 0;
+  if (intent.order?.by === 'measure' && intent.order.limit !== null && ((spec.limit === null && spec.limit_per_group === null) || ranksNothing)) return `I could not tell what to rank for the top ${intent.order.limit}.`;
+  return null;
+}
+
+/** `which plans ...`, `list (all) agents ...`: the question asks for rows of this table itself. */
+function asksForRowsOf(question: string, lex: Lexicon, table: SchemaTable | undefined): boolean {
+  if (!table) return false;
+  const m = /^(?:please\s+)?(?:which|list|show(?:\s+me)?|give\s+me)\s+(?:all\s+|the\s+|every\s+|our\s+)*([a-z][a-z-]*)/.exec(question.toLowerCase().trim());
+  const word = m?.[1];
+  return !!word && (lex.tables.get(lemma(word)) ?? lex.tables.get(word) ?? []).includes(table);
+}
+
 function isFollowUp(intent: Intent, request: PlanRequest): boolean {
   if (request.history.length === 0) return false;
   const previous = request.history[request.history.length - 1];
@@ -893,7 +1035,9 @@ function planOffline(request: PlanRequest): Plan {
   if (intent.filler.length >= MAX_FILLER) throw unanswerable(schema, `I am not sure what '${intent.filler.slice(0, 3).join("', '")}' ask${intent.filler.length === 1 ? 's' : ''} for here.`);
   if (followUp && intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`);
   if (!intent.understood && !followUp) throw unanswerable(schema, 'I could not understand this question.');
-  if (!followUp && readsAsCount(intent)) intent.count = { distinct: false, cands: null, table: null };
+  // People named with filters are listed by name (`contract staff in Leeds`); other rows are counted.
+  const aboutPeople = lex.people !== null && intent.tables.length > 0 && intent.tables.every((t) => t === lex.people);
+  if (!followUp && readsAsCount(intent) && !aboutPeople) intent.count = { distinct: false, cands: null, table: null };
 
   const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres')) : resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres');
   const joins = request.capabilities.joins && schema.dialect === 'postgres';
@@ -907,6 +1051,11 @@ function planOffline(request: PlanRequest): Plan {
   }
   const pieces = resolvePieces(intent, r, request, previous);
   if (r.weak.length > 0) throw unanswerable(schema, `I am not sure which column '${r.weak[0]}' your words refer to; name it as the data does.`);
+  // `who has taken parental leave`: the people the rows belong to, each once, by name.
+  const people = lex.people;
+  const peopleLabel = people ? labelColumn(people) : null;
+  const whoAsked = !previous && /^\s*who\b/i.test(request.question) && pieces.aggregates.length === 0 && pieces.groups.length === 0 && people !== null && peopleLabel !== null && base !== people && r.parents.get(people)?.from === base;
+  if (whoAsked) use(r, people);
   // Tables joined by the new question are added to the previous turn's joins.
   const joinList = joinsFor(r);
 
@@ -927,7 +1076,7 @@ function planOffline(request: PlanRequest): Plan {
     const aggregates = pieces.aggregates.length > 0 ? pieces.aggregates : prev.aggregates;
     let groups = prev.group_by;
     if (pieces.groups.length > 0) {
-      groups = intent.additive ? [...prev.group_by, ...pieces.groups.filter((g) => !prev.group_by.some((p) => p.alias === g.alias))] : pieces.groups;
+      groups = intent.additive ? [...prev.group_by, ...pieces.groups.filter((g) => !prev.group_by.some((p) => sameColumn(p.column, q(g.column)) && p.time_bucket === g.time_bucket))] : pieces.groups;
       if (!intent.additive && pieces.groups.every((g) => g.time_bucket) && prev.group_by.some((g) => !g.time_bucket) && /\bnow\b/.test(request.question.toLowerCase()) === false) {
         groups = [...pieces.groups, ...prev.group_by.filter((g) => !g.time_bucket)];
       }
@@ -968,38 +1117,51 @@ function planOffline(request: PlanRequest): Plan {
       ...orderFor(pieces, pieces.aggregates, pieces.groups),
       limit_per_group: pieces.limitPerGroup,
     };
-    if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+    if (whoAsked) {
+      const name = alias(peopleLabel!.name);
+      spec = { ...spec, columns: [], group_by: [{ column: ref(people!, peopleLabel!), alias: name }], order_by: [{ ref: name, direction: 'asc' }] };
+    }
+    if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked) spec.aggregates = [{ fn: 'count', alias: 'count' }];
     if (spec.columns.length > 0 && spec.aggregates.length === 0) {
       // A listing keeps the sort column visible.
       for (const o of spec.order_by) if (!spec.columns.some((c) => c.column === o.ref)) spec.columns.push({ table: base.name, column: o.ref });
     }
   }
-  if (spec.group_by.length > 0 && spec.aggregates.length === 0) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+  if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked) spec.aggregates = [{ fn: 'count', alias: 'count' }];
   if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
   else if (spec.columns.length === 0) {
     // Rows of an entity are listed by its label (`which plans ...` -> plan names), not every column.
     const source = schema.tables.find((t) => t.name === spec.source);
     const label = source ? labelColumn(source) : null;
     if (label) spec.columns = [{ table: spec.source, column: label.name }, ...spec.order_by.filter((o) => o.ref !== label.name).map((o) => ({ table: spec.source, column: o.ref }))];
+  } else if (spec.columns.length >= 1 && spec.columns.length <= 3 && !followUp && asksForRowsOf(request.question, lex, schema.tables.find((t) => t.name === spec.source))) {
+    // `which plans cost more than $50 a seat`, `list agents with their hire date`: the rows named, by
+    // their label, with the columns said beside it.
+    const source = schema.tables.find((t) => t.name === spec.source)!;
+    const label = labelColumn(source);
+    if (label && !spec.columns.some((c) => c.column === label.name && (c.table ?? spec.source) === source.name)) spec.columns = [{ table: source.name, column: label.name }, ...spec.columns];
   } else if (spec.columns.length === 1 && spec.order_by.length === 0) {
     // `which hosts are in eu-west-1`: the distinct values of the one column asked for, not one per row.
     const only = spec.columns[0]!;
     const source = schema.tables.find((t) => t.name === (only.table ?? spec.source));
     const label = source ? labelColumn(source) : null;
     if (only.column !== label?.name) {
-      const name = alias(only.column.replace(/\.keyword$/, '').split('.').pop() ?? only.column);
+      const name = alias(shortName(only.column));
       spec.group_by = [{ column: only, alias: name }];
       spec.columns = [];
       spec.filter = andOf([...flatten(spec.filter), { op: 'is_not_null', column: only }]);
       spec.order_by = [{ ref: name, direction: 'asc' }];
     }
   }
-  // A ranking leaves out the rows whose group is unknown (`top 5 users` are users, not "no user").
-  if (spec.limit !== null && spec.order_by.length > 0 && spec.aggregates.length > 0) {
+  // A ranking, or a filter on a count, leaves out the rows whose group is unknown (`top 5 users`,
+  // `clients with at least 25 visits` are clients, not "no client").
+  if ((spec.limit !== null && spec.order_by.length > 0 && spec.aggregates.length > 0) || spec.having.length > 0) {
     const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
     if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
   }
   spec = tidy(spec);
+  const dropped = droppedMeaning(intent, spec, request.question);
+  if (dropped) throw unanswerable(schema, dropped);
   const errors = validateSpecAgainstSchema(spec, schema);
   if (errors.length > 0) throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
   const chart = chartFor(intent, request, spec, followUp ? (previousTurn?.chart_type ?? null) : null);

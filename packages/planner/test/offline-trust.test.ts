@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import type { Introspection, IntrospectedColumn } from '@aqs/connectors';
+import type { Condition, QuerySpec } from '@aqs/contracts';
+import { fromIntrospection, offlinePlanner, PlanningError, validateSpecAgainstSchema, type Plan, type PlannerSchema } from '../src/index.ts';
+import { shopSchema } from './fixtures.ts';
+
+/**
+ * Readings that keep an answer right or refuse it: what a question says must reach the plan (a
+ * negation, `how many`, a top N), periods apply to the rows measured, values are not read into
+ * everyday words, and event indices are read as events. Phrasings are the planner's own examples over
+ * two small sources made for these tests, never evaluation questions.
+ */
+const now = new Date('2024-11-20T12:00:00Z');
+
+function col(name: string, type: string, description: string | null = null): IntrospectedColumn {
+  return { name, type, native_type: type, nullable: true, queryable: true, description, note: null };
+}
+
+/** A small HR source: staff in offices, their absences, and their appraisals. */
+function staffSchema(): PlannerSchema {
+  const t = (name: string, columns: IntrospectedColumn[], pk: string[], fks: [string, string, string][] = []) => ({
+    name, schema: 'people', kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [],
+    foreign_keys: fks.map(([c, table, rc]) => ({ columns: [c], references: { schema: 'people', table, columns: [rc] } })),
+  });
+  const introspection: Introspection = {
+    dialect: 'postgres',
+    schemas: [{ name: 'people', table_count: 4 }],
+    server_version: '16.2',
+    warnings: [],
+    tables: [
+      t('offices', [col('office_id', 'integer'), col('city', 'text')], ['office_id']),
+      t('staff', [col('staff_id', 'integer'), col('full_name', 'text'), col('office_id', 'integer'), col('contract', 'text'), col('hired_on', 'date'), col('left_on', 'date', 'last working day; NULL while employed')], ['staff_id'], [['office_id', 'offices', 'office_id']]),
+      t('absences', [col('absence_id', 'integer'), col('staff_id', 'integer'), col('kind', 'text'), col('first_day', 'date'), col('days', 'numeric(5,1)'), col('logged_at', 'timestamp with time zone')], ['absence_id'], [['staff_id', 'staff', 'staff_id']]),
+      t('appraisals', [col('appraisal_id', 'integer'), col('staff_id', 'integer'), col('cycle', 'text'), col('score', 'numeric(3,1)'), col('signed_at', 'timestamp with time zone')], ['appraisal_id'], [['staff_id', 'staff', 'staff_id']]),
+    ],
+  };
+  return fromIntrospection(introspection, {
+    samples: {
+      'people.offices': { city: ['Leeds', 'Bristol', 'Glasgow'] },
+      'people.staff': { contract: ['Permanent', 'Part-time', 'Fixed-term'] },
+      'people.absences': { kind: ['Sick', 'Holiday', 'Jury Duty'] },
+      'people.appraisals': { cycle: ['2023 H2', '2024 H1', '2024 H2'] },
+    },
+  });
+}
+
+/** An index of mixed application events: page views and purchases, log lines, requests. */
+function eventsSchema(): PlannerSchema {
+  const columns = [
+    col('@timestamp', 'date'), col('event.action', 'keyword'), col('session.id', 'keyword'), col('order.total', 'double'), col('refund.amount', 'double'),
+    col('log.level', 'keyword'), col('service.name', 'keyword'), col('host.name', 'keyword'), col('http.request.method', 'keyword'),
+    col('event.duration', 'long'), col('user.created', 'date'), col('user.segment', 'keyword'),
+  ];
+  const introspection: Introspection = {
+    dialect: 'elasticsearch',
+    schemas: [{ name: 'app-events', table_count: 1 }],
+    tables: [{ name: 'app-events', schema: null, kind: 'index', columns, primary_key: [], foreign_keys: [], row_estimate: 1000, members: [], warnings: [] }],
+    warnings: [],
+    server_version: '8.15.0',
+  };
+  return fromIntrospection(introspection, {
+    samples: {
+      'app-events': {
+        'event.action': ['page_view', 'add_to_cart', 'purchase', 'refund'],
+        'log.level': ['debug', 'info', 'warn', 'error', 'fatal'],
+        'service.name': ['checkout', 'search', 'gateway'],
+        'host.name': ['web-1', 'web-2'],
+        'http.request.method': ['GET', 'POST'],
+        'user.segment': ['new', 'returning'],
+      },
+    },
+  });
+}
+
+const staff = staffSchema();
+const events = eventsSchema();
+const shop = shopSchema();
+
+async function plan(schema: PlannerSchema, question: string, history: Plan[] = [], questions: string[] = []): Promise<Plan> {
+  const turns = history.map((p, i) => ({ question: questions[i] ?? '', spec: p.spec, chart_type: p.chart_type }));
+  const p = await offlinePlanner.plan({ question, schema, history: turns, chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } });
+  expect(validateSpecAgainstSchema(p.spec, schema)).toEqual([]);
+  return p;
+}
+
+async function refusal(schema: PlannerSchema, question: string): Promise<PlanningError> {
+  const error = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } }).catch((e: unknown) => e);
+  expect(error, question).toBeInstanceOf(PlanningError);
+  return error as PlanningError;
+}
+
+function leaves(spec: QuerySpec): Condition[] {
+  const out: Condition[] = [];
+  const walk = (c: Condition | null | undefined): void => {
+    if (!c) return;
+    if (c.op === 'and' || c.op === 'or') c.conditions.forEach(walk);
+    else out.push(c);
+  };
+  walk(spec.filter);
+  return out;
+}
+
+describe('what the question says reaches the plan, or it is refused', () => {
+  it('a negation the plan cannot carry is refused rather than dropped', async () => {
+    expect((await refusal(shop, 'how many customers have never been contacted')).message).toMatch(/never/);
+  });
+
+  it('a top N with nothing to rank is refused', async () => {
+    expect((await refusal(shop, 'top 4 by number of orders in 2024')).message).toMatch(/rank/);
+  });
+
+  it('two events counted by different dates are not merged into one count', async () => {
+    expect((await refusal(staff, 'hires and leavers per quarter')).message).toMatch(/different dates/);
+  });
+
+  it('a state at a past date is refused: rows are counted by when they happened', async () => {
+    await refusal(staff, 'headcount at the end of 2023');
+    expect((await refusal(staff, 'absences as of June 2024')).message).toMatch(/past date/);
+  });
+});
+
+describe('periods apply to the rows measured', () => {
+  it('the people with the most absences in a year: the absences of that year, not the people hired in it', async () => {
+    const p = await plan(staff, 'the 3 staff who had the most absences in 2023');
+    const period = leaves(p.spec).find((c) => c.op === 'time_range');
+    expect(period).toMatchObject({ column: { table: 'people.absences' } });
+    expect(p.spec.group_by[0]).toMatchObject({ column: { table: 'people.staff', column: 'full_name' } });
+  });
+
+  it('a verb of making a row names its creation date', async () => {
+    const p = await plan(staff, 'how many absences were filed in March 2024');
+    expect(leaves(p.spec).find((c) => c.op === 'time_range')).toMatchObject({ column: { column: 'logged_at' } });
+  });
+
+  it('a sampled value that reads like a period is the value (a review cycle), not a half-year', async () => {
+    const p = await plan(staff, 'average appraisal score in the 2024 H1 cycle');
+    expect(leaves(p.spec)).toEqual([{ op: 'eq', column: { column: 'cycle' }, value: '2024 H1' }]);
+  });
+});
+
+describe('answer shapes', () => {
+  it('people named with filters are listed by name; other rows are counted', async () => {
+    const p = await plan(staff, 'part-time staff in Bristol');
+    expect(p.spec.aggregates).toEqual([]);
+    expect(p.spec.columns).toEqual([{ table: 'people.staff', column: 'full_name' }]);
+  });
+
+  it('`who ...` lists the people the rows belong to, each once', async () => {
+    const p = await plan(staff, 'who took jury duty in 2024?');
+    expect(p.spec.group_by.map((g) => g.column)).toEqual([{ table: 'people.staff', column: 'full_name' }]);
+    expect(p.spec.aggregates).toEqual([]);
+  });
+
+  it('`which <rows> ...` with a comparison lists the rows by label beside the column compared', async () => {
+    const p = await plan(shop, 'which products are pricier than €80?');
+    expect(p.spec.columns[0]).toMatchObject({ column: 'product_name' });
+    expect(leaves(p.spec)).toContainEqual({ op: 'gt', column: { column: 'price' }, value: 80 });
+  });
+
+  it('`headcount` counts the people employed now', async () => {
+    const p = await plan(staff, 'headcount per office');
+    expect(leaves(p.spec)).toContainEqual({ op: 'is_null', column: { table: 'people.staff', column: 'left_on' } });
+  });
+});
+
+describe('existence and filters on counts', () => {
+  it('`never` with a value of related rows: no such row at all, not a row of another kind', async () => {
+    const p = await plan(staff, 'how many staff have never been off sick');
+    expect(leaves(p.spec)).toContainEqual({
+      op: 'not_exists',
+      table: 'people.absences',
+      on: [{ left: { column: 'staff_id' }, right: { table: 'people.absences', column: 'staff_id' } }],
+      filter: { op: 'eq', column: { table: 'people.absences', column: 'kind' }, value: 'Sick' },
+    });
+    expect(p.spec.joins).toEqual([]);
+  });
+
+  it('a number followed by rows counts them per entity, even after a column word', async () => {
+    const p = await plan(events, 'services that logged over 30 warnings');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['service.name']);
+    expect(p.spec.having).toEqual([{ ref: 'count', op: 'gt', value: 30 }]);
+  });
+
+  it('`seen more than N times` counts per value of the column named', async () => {
+    const p = await plan(events, 'hosts seen more than 12 times');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['host.name']);
+    expect(p.spec.having).toEqual([{ ref: 'count', op: 'gt', value: 12 }]);
+    expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'host.name' } });
+  });
+
+  it('a unit on a filtered average converts to the stored unit', async () => {
+    const p = await plan(events, 'hosts whose average duration is above 250 ms');
+    expect(p.spec.having).toEqual([{ ref: 'avg_duration', op: 'gt', value: 250_000_000 }]);
+  });
+
+  it('`at least one` is not a superlative', async () => {
+    const p = await plan(events, 'which hosts had at least one fatal last week?');
+    expect(p.spec.limit).toBeNull();
+  });
+
+  it('a number in words compares like its digits', async () => {
+    const p = await plan(shop, 'customers with more than two orders');
+    expect(p.spec.having).toEqual([{ ref: 'count', op: 'gt', value: 2 }]);
+  });
+});
+
+describe('event indices', () => {
+  it('`errors` in a log level column are the lines at error or worse; other levels mean themselves', async () => {
+    expect(leaves((await plan(events, 'errors per service')).spec)).toContainEqual({ op: 'in', column: { column: 'log.level' }, values: ['error', 'fatal'] });
+    expect(leaves((await plan(events, 'warnings per service')).spec)).toContainEqual({ op: 'eq', column: { column: 'log.level' }, value: 'warn' });
+  });
+
+  it('latency is what requests take', async () => {
+    const p = await plan(events, 'median latency for the search service');
+    expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'http.request.method' } });
+  });
+
+  it('an everyday word is not an upper-case code', async () => {
+    const p = await plan(events, 'can I get the daily event count');
+    expect(leaves(p.spec).some((c) => 'column' in c && c.column.column === 'http.request.method')).toBe(false);
+  });
+
+  it('a namespace and a leaf name a nested field (`http method`)', async () => {
+    const p = await plan(events, 'events per http method');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['http.request.method']);
+  });
+
+  it('revenue is money coming in, never a refund', async () => {
+    const p = await plan(events, 'total revenue last month');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'order.total' } }]);
+  });
+
+  it('an entity known only by its identifier is counted as distinct identifiers', async () => {
+    const p = await plan(events, 'sessions per service');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'count_distinct', column: { column: 'session.id' } }]);
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['service.name']);
+  });
+
+  it('a negation covers every value of its list', async () => {
+    const p = await plan(events, 'how many events other than purchases or refunds');
+    expect(leaves(p.spec)).toContainEqual({ op: 'not_in', column: { column: 'event.action' }, values: ['purchase', 'refund'] });
+  });
+
+  it('the creation date of a nested object is not the creation date of the row', async () => {
+    const p = await plan(events, 'how many errors were logged in the last 2 days');
+    expect(leaves(p.spec).find((c) => c.op === 'time_range')).toMatchObject({ column: { column: '@timestamp' } });
+  });
+
+  it('a verb is not read as a value by its stem (`returned` is not `returning`)', async () => {
+    const p = await plan(events, 'how many searches returned an error yesterday');
+    expect(leaves(p.spec).some((c) => 'column' in c && c.column.column === 'user.segment')).toBe(false);
+  });
+
+  it('grouping by two fields named `name` keeps both, and a follow-up adds to the grouping', async () => {
+    const first = await plan(events, 'errors per service');
+    const next = await plan(events, 'split that by host as well', [first], ['errors per service']);
+    expect(next.spec.group_by.map((g) => [g.column.column, g.alias])).toEqual([
+      ['service.name', 'service_name'],
+      ['host.name', 'host_name'],
+    ]);
+  });
+});
