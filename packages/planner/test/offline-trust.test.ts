@@ -49,7 +49,7 @@ function eventsSchema(): PlannerSchema {
   const columns = [
     col('@timestamp', 'date'), col('event.action', 'keyword'), col('session.id', 'keyword'), col('order.total', 'double'), col('refund.amount', 'double'),
     col('log.level', 'keyword'), col('service.name', 'keyword'), col('host.name', 'keyword'), col('http.request.method', 'keyword'),
-    col('event.duration', 'long'), col('user.created', 'date'), col('user.segment', 'keyword'),
+    col('event.duration', 'long'), col('user.created', 'date'), col('user.segment', 'keyword'), col('order.id', 'keyword'), col('order.item_count', 'integer'),
   ];
   const introspection: Introspection = {
     dialect: 'elasticsearch',
@@ -258,5 +258,51 @@ describe('event indices', () => {
       ['service.name', 'service_name'],
       ['host.name', 'host_name'],
     ]);
+  });
+
+  it('a hyphenated plural and the head word of a machine value name it', async () => {
+    expect(leaves((await plan(events, 'add-to-carts per service')).spec)).toContainEqual({ op: 'eq', column: { column: 'event.action' }, value: 'add_to_cart' });
+    expect(leaves((await plan(events, 'views per host last week')).spec)).toContainEqual({ op: 'eq', column: { column: 'event.action' }, value: 'page_view' });
+  });
+
+  it('a plural value said as a noun names the rows, which are counted', async () => {
+    const p = await plan(events, 'purchases in the last 3 days');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'count' }]);
+  });
+
+  it('an average per the unit it is measured on is one average, not one per unit', async () => {
+    const p = await plan(events, 'average item count per order');
+    expect(p.spec.group_by).toEqual([]);
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'avg', column: { column: 'order.item_count' } }]);
+    expect((await refusal(events, 'mean revenue for each session')).message).toMatch(/total divided by their number/);
+  });
+
+  it('an entity known by its identifier is counted distinct in a filter on a count', async () => {
+    const p = await plan(events, 'hosts with at least 50 sessions');
+    expect(p.spec.having).toEqual([{ ref: 'distinct_session_id', op: 'gte', value: 50 }]);
+    expect(p.spec.aggregates).toContainEqual({ fn: 'count_distinct', column: { column: 'session.id' }, alias: 'distinct_session_id' });
+  });
+
+  it('a comparison with no column said takes the amount of the thing a value names', async () => {
+    const p = await plan(events, 'refunds for more than $40');
+    expect(leaves(p.spec)).toContainEqual({ op: 'gt', column: { column: 'refund.amount' }, value: 40 });
+  });
+
+  it('`nothing` and arithmetic between measures are refused rather than dropped', async () => {
+    expect((await refusal(events, 'how many searches came back with nothing')).message).toMatch(/nothing/);
+    expect((await refusal(events, 'total revenue minus refunds')).message).toMatch(/minus/);
+  });
+
+  it('a series split by a category is ordered by period, then category', async () => {
+    const p = await plan(events, 'monthly events by service');
+    expect(p.spec.order_by).toEqual([{ ref: 'month', direction: 'asc' }, { ref: 'service_name', direction: 'asc' }]);
+  });
+});
+
+describe('events said as verbs', () => {
+  it('`have left` among people hired in a period: the period stays on the hiring date', async () => {
+    const p = await plan(staff, 'of the staff we hired in 2023, how many have left?');
+    expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'left_on' } });
+    expect(leaves(p.spec).find((c) => c.op === 'time_range')).toMatchObject({ column: { column: 'hired_on' } });
   });
 });

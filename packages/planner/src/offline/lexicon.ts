@@ -59,6 +59,11 @@ export const EVENT_NOUNS: Record<string, string[]> = {
   hire: ['hire', 'hired', 'start_date', 'joined'],
   leaver: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
   departure: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
+  // Past-tense verbs of the same events: `how many have left`, `customers who churned`.
+  left: ['terminat', 'left', 'leav', 'exit', 'departure'],
+  resigned: ['terminat', 'left', 'leav', 'exit', 'resign'],
+  quit: ['terminat', 'left', 'leav', 'exit'],
+  churned: ['churn', 'cancel'],
   termination: ['terminat'],
   attrition: ['terminat', 'left', 'exit', 'churn'],
   signup: ['signup', 'signed_up', 'registered', 'registration'],
@@ -119,6 +124,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
   const values = new Map<string, ValueCandidate[]>();
   let maxWords = 1;
   const partial: Array<[string, ValueCandidate]> = [];
+  const heads = new Set<string>();
   for (const table of schema.tables) {
     const words = tableWords(table);
     add(tables, words.join(' '), table);
@@ -189,6 +195,15 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
               const shared = column.sample_values.filter((o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ')[0] === first).length;
               if (shared === 1) partial.push([first, { table, column: labelColumn, value: v }]);
             }
+            // ... and, for a machine-style compound, its head word (`view` -> page_view, `viewed` by its stem).
+            const head = words[words.length - 1] ?? '';
+            if (/[_-]/.test(v) && words.length > 1 && words.length <= 3 && head.length >= 4 && !STOPWORDS.has(head)) {
+              const shared = column.sample_values.filter((o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ').pop() === head).length;
+              if (shared === 1) {
+                partial.push([head, { table, column: labelColumn, value: v }]);
+                heads.add(head);
+              }
+            }
             maxWords = Math.max(maxWords, Math.min(phrase.split(' ').length, 6));
           } else if (typeof v === 'number' && Number.isInteger(v) && isNumericType(column.type) && column.sample_values.length <= 60) {
             add(values, `#${v}`, { table, column, value: v });
@@ -220,7 +235,10 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
   for (const [word, cand] of partial) partialValues.set(word, (partialValues.get(word) ?? new Set()).add(cand.value));
   for (const [word, cand] of partial) {
     const namesColumn = (columns.get(word) ?? []).some((c) => c.score >= 0.6);
-    if (partialValues.get(word)?.size === 1 && !values.has(word) && !tables.has(word) && !namesColumn) add(values, word, cand);
+    if (partialValues.get(word)?.size === 1 && !values.has(word) && !tables.has(word) && !namesColumn) {
+      add(values, word, cand);
+      if (heads.has(word) && !values.has(`~${stem(word)}`)) add(values, `~${stem(word)}`, cand);
+    }
   }
   // Synonyms: a word that names no column directly points at the columns its synonyms name.
   for (const [word, targets] of Object.entries(SYNONYMS)) {

@@ -83,6 +83,8 @@ export interface Intent {
   filler: string[];
   /** Negations said (`never`, `not`, `without`, `didn't`): the plan must exclude something for each. */
   negations: string[];
+  /** Arithmetic between measures said (`minus`, `plus`, `divided by`): refused until a plan can say it. */
+  arithmetic: string[];
   /** Events named (`hires`, `departures`): each is counted by its own date, so two cannot share one count. */
   eventNouns: string[];
   /** `how many`, `number of`, `count`: the answer must be a count, not rows. */
@@ -143,6 +145,7 @@ function isIntegerType(type: string): boolean {
 const NEGATIONS = new Set(['not', 'excluding', 'exclude', 'except', 'without', 'other', 'no', 'non', 'never']);
 
 /** Words that say related rows do not exist (`never`, `without any`, `nobody`). */
+const ARITHMETIC = new Set(['minus', 'plus', 'multiplied', 'subtracted', 'deducting']);
 const EXISTENCE_NEGATIONS = new Set(['never', 'without', 'nobody', 'noone', 'none']);
 const PERSON_NOUNS = new Set(['nobody', 'noone']);
 const SHARE_WORDS = new Set(['percentage', 'percent', 'share', 'proportion', 'fraction', '%', 'pct']);
@@ -371,10 +374,13 @@ function matchAt(
     const lemmas = slice.map((t) => t.lemma).join(' ');
     if (n === 1 && STOPWORDS.has(text) && !lex.values.has(lemmas)) continue;
     const prev = tokens[i - 1];
-    let values = lex.values.get(lemmas) ?? lex.values.get(text) ?? lex.values.get(phraseOf(text));
+    // `add-to-carts`: a hyphenated token is said like the machine value `add_to_cart`.
+    let values = lex.values.get(lemmas) ?? lex.values.get(text) ?? lex.values.get(phraseOf(text)) ?? (text.includes('-') ? lex.values.get(phraseOf(lemmas.replace(/-/g, ' '))) : undefined);
     // `can I get the weekly volume`: an everyday word is not the code `GET` unless written as the data writes it.
     if (values && n === 1) {
-      const kept = values.filter((v) => typeof v.value !== 'string' || !commonWord(slice[0]!, v.value));
+      // A word of the question's grammar (`show`, `made`, `top`) stands only for a value spelled as it
+      // is, never for one it is merely a word of (`no_show`).
+      const kept = values.filter((v) => typeof v.value !== 'string' || (!commonWord(slice[0]!, v.value) && (!GRAMMAR.has(text) || phraseOf(v.value) === text)));
       values = kept.length > 0 ? kept : undefined;
     }
     const tables = lex.tables.get(lemmas);
@@ -385,7 +391,8 @@ function matchAt(
     }
     if (tables) return { n, item: { kind: 'table', tables, text, pos } };
     const events = n === 1 ? lex.events.get(lemmas) : undefined;
-    if (events && !columns) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
+    // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`.
+    if (events && (!columns || columns.every((c) => events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
     if (columns) {
       // `status shipped`: a column followed by one of its own values -> the value carries it.
       return { n, item: { kind: 'column', cands: columns, text, pos } };
@@ -501,10 +508,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     unknown: [],
     filler: [],
     negations: [],
+    arithmetic: [],
     eventNouns: [],
     asksCount: false,
     followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
-    additive: /^(?:and\s+)?also\b|\b(as well|too)\b/.test(text.trim()),
+    additive: /^(?:and\s+)?also\b|\b(as well|too)\b|\bbreak (?:that|this|it|them) down\b|\bsplit (?:that|this|it|them)\b/.test(text.trim()),
     entity: false,
     listing: LISTING_START.test(text.trim()),
     understood: false,
@@ -564,7 +572,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const w = item.text;
       if (NEGATIONS.has(w)) negateNext = 3;
       else if (negateNext > 0) negateNext--;
-      if ((NEGATIONS.has(w) && !(w === 'no' && isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer'))) || w === 'nobody' || w === 'none' || w === 'ignoring' || w === 'omitting') intent.negations.push(w);
+      if ((NEGATIONS.has(w) && !(w === 'no' && isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer'))) || w === 'nobody' || w === 'none' || w === 'nothing' || w === 'ignoring' || w === 'omitting') intent.negations.push(w);
+      // `revenue minus refunds`, `cost plus tax`: arithmetic between measures, which a plan cannot say yet.
+      if (ARITHMETIC.has(w) || (w === 'divided' && isWord(next, 'by')) || (w === 'net' && isWord(next, 'of'))) intent.arithmetic.push(w === 'net' ? 'net of' : w);
       const noTable = w === 'no' && (next?.kind === 'table' || ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));
       const contracted = (w === 't' || w === 'not') && isWord(prev, 'do', 'does', 'did', 'have', 'has', 'had', 'haven', 'hasn', 'hadn', 'don', 'didn', 'doesn');
       if (contracted) {
@@ -754,6 +764,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         let counted: Item | undefined;
         for (let f = k + 1; f <= Math.min(items.length - 1, k + 3); f++) {
           const x = items[f];
+          // `regions with at least 80 visits`: an entity known only by its identifier is counted distinct.
+          if (x?.kind === 'column' && x.text !== lemma(x.text) && x.cands.length > 0 && x.cands.every((c) => /(^|[._])id$/.test(c.column.name)) && !lex.tables.has(lemma(x.text))) {
+            counted = x;
+            break;
+          }
           if (x?.kind === 'table' || x?.kind === 'rows' || ((x?.kind === 'word' || x?.kind === 'column') && (x.text === 'times' || x.text === 'time'))) {
             counted = x;
             break;
@@ -768,6 +783,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
         if (counted && (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)) {
           const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : null;
+          if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
+            intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text }, text: item.text });
+            used.add(items.indexOf(counted));
+            continue;
+          }
           if (item.op === 'gte' && item.value === 1 && table) intent.related.push({ table, negated: false, text: item.text });
           else intent.having.push({ op: item.op, value: item.value, table, measure: null, text: item.text });
           if (counted.kind === 'table') used.add(items.indexOf(counted));
@@ -812,6 +832,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const listedAfterNegated = isWord(prev, 'or', 'nor', 'and') && before?.kind === 'value' && intent.filters.some((f) => f.kind === 'value' && f.negated && f.text === before.text) && before.cands.some((v) => item.cands.some((c) => c.column === v.column));
       const negated = negateNext > 0 || listedAfterNegated;
       negateNext = 0;
+      // `purchases last week`, `refunds in March`: a plural value said as a noun names the rows.
+      const pluralNoun = /s$/.test(item.text) && !/ss$/.test(item.text) && !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
+      if (pluralNoun && namedBefore(k) < 0 && !negated) intent.entity = true;
       // `how many warnings came from services ...`: the count is of the rows the value names.
       if (pendingAgg?.fn === 'count' && /s$/.test(item.text) && !/ss$/.test(item.text)) {
         intent.count ??= { distinct: false, cands: null, table: null };
@@ -919,7 +942,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (/^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) && !intent.rowNouns.includes('request')) intent.rowNouns.push('request');
     if (item.event) {
       intent.event = cands;
-      intent.timeColumn = cands;
+      // `people hired in 2023 who have left`: a period already tied to another date stays on it.
+      intent.timeColumn ??= cands;
       intent.entity = true;
       if (pendingAgg?.fn === 'count' || pendingAgg === null) {
         intent.count ??= { distinct: false, cands: null, table: null };

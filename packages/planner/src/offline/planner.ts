@@ -3,7 +3,7 @@ import { timeColumnRank } from '../context.ts';
 import { lemma } from '../text.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
-import { buildLexicon, CONTRA_REVENUE, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import { buildLexicon, CONTRA_REVENUE, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { parseIntent, type DurationUnit, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
 
 type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
@@ -592,6 +592,13 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
         let target: { table: SchemaTable; column: SchemaColumn } | null = null;
         if (f.cands) target = pickColumn(r, f.cands, (c) => isNumericType(c.column.type));
         if (!target) {
+          // `orders refunded for more than $100`: the amount of the thing a value names (refund.amount).
+          const t0 = f.table ?? r.base;
+          const named = intent.filters.filter((x): x is Extract<FilterIntent, { kind: 'value' }> => x.kind === 'value').map((x) => stem(lemma(x.text.split(' ').pop() ?? x.text)));
+          const own = t0.columns.filter((c) => c.queryable && isMeasure(t0, c) && c.name.toLowerCase().split(/[._]/).slice(0, -1).some((w) => named.includes(stem(w))));
+          if (own.length === 1) target = { table: t0, column: own[0]! };
+        }
+        if (!target) {
           const agg = aggregates.find((a) => a.column);
           const t = f.table ?? r.base;
           const dm = defaultMeasure(t);
@@ -661,7 +668,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   }
 
   // `leavers`: the rows where the event's date is set (a period on it, below, implies that too).
-  if (intent.event && !intent.time) {
+  if (intent.event && (!intent.time || intent.timeColumn !== intent.event)) {
     const c = pickColumn(r, intent.event);
     if (c) {
       use(r, c.table);
@@ -680,6 +687,16 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   // Filters on aggregates.
   const having: QuerySpec['having'] = [];
   for (const h of intent.having) {
+    if (h.measure?.fn === 'count_distinct') {
+      // `regions with at least 80 visits`: the distinct identifiers of the entity counted.
+      const c = pickColumn(r, h.measure.cands);
+      if (!c) throw unanswerable(r.schema, `I could not tell what '${h.measure.word}' counts.`);
+      use(r, c.table);
+      const a = { fn: 'count_distinct' as const, column: ref(c.table, c.column), alias: uniq(alias(`distinct_${shortName(c.column.name)}`)) };
+      aggregates.push(a);
+      having.push({ ref: a.alias, op: h.op, value: h.value });
+      continue;
+    }
     if (h.measure) {
       const measured = measureColumn(r, h.measure.cands, h.measure.table, h.measure.word);
       use(r, measured.table);
@@ -923,7 +940,8 @@ function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates
   const firstAgg = aggregates[0];
   if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }], limit: pieces.orderMeasure.limit };
   const timeGroup = groups.find((g) => g.time_bucket);
-  if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }], limit: null };
+  // A series split by a category reads period by period, the categories in the same order in each.
+  if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }, ...groups.filter((g) => !g.time_bucket).map((g) => ({ ref: g.alias, direction: 'asc' as const }))], limit: null };
   if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }], limit: null };
   return { order_by: [], limit: null };
 }
@@ -984,11 +1002,31 @@ function droppedMeaning(intent: Intent, spec: QuerySpec, question: string): stri
   if (snapshot && intent.time) return `I cannot tell how things stood at a past date ('${snapshot[1]}'): I count rows by when they happened, not what was true on a given day.`;
   const negation = intent.negations[0];
   if (negation && !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op))) return `I could not tell what '${negation}' leaves out here.`;
+  if (intent.arithmetic.length > 0) return `I cannot yet combine measures with '${intent.arithmetic[0]}': ask for each total on its own.`;
   if (intent.eventNouns.length > 1) return `${intent.eventNouns.map((w) => `'${w}'`).join(' and ')} are counted by different dates: ask about each on its own.`;
   if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden)) return 'This asks how many, but I could only read it as a list of rows.';
   const ranksNothing = spec.aggregates.length > 0 && spec.group_by.length === 0;
   if (intent.order?.by === 'measure' && intent.order.limit !== null && ((spec.limit === null && spec.limit_per_group === null) || ranksNothing)) return `I could not tell what to rank for the top ${intent.order.limit}.`;
   return null;
+}
+
+/**
+ * `average items per order`: grouped by the order's own identifier, each group is one order, so
+ * the `per` names the unit the average is over, not a breakdown. An average of another entity's
+ * measure per identifier (`revenue per session`) is a ratio of a total to a count, refused until a
+ * plan can say it.
+ */
+function perUnitAverage(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
+  if (spec.group_by.length !== 1 || spec.group_by[0]!.time_bucket || spec.aggregates.length === 0) return spec;
+  const group = spec.group_by[0]!.column;
+  const table = schema.tables.find((t) => t.name === (group.table ?? spec.source));
+  const isIdentifier = /(^|[._])id$/.test(group.column) || (table?.primary_key.length === 1 && table.primary_key[0] === group.column);
+  if (!isIdentifier || !spec.aggregates.every((a) => a.fn === 'avg' || a.fn === 'median' || a.fn === 'percentile')) return spec;
+  const namespace = group.column.includes('.') ? group.column.slice(0, group.column.lastIndexOf('.') + 1) : null;
+  const sameUnit = spec.aggregates.every((a) => measuredColumns(a).every((c) => (namespace ? c.column.startsWith(namespace) : (c.table ?? spec.source) === (group.table ?? spec.source))));
+  if (!sameUnit) throw unanswerable(schema, `An average per ${group.column.replace(/[._]id$/, '')} is a total divided by their number, which I cannot compute yet: ask for the total and the number apart.`);
+  const alias = spec.group_by[0]!.alias;
+  return { ...spec, group_by: [], order_by: spec.order_by.filter((o) => o.ref !== alias && !spec.aggregates.some((a) => a.alias === o.ref)), limit: null };
 }
 
 /** `which plans ...`, `list (all) agents ...`: the question asks for rows of this table itself. */
@@ -1159,6 +1197,7 @@ function planOffline(request: PlanRequest): Plan {
     const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
     if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
   }
+  spec = perUnitAverage(spec, schema);
   spec = tidy(spec);
   const dropped = droppedMeaning(intent, spec, request.question);
   if (dropped) throw unanswerable(schema, dropped);
