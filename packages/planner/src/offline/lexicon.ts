@@ -79,6 +79,11 @@ const DESCRIPTION_NOISE = new Set(['current', 'currently', 'latest', 'recent', '
 /** Tails that make a column a key (`salary_id`, `order_no`). */
 const IDENTIFIER_TAIL = new Set(['id', 'uuid', 'key', 'no', 'num']);
 
+/** A field that identifies a row of some entity (`session.id`, `order_id`). */
+export function isIdentifierName(name: string): boolean {
+  return /(^|[._])id$/i.test(name);
+}
+
 const cache = new WeakMap<PlannerSchema, Lexicon>();
 
 function add<T>(map: Map<string, T[]>, key: string, item: T): void {

@@ -2,7 +2,7 @@ import type { AggregateFunction, ChartType, TimeUnit } from '@aqs/contracts';
 import { identifierWords, lemma, normalize, parseNumberWord, ROW_NOUNS, STOPWORDS, tokenize, type Token } from '../text.ts';
 import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
-import { buildLexicon, EVENT_NOUNS, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import { buildLexicon, EVENT_NOUNS, isIdentifierName, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
 import { analyse, isContentTag, wordAt, type PartOfSpeech } from '../nlp.ts';
 
@@ -364,7 +364,8 @@ function matchAt(
   i: number,
   blocked: (t: Token) => boolean,
   dateVerb: (t: Token) => boolean = () => false,
-  commonWord: (t: Token, value: string) => boolean = () => false,
+  codeNotWritten: (t: Token, value: string) => boolean = () => false,
+  stemBlocked: (t: Token) => boolean = () => false,
 ): { n: number; item: Item } | null {
   for (let n = Math.min(lex.maxWords, tokens.length - i); n >= 1; n--) {
     const slice = tokens.slice(i, i + n);
@@ -380,7 +381,7 @@ function matchAt(
     if (values && n === 1) {
       // A word of the question's grammar (`show`, `made`, `top`) stands only for a value spelled as it
       // is, never for one it is merely a word of (`no_show`).
-      const kept = values.filter((v) => typeof v.value !== 'string' || (!commonWord(slice[0]!, v.value) && (!GRAMMAR.has(text) || phraseOf(v.value) === text)));
+      const kept = values.filter((v) => typeof v.value !== 'string' || (!codeNotWritten(slice[0]!, v.value) && (!GRAMMAR.has(text) || phraseOf(v.value) === text)));
       values = kept.length > 0 ? kept : undefined;
     }
     const tables = lex.tables.get(lemmas);
@@ -408,7 +409,7 @@ function matchAt(
       if (own && own.length > 0) return { n, item: { kind: 'value', cands: own, text, pos } };
     }
     // `tickets opened in 2024`: a verb before a period is when, not a value (`open`) by its stem.
-    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!) && !commonWord(slice[0]!, '')) {
+    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!) && !stemBlocked(slice[0]!)) {
       const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`);
       if (stemmed) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
     }
@@ -449,17 +450,21 @@ export function itemize(
       const time = sp.specials.find((x) => x.item?.kind === 'time' && x.start > t.start);
       return !!time && !!after && (after.start >= time.start || /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text));
     };
-    // A value matched by an everyday word: `value` '' asks about the word alone (stem matches: `returned` is not `returning`).
-    const commonWord = (t: Token, value: string): boolean => {
-      const shouting = value === '' || (/[A-Z]/.test(value) && value === value.toUpperCase());
-      if (!shouting || (value !== '' && new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(question))) return false;
+    // Function words and verbs: everyday words rather than names of data.
+    const everyday = (t: Token): boolean => {
       const tag = wordAt(words, t.start)?.pos;
-      // `failed requests`: a participle before a noun describes it, like an adjective.
-      const following = tokens[tokens.indexOf(t) + 1];
-      if (value === '' && tag === 'VERB' && following && /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '')) return false;
       return STOPWORDS.has(t.text) || tag === 'VERB' || tag === 'AUX' || tag === 'ADP' || tag === 'PRON' || tag === 'DET' || tag === 'SCONJ' || tag === 'CCONJ' || tag === 'PART' || tag === 'ADV';
     };
-    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, commonWord);
+    // `can I get ...`: an upper-case code (`GET`) not written as the data writes it is not said by an everyday word.
+    const codeNotWritten = (t: Token, value: string): boolean =>
+      /[A-Z]/.test(value) && value === value.toUpperCase() && !new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(question) && everyday(t);
+    // `returned` is not `returning` by its stem; `failed requests` is `failure`: a participle before a noun describes it.
+    const stemBlocked = (t: Token): boolean => {
+      const following = tokens[tokens.indexOf(t) + 1];
+      const describes = wordAt(words, t.start)?.pos === 'VERB' && following !== undefined && /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '');
+      return everyday(t) && !describes;
+    };
+    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, codeNotWritten, stemBlocked);
     if (hit) {
       items.push(hit.item);
       i += hit.n;
@@ -561,6 +566,10 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (gi >= 0) intent.groups.splice(gi, 1);
   };
 
+  // `sessions`, `visits`: a plural word naming only identifier fields (`session.id`) and no table is an
+  // entity known by its identifier, counted as distinct identifiers.
+  const namesEntityById = (x: Item | undefined): boolean =>
+    x?.kind === 'column' && x.text !== lemma(x.text) && x.cands.length > 0 && x.cands.every((c) => isIdentifierName(c.column.name)) && !lex.tables.has(lemma(x.text));
   for (let k = 0; k < items.length; k++) {
     const item = items[k] as Item;
     const prev = items[k - 1];
@@ -765,7 +774,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         for (let f = k + 1; f <= Math.min(items.length - 1, k + 3); f++) {
           const x = items[f];
           // `regions with at least 80 visits`: an entity known only by its identifier is counted distinct.
-          if (x?.kind === 'column' && x.text !== lemma(x.text) && x.cands.length > 0 && x.cands.every((c) => /(^|[._])id$/.test(c.column.name)) && !lex.tables.has(lemma(x.text))) {
+          if (namesEntityById(x)) {
             counted = x;
             break;
           }
@@ -833,10 +842,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const negated = negateNext > 0 || listedAfterNegated;
       negateNext = 0;
       // `purchases last week`, `refunds in March`: a plural value said as a noun names the rows.
-      const pluralNoun = /s$/.test(item.text) && !/ss$/.test(item.text) && !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
+      const plural = /s$/.test(item.text) && !/ss$/.test(item.text);
+      const pluralNoun = plural && !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
       if (pluralNoun && namedBefore(k) < 0 && !negated) intent.entity = true;
       // `how many warnings came from services ...`: the count is of the rows the value names.
-      if (pendingAgg?.fn === 'count' && /s$/.test(item.text) && !/ss$/.test(item.text)) {
+      if (pendingAgg?.fn === 'count' && plural) {
         intent.count ??= { distinct: false, cands: null, table: null };
         pendingAgg = null;
       }
@@ -951,11 +961,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       continue;
     }
-    // `sessions per device`, `how many sessions`: an entity known only by its identifier field
-    // (`session.id` in an index of events) is counted as its distinct identifiers.
-    const identifiersOnly = cands.length > 0 && cands.every((c) => /(^|[._])id$/.test(c.column.name) && !lex.tables.has(lemma(item.text)));
+    // `sessions per device`, `how many sessions`: counted as distinct identifiers.
     const countCue = pendingAgg?.fn === 'count' || pendingAgg?.fn === 'count_distinct' || isWord(next, 'per', 'by', 'each', 'across') || (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
-    if (identifiersOnly && countCue && !groupMode && item.text !== lemma(item.text) && !intent.count) {
+    if (namesEntityById(item) && countCue && !groupMode && !intent.count) {
       intent.count = { distinct: true, cands, table: null };
       pendingAgg = null;
       continue;

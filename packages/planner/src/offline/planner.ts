@@ -3,7 +3,7 @@ import { timeColumnRank } from '../context.ts';
 import { lemma } from '../text.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
-import { buildLexicon, CONTRA_REVENUE, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import { buildLexicon, CONTRA_REVENUE, isIdentifierName, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { parseIntent, type DurationUnit, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
 
 type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
@@ -218,7 +218,7 @@ function measuredTable(r: Resolver, aggregates: QuerySpec['aggregates'], intent:
   const byName = (name: string | undefined): SchemaTable | null => r.schema.tables.find((t) => t.name === name) ?? null;
   for (const a of aggregates) {
     if (a.hidden) continue;
-    const column = a.column ?? (a.expression ? measuredColumns(a)[0] : undefined);
+    const column = measuredColumns(a)[0];
     if (column && a.fn !== 'count_distinct') return byName(column.table);
   }
   return intent.having.find((h) => h.table)?.table ?? intent.count?.table ?? null;
@@ -1020,7 +1020,7 @@ function perUnitAverage(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   if (spec.group_by.length !== 1 || spec.group_by[0]!.time_bucket || spec.aggregates.length === 0) return spec;
   const group = spec.group_by[0]!.column;
   const table = schema.tables.find((t) => t.name === (group.table ?? spec.source));
-  const isIdentifier = /(^|[._])id$/.test(group.column) || (table?.primary_key.length === 1 && table.primary_key[0] === group.column);
+  const isIdentifier = isIdentifierName(group.column) || (table?.primary_key.length === 1 && table.primary_key[0] === group.column);
   if (!isIdentifier || !spec.aggregates.every((a) => a.fn === 'avg' || a.fn === 'median' || a.fn === 'percentile')) return spec;
   const namespace = group.column.includes('.') ? group.column.slice(0, group.column.lastIndexOf('.') + 1) : null;
   const sameUnit = spec.aggregates.every((a) => measuredColumns(a).every((c) => (namespace ? c.column.startsWith(namespace) : (c.table ?? spec.source) === (group.table ?? spec.source))));
