@@ -119,6 +119,53 @@ describe('what the question says reaches the plan, or it is refused', () => {
   });
 });
 
+describe('what the question asks for is what the plan answers, or it is refused', () => {
+  it('`average`, `p90` and `how much` need that kind of measure, not a count or rows', async () => {
+    expect((await refusal(staff, 'how long do holidays last on average?')).message).toMatch(/average/);
+    expect((await refusal(events, 'what is the typical p90 refund')).message).toMatch(/p90/);
+    expect((await refusal(events, 'how much did refunds come to?')).message).toMatch(/how much/);
+  });
+
+  it('`per` or `each` with one number for everything is refused', async () => {
+    expect((await refusal(staff, 'absences per kind, other than jury duty')).message).toMatch(/break the answer down/);
+  });
+
+  it('rows asked for are not answered with their count', async () => {
+    expect((await refusal(staff, 'staff who had a sick absence in 2024')).message).toMatch(/rows themselves/);
+  });
+
+  it('the entity ranked or chosen is the one the answer shows', async () => {
+    expect((await refusal(shop, 'top 3 customers by order count in each country')).message).toMatch(/'customers'/);
+    expect((await refusal(staff, 'top 2 staff by absences in each office')).message).toMatch(/'staff'/);
+    // A table's name before one of its columns names the column, which is shown.
+    const p = await plan(staff, 'absences per office city');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['city']);
+  });
+
+  it('a year said must bound the period read', async () => {
+    expect((await refusal(staff, 'absence days of people hired in 2021, last 30 days')).message).toMatch(/2021/);
+    const p = await plan(staff, 'list staff hired before 2020 along with their contract');
+    expect(leaves(p.spec)).toContainEqual({ op: 'time_range', column: { column: 'hired_on' }, range: { kind: 'absolute', to: '2020-01-01T00:00:00.000Z' } });
+  });
+
+  it('a filter on the number of related rows counts those rows, and the measure asked for is ranked', async () => {
+    const p = await plan(staff, 'offices with more than 4 absences ranked by their average appraisal score');
+    expect(p.spec.aggregates).toContainEqual({ fn: 'count_distinct', column: { table: 'people.absences', column: 'absence_id' }, alias: 'count_absences' });
+    expect(p.spec.having).toEqual([{ ref: 'count_absences', op: 'gt', value: 4 }]);
+    expect(p.spec.order_by).toEqual([{ ref: 'avg_score', direction: 'desc' }]);
+  });
+
+  it('a follow-up period moves the previous period, on the same date', async () => {
+    const first = await plan(staff, 'top 2 staff by absence days in 2023');
+    const range = leaves(first.spec).find((c) => c.op === 'time_range');
+    expect(range).toMatchObject({ column: { table: 'people.absences' } });
+    const next = await plan(staff, 'and for 2024?', [first], ['top 2 staff by absence days in 2023']);
+    const moved = leaves(next.spec).find((c) => c.op === 'time_range');
+    expect(moved && 'column' in moved ? moved.column : null).toEqual(range && 'column' in range ? range.column : undefined);
+    expect(moved).toMatchObject({ range: { kind: 'absolute', from: '2024-01-01T00:00:00.000Z' } });
+  });
+});
+
 describe('periods apply to the rows measured', () => {
   it('the people with the most absences in a year: the absences of that year, not the people hired in it', async () => {
     const p = await plan(staff, 'the 3 staff who had the most absences in 2023');

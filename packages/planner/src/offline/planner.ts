@@ -714,6 +714,18 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       continue;
     }
     if (h.table && h.table !== r.base) use(r, h.table);
+    // `agents with at least 20 tickets`: the rows of the table named are counted, not the agents themselves.
+    const countedKey = h.table && h.table !== r.base && h.table.primary_key.length === 1 ? h.table.columns.find((c) => c.name === h.table!.primary_key[0]) : undefined;
+    if (h.table && countedKey) {
+      const key = ref(h.table, countedKey);
+      let distinct = aggregates.find((a) => a.fn === 'count_distinct' && a.column && sameColumn(a.column, key) && !a.where);
+      if (!distinct) {
+        distinct = { fn: 'count_distinct', column: key, alias: uniq(alias(`count_${shortName(h.table.name)}`)) };
+        aggregates.push(distinct);
+      }
+      having.push({ ref: distinct.alias, op: h.op, value: h.value });
+      continue;
+    }
     let counted = aggregates.find((a) => a.fn === 'count' && !a.column && !a.where);
     if (!counted) {
       // `which labels are on at least 50 cases` lists labels; `... and how many` shows the count too.
@@ -733,7 +745,14 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     // date of some other table reached by a join (`requests submitted` is not reviews.submitted_at).
     // (A date verb may be known from the column's description only: `placed` -> "when the order was placed".)
     const weakBefore = r.weak.length;
-    if (intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)));
+    // `and for 2025?` moves the period of the previous answer, on the same date, unless another date is named.
+    const previousRange = hasPreviousTime && !intent.timeColumn ? flatten(hasPreviousTime.filter).find((l) => l.op === 'time_range') : undefined;
+    if (previousRange && 'column' in previousRange) {
+      const table = r.schema.tables.find((t) => t.name === (previousRange.column.table ?? hasPreviousTime!.source));
+      const column = table?.columns.find((c) => c.name === previousRange.column.column);
+      if (table && column) timeRef = { table, column };
+    }
+    if (!timeRef && intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)));
     r.weak.length = weakBefore;
     // `requests submitted in 2024`, `tickets filed last month`: a verb of making the row names its creation date.
     if (!timeRef && CREATION_VERB.test(request.question.toLowerCase())) {
@@ -935,9 +954,10 @@ function qualify(spec: QuerySpec): QuerySpec {
   };
 }
 
-function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by']): Pick<QuerySpec, 'order_by' | 'limit'> {
+function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by'], having: QuerySpec['having'] = []): Pick<QuerySpec, 'order_by' | 'limit'> {
   if (pieces.listOrder) return { order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }], limit: pieces.listOrder.limit };
-  const firstAgg = aggregates[0];
+  // A measure only there to filter groups (`with at least 20 tickets`) is not the one ranked when another is asked for.
+  const firstAgg = aggregates.find((a) => !having.some((h) => h.ref === a.alias)) ?? aggregates[0];
   if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }], limit: pieces.orderMeasure.limit };
   const timeGroup = groups.find((g) => g.time_bucket);
   // A series split by a category reads period by period, the categories in the same order in each.
@@ -997,8 +1017,9 @@ function conditionsOf(spec: QuerySpec): Condition[] {
  * answered with rows, a `top 5` without its limit. Each is a misreading that would still return a
  * plausible table, so the plan is refused instead.
  */
-function droppedMeaning(intent: Intent, spec: QuerySpec, question: string): string | null {
-  const snapshot = /\b(as of|as at|at the (?:end|start|beginning|close) of)\b/.exec(question.toLowerCase());
+function droppedMeaning(intent: Intent, spec: QuerySpec, question: string, lex: Lexicon, now: Date, collapsedPerUnit: boolean): string | null {
+  const text = question.toLowerCase();
+  const snapshot = /\b(as of|as at|at the (?:end|start|beginning|close) of)\b/.exec(text);
   if (snapshot && intent.time) return `I cannot tell how things stood at a past date ('${snapshot[1]}'): I count rows by when they happened, not what was true on a given day.`;
   const negation = intent.negations[0];
   if (negation && !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op))) return `I could not tell what '${negation}' leaves out here.`;
@@ -1007,7 +1028,104 @@ function droppedMeaning(intent: Intent, spec: QuerySpec, question: string): stri
   if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden)) return 'This asks how many, but I could only read it as a list of rows.';
   const ranksNothing = spec.aggregates.length > 0 && spec.group_by.length === 0;
   if (intent.order?.by === 'measure' && intent.order.limit !== null && ((spec.limit === null && spec.limit_per_group === null) || ranksNothing)) return `I could not tell what to rank for the top ${intent.order.limit}.`;
+  return droppedMeasure(spec, text) ?? droppedBreakdown(spec, text, collapsedPerUnit) ?? countForList(intent, spec, text, lex) ?? unshownSubject(spec, text, lex, collapsedPerUnit) ?? droppedYear(spec, text, now);
+}
+
+/** `average`, `median`, `p95`, `how much`, `how long` name a kind of measure: a plan without it answers something else. */
+function droppedMeasure(spec: QuerySpec, text: string): string | null {
+  const fns = new Set(spec.aggregates.map((a) => a.fn));
+  const averaged = /\b(?<!above |below |than )(average|avg|mean)\b/.exec(text);
+  if (averaged && !fns.has('avg')) return `I could not tell what '${averaged[1]}' is taken of here.`;
+  const percentile = /\b(median|percentile|p\d{1,2})\b/.exec(text);
+  if (percentile && !fns.has('median') && !fns.has('percentile')) return `I could not tell what the '${percentile[1]}' is taken of here.`;
+  const amount = /\bhow (much|long)\b(?! ago)/.exec(text);
+  if (amount && ![...fns].some((fn) => fn !== 'count' && fn !== 'count_distinct')) return `This asks how ${amount[1]}, but I could only read it as ${spec.aggregates.length > 0 ? 'a count' : 'a list of rows'}.`;
   return null;
+}
+
+/** `per region`, `for each team`, `a breakdown of`: one number for everything drops the breakdown asked for. */
+function droppedBreakdown(spec: QuerySpec, text: string, collapsedPerUnit: boolean): string | null {
+  if (spec.aggregates.length === 0 || spec.group_by.length > 0 || spec.limit_per_group !== null || collapsedPerUnit) return null;
+  const cue = /\b(per|each|every|breakdown|broken down|split (?:up )?by|by each)\b/.exec(text);
+  return cue ? `I could not tell what to break the answer down by ('${cue[1]}').` : null;
+}
+
+/** `list agents hired before 2022`, `customers who had an urgent ticket`: rows were asked for, and a count would answer another question. */
+function countForList(intent: Intent, spec: QuerySpec, text: string, lex: Lexicon): string | null {
+  const onlyCounts = spec.aggregates.length > 0 && spec.aggregates.every((a) => a.fn === 'count' || a.fn === 'count_distinct') && spec.group_by.length === 0;
+  if (!onlyCounts || intent.asksCount || /\b(count|number|total|tally|volume|many)\b/.test(text)) return null;
+  const relative = /\b([a-z]+) (?:who|that) /.exec(text)?.[1];
+  const namesRows = relative !== undefined && (lex.tables.get(lemma(relative)) ?? lex.tables.get(relative) ?? []).length > 0;
+  const asksRows = /^\s*(?:please\s+)?(?:list|show|which|who|give me|what are)\b/.test(text) || namesRows;
+  return asksRows ? 'This asks for the rows themselves, but I could only read it as a count of them.' : null;
+}
+
+/**
+ * `top 3 customers by tickets in each region`, `which organizations paid more than ...`, `each department`: the
+ * entity said after the ranking or choice must be what the answer shows, or the plan ranks something else.
+ */
+function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPerUnit: boolean): string | null {
+  const shown = [...spec.group_by.map((g) => g.column), ...spec.columns].map((c) => ({ table: c.table ?? spec.source, column: c.column }));
+  const measured = new Set(spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)));
+  const cues = /\b(?:top|bottom|which|each|every|per|(?:the|which) \d+|(?:first|last|top|bottom) \d+)\s+((?:[a-z][a-z'-]*\s*){1,3})/g;
+  for (const m of text.matchAll(cues)) {
+    const unitCue = /^(per|each|every)\b/.test(m[0]);
+    if (collapsedPerUnit && unitCue) continue;
+    const words = m[1]!.trim().split(/\s+/);
+    const columnsOf = (word: string | undefined) => (word ? (lex.columns.get(lemma(word)) ?? lex.columns.get(word) ?? []) : []);
+    for (const [i, word] of words.entries()) {
+      if (/^\d/.test(word) || GRAMMAR_FOR_SUBJECT.has(word)) continue;
+      if (TIME_UNIT_WORDS.test(word)) break;
+      let tables = lex.tables.get(lemma(word)) ?? lex.tables.get(word) ?? [];
+      let columns = columnsOf(word);
+      // `customer region`: a table's name before one of its columns names the column.
+      const ofTable = columnsOf(words[i + 1]).filter((c) => tables.includes(c.table));
+      if (ofTable.length > 0) [tables, columns] = [[], ofTable];
+      if (tables.length === 0 && columns.length === 0) continue;
+      // `median seats per subscription`: the rows whose column is measured, each one the unit of the measure.
+      if (unitCue && tables.some((t) => measured.has(t.name))) break;
+      // A table is shown by what identifies its rows (its label or key), not by any of its columns (`customers` by region is regions).
+      // ... or by a foreign key to it (`orders per customer` without joins: the customer_id).
+      const identifies = (t: SchemaTable, c: { table: string; column: string }) =>
+        (c.table === t.name && (c.column === labelColumn(t)?.name || t.primary_key.includes(c.column))) ||
+        !!lex.schema.tables.find((x) => x.name === c.table)?.foreign_keys.some((fk) => fk.references.table === t.name && fk.columns.length === 1 && fk.columns[0] === c.column);
+      const tableShown = tables.some((t) => shown.some((c) => identifies(t, c)) || (spec.source === t.name && spec.aggregates.length === 0 && spec.group_by.length === 0));
+      const namespaceOf = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
+      const columnShown = columns.some((cand) => shown.some((c) => c.table === cand.table.name && (c.column === cand.column.name || (cand.column.name.includes('.') && namespaceOf(c.column) === namespaceOf(cand.column.name)))));
+      if (!tableShown && !columnShown) return `I could not tell how to show each '${word}' in the answer.`;
+      break;
+    }
+  }
+  return null;
+}
+
+const TIME_UNIT_WORDS = /^(?:second|minute|hour|day|week|month|quarter|year)s?$/;
+
+/** Words between a ranking cue and its subject that name nothing: `top 5 most active customers`. */
+const GRAMMAR_FOR_SUBJECT = new Set(['most', 'least', 'the', 'of', 'our', 'my', 'all', 'one', 'single', 'highest', 'lowest', 'biggest', 'largest', 'smallest', 'best', 'worst', 'busiest', 'different']);
+
+/** A year said in the question (`left during 2024`) must be inside the period the plan reads. */
+function droppedYear(spec: QuerySpec, text: string, now: Date): string | null {
+  const conditions = conditionsOf(spec);
+  const ranges = conditions.flatMap((c) => (c.op === 'time_range' ? [rangeBounds(c.range, now)] : []));
+  const valuesSaid = conditions.flatMap((c) => ('value' in c ? [String(c.value)] : 'values' in c ? c.values.map(String) : []));
+  const bucketed = spec.group_by.some((g) => g.time_bucket);
+  for (const m of text.matchAll(/\b((?:19|20)\d{2})\b/g)) {
+    const year = Number(m[1]);
+    if (valuesSaid.some((v) => v.includes(m[1]!))) continue;
+    const start = Date.UTC(year, 0, 1);
+    const end = Date.UTC(year + 1, 0, 1);
+    // `before 2020` ends where the year starts, `after 2020` starts where it ends: the year bounds the period.
+    const inside = ranges.some((r) => (r.from < end && r.to > start) || [r.from, r.to].some((edge) => edge === start || edge === end));
+    if (!inside && !(bucketed && ranges.length === 0)) return `I could not place ${year} in the period I read.`;
+  }
+  return null;
+}
+
+function rangeBounds(range: Extract<Condition, { op: 'time_range' }>['range'], now: Date): { from: number; to: number } {
+  if (range.kind === 'absolute') return { from: range.from ? Date.parse(range.from) : -Infinity, to: range.to ? Date.parse(range.to) : Infinity };
+  const unitMs: Record<string, number> = { second: 1e3, minute: 6e4, hour: 3.6e6, day: 8.64e7, week: 6.048e8, month: 2.678e9, quarter: 7.9e9, year: 3.17e10 };
+  return { from: now.getTime() - range.count * (unitMs[range.unit] ?? 8.64e7), to: now.getTime() };
 }
 
 /**
@@ -1123,7 +1241,7 @@ function planOffline(request: PlanRequest): Plan {
     let order = { order_by: prev.order_by, limit: prev.limit };
     const shapeChanged = pieces.aggregates.length > 0 || pieces.groups.length > 0;
     if (pieces.orderMeasure || pieces.listOrder || shapeChanged) {
-      const o = orderFor(pieces, aggregates, groups);
+      const o = orderFor(pieces, aggregates, groups, pieces.having);
       order = pieces.orderMeasure || pieces.listOrder ? o : { order_by: o.order_by, limit: o.order_by.length > 0 && prev.limit !== null && !groups.some((g) => g.time_bucket) ? prev.limit : o.limit };
     }
     if (order.order_by.some((o) => ![...aggregates, ...groups].some((x) => x.alias === o.ref)) && (aggregates.length > 0 || groups.length > 0)) {
@@ -1152,7 +1270,7 @@ function planOffline(request: PlanRequest): Plan {
       group_by: pieces.groups,
       aggregates: pieces.aggregates,
       having: pieces.having,
-      ...orderFor(pieces, pieces.aggregates, pieces.groups),
+      ...orderFor(pieces, pieces.aggregates, pieces.groups, pieces.having),
       limit_per_group: pieces.limitPerGroup,
     };
     if (whoAsked) {
@@ -1197,9 +1315,10 @@ function planOffline(request: PlanRequest): Plan {
     const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
     if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
   }
-  spec = perUnitAverage(spec, schema);
-  spec = tidy(spec);
-  const dropped = droppedMeaning(intent, spec, request.question);
+  const perUnit = perUnitAverage(spec, schema);
+  const collapsedPerUnit = perUnit !== spec;
+  spec = tidy(perUnit);
+  const dropped = droppedMeaning(intent, spec, request.question, lex, request.now, collapsedPerUnit);
   if (dropped) throw unanswerable(schema, dropped);
   const errors = validateSpecAgainstSchema(spec, schema);
   if (errors.length > 0) throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
