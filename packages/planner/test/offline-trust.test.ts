@@ -155,6 +155,21 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(p.spec.order_by).toEqual([{ ref: 'avg_score', direction: 'desc' }]);
   });
 
+  it('a split nobody asked for is refused: every amount, every identifier counted, any split of a plain `how many`', async () => {
+    expect((await refusal(events, 'how many purchases had a refund amount')).message).toMatch(/every value of refund.amount/);
+    expect((await refusal(events, 'sessions for each segment')).message).toMatch(/every session.id/);
+    expect((await refusal(events, 'how many log lines carried a service name?')).message).toMatch(/split by values nobody asked for/);
+    // Said after `per`, an amount is a split like any other.
+    const p = await plan(events, 'value of purchases (order total) per service and item count');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['service.name', 'order.item_count']);
+  });
+
+  it('every column of every row answers only a request for rows', async () => {
+    expect((await refusal(staff, 'what did appraisals look like in 2024')).message).toMatch(/does not ask for rows/);
+    const p = await plan(events, 'list the refunds from last week');
+    expect(p.spec.aggregates).toEqual([]);
+  });
+
   it('a follow-up period moves the previous period, on the same date', async () => {
     const first = await plan(staff, 'top 2 staff by absence days in 2023');
     const range = leaves(first.spec).find((c) => c.op === 'time_range');
@@ -326,6 +341,7 @@ describe('event indices', () => {
 
   it('an entity known by its identifier is counted distinct in a filter on a count', async () => {
     const p = await plan(events, 'hosts with at least 50 sessions');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['host.name']);
     expect(p.spec.having).toEqual([{ ref: 'distinct_session_id', op: 'gte', value: 50 }]);
     expect(p.spec.aggregates).toContainEqual({ fn: 'count_distinct', column: { column: 'session.id' }, alias: 'distinct_session_id' });
   });

@@ -947,6 +947,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       continue;
     }
     // column mention
+    // `hosts with at least 50 sessions`: the identifiers a comparison counts are not a column asked for.
+    if (used.has(k) && namesEntityById(item)) continue;
     const cands = item.cands;
     // Latency and response time are what requests take: in an index of mixed documents, those of requests.
     if (/^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) && !intent.rowNouns.includes('request')) intent.rowNouns.push('request');

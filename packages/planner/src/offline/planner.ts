@@ -1028,8 +1028,65 @@ function droppedMeaning(intent: Intent, spec: QuerySpec, question: string, lex: 
   if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden)) return 'This asks how many, but I could only read it as a list of rows.';
   const ranksNothing = spec.aggregates.length > 0 && spec.group_by.length === 0;
   if (intent.order?.by === 'measure' && intent.order.limit !== null && ((spec.limit === null && spec.limit_per_group === null) || ranksNothing)) return `I could not tell what to rank for the top ${intent.order.limit}.`;
-  return droppedMeasure(spec, text) ?? droppedBreakdown(spec, text, collapsedPerUnit) ?? countForList(intent, spec, text, lex) ?? unshownSubject(spec, text, lex, collapsedPerUnit) ?? droppedYear(spec, text, now);
+  return (
+    droppedMeasure(spec, text) ??
+    droppedBreakdown(spec, text, collapsedPerUnit) ??
+    countForList(intent, spec, text, lex) ??
+    unshownSubject(spec, text, lex, collapsedPerUnit) ??
+    droppedYear(spec, text, now) ??
+    unaskedGrouping(intent, spec, text, lex) ??
+    unaskedRows(spec, text)
+  );
 }
+
+const GROUPING_CUE = /\b(by|per|each|every|across|which|what|where|who|top|bottom|most|least|breakdown|broken|split|among|compare|vs|versus|distribution|group|grouped)\b/;
+
+/**
+ * A split the question did not ask for: every value of an amount or a price (`by discount_pct, amount`),
+ * every identifier of the rows counted (`countries with 100 sessions` by session), or any split of a
+ * `how many` that says no `by`, `per` or `which`.
+ */
+function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lexicon): string | null {
+  const groups = spec.group_by.filter((g) => !g.time_bucket);
+  const said = (column: string) => {
+    const words = column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
+    return words.some((w) => new RegExp(`\\b(?:by|per|each|every|across)\\s+(?:[a-z]+,?\\s+){0,3}${w}`).test(text));
+  };
+  // Identifiers are the rows shown when they are ranked or filtered (`users with at least 40 requests`).
+  const ranksOrFilters = spec.having.length > 0 || spec.limit !== null;
+  for (const g of groups) {
+    const table = lex.schema.tables.find((t) => t.name === (g.column.table ?? spec.source));
+    const column = table?.columns.find((c) => c.name === g.column.column);
+    if (!table || !column) continue;
+    const amount = isMeasure(table, column) && (/^(double|float|real|numeric|decimal|money|scaled_float|half_float)/i.test(column.type) || ADDITIVE.test(column.name) || AVERAGED.test(column.name));
+    if (amount && !said(column.name)) return `I could not tell why the answer would be split by every value of ${column.name}.`;
+    const identifier = isIdentifierName(column.name) || table.primary_key.includes(column.name);
+    const isForeignKey = table.foreign_keys.some((fk) => fk.columns.includes(column.name));
+    const namespace = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '');
+    const pairedWithLabel = groups.some((other) => other !== g && (other.column.table ?? spec.source) === (g.column.table ?? spec.source) && namespace(other.column.column) === namespace(g.column.column));
+    if (identifier && !isForeignKey && !pairedWithLabel && !said(column.name) && !(ranksOrFilters && namedAsSubject(column.name, text)) && !/\bids?\b/.test(text)) return `I could not tell why the answer would list every ${column.name}.`;
+  }
+  if (intent.asksCount && groups.length > 0 && !GROUPING_CUE.test(text)) return 'This asks how many, but I could only read it split by values nobody asked for.';
+  return null;
+}
+
+/** `users with at least 40 requests` names users as what is listed; `countries with 100 sessions` only counts sessions. */
+function namedAsSubject(column: string, text: string): boolean {
+  const words = column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
+  return words.some((w) => [...text.matchAll(new RegExp(`(\\S+\\s+)?(?:\\S+\\s+)?\\b${w}s?\\b`, 'g'))].some((m) => !/\d/.test(m[0].split(/\s+/).slice(0, -1).join(' '))));
+}
+
+/** Asked as a question (`what did we bill?`), every column of every row answers only a request for rows (`list`, `show`, `latest`). */
+function unaskedRows(spec: QuerySpec, text: string): string | null {
+  if (spec.aggregates.length > 0 || spec.group_by.length > 0 || spec.columns.length > 0) return null;
+  const asked = text.includes('?') || /^\s*(what|how|did|does|do|is|are|was|were|when|why|can|could)\b/.test(text);
+  if (!asked) return null;
+  const asksRows = /\b(list|show|display|give|which|find|see|view|get|fetch|pull|print|export|all|every|rows|records|entries|details|latest|recent|newest|oldest|last \d+|first \d+|what are|what were)\b/.test(text);
+  return asksRows ? null : 'I could only read this as a list of rows, and the question does not ask for rows.';
+}
+
+/** Name parts that say what kind of value a column holds, not what it is about. */
+const GENERIC_LEAF = /^(id|name|code|key|keyword|value|type|count|total|amount|pct|num)$/;
 
 /** `average`, `median`, `p95`, `how much`, `how long` name a kind of measure: a plan without it answers something else. */
 function droppedMeasure(spec: QuerySpec, text: string): string | null {
