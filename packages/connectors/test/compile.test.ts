@@ -61,6 +61,24 @@ describe('ES|QL compiler', () => {
     expect(() => compileEsql(spec({ source: 'weblogs', joins: [{ table: 'x', on: [{ left: { column: 'a' }, right: { column: 'b' } }] }] }))).toThrow(CompileError);
   });
 
+  it('reads one value of a multi-valued field after MV_EXPAND, and refuses any other comparison on it', () => {
+    const multiValued = { weblogs: ['tags'] };
+    const tagged = (filter: QuerySpecInput['filter'], extra: Partial<QuerySpecInput> = {}) => spec({ source: 'weblogs', filter, aggregates: [{ fn: 'count', alias: 'n' }], ...extra });
+    const text = compileEsql(tagged({ op: 'and', conditions: [{ op: 'eq', column: { column: 'tags' }, value: 'canary' }, { op: 'eq', column: { column: 'http.request.method' }, value: 'GET' }] }), { multiValued });
+    expect(text).toBe('FROM weblogs\n| MV_EXPAND tags\n| WHERE tags == "canary" AND http.request.method == "GET"\n| STATS n = COUNT(*)');
+    expect(elasticsearchConnector.validateQuery(esTarget, text, { rowCap: 5000 }).text).toContain('MV_EXPAND tags');
+    // Without the field known as multi-valued, the equality is compiled as it is.
+    expect(compileEsql(tagged({ op: 'eq', column: { column: 'tags' }, value: 'canary' }))).not.toContain('MV_EXPAND');
+    const refused: QuerySpecInput['filter'][] = [
+      { op: 'neq', column: { column: 'tags' }, value: 'canary' },
+      { op: 'in', column: { column: 'tags' }, values: ['canary', 'beta'] },
+      { op: 'or', conditions: [{ op: 'eq', column: { column: 'tags' }, value: 'canary' }, { op: 'eq', column: { column: 'http.request.method' }, value: 'GET' }] },
+      { op: 'and', conditions: [{ op: 'eq', column: { column: 'tags' }, value: 'canary' }, { op: 'eq', column: { column: 'tags' }, value: 'beta' }] },
+    ];
+    for (const filter of refused) expect(() => compileEsql(tagged(filter), { multiValued }), JSON.stringify(filter)).toThrow(/tags holds several values/);
+    expect(() => compileEsql(tagged(null, { aggregates: [{ fn: 'count', alias: 'n', where: { op: 'eq', column: { column: 'tags' }, value: 'canary' } }] }), { multiValued })).toThrow(CompileError);
+  });
+
   it('quotes string values so they cannot break out', () => {
     const text = compileEsql(spec({ source: 'weblogs', filter: { op: 'eq', column: { column: 'user.name' }, value: 'x" | DROP y //' } }));
     expect(elasticsearchConnector.validateQuery(esTarget, text, { rowCap: 5000 }).text).toContain('"x\\" | DROP y //"');

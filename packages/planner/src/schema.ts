@@ -242,8 +242,15 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
     }
   });
   spec.columns.forEach((c, i) => resolve(c, `columns[${i}]`));
+  // A field with several values in some documents is compared only by one top-level equality, which
+  // the compiler reads after MV_EXPAND; ES|QL comparisons skip such documents otherwise.
+  const topLevel = !spec.filter ? [] : spec.filter.op === 'and' ? spec.filter.conditions : [spec.filter];
+  const expandable = new Set(topLevel.filter((c) => c.op === 'eq' && topLevel.filter((o) => o.op === 'eq' && o.column.column === c.column.column).length === 1));
   const checkLeaf = (leaf: Leaf, col: SchemaColumn | undefined): void => {
     if (!col) return;
+    if (col.multi_valued && leaf.op !== 'is_null' && leaf.op !== 'is_not_null' && leaf.op !== 'time_range' && !expandable.has(leaf)) {
+      errors.push(`filter (${leaf.op}): '${leaf.column.column}' holds several values in some documents, and ES|QL comparisons leave those documents out; ask for one value at a time, or group by '${leaf.column.column}', which counts each value.`);
+    }
     if (leaf.op === 'time_range' && !isTimeType(col.type)) errors.push(`filter: time_range needs a date column; '${leaf.column.column}' is ${col.type}.`);
     if ((leaf.op === 'gt' || leaf.op === 'gte' || leaf.op === 'lt' || leaf.op === 'lte') && isBooleanType(col.type)) {
       errors.push(`filter: '${leaf.column.column}' is boolean and cannot be compared with ${leaf.op}.`);

@@ -7,6 +7,8 @@ export interface SchemaColumn {
   description: string | null;
   sample_values: (string | number | boolean)[];
   queryable: boolean;
+  /** Elasticsearch: some documents hold several values, which ES|QL comparisons leave out (discovery probes it). */
+  multi_valued?: boolean;
 }
 
 export interface SchemaTable {

@@ -170,6 +170,13 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(p.spec.aggregates).toEqual([]);
   });
 
+  it('a follow-up that only regroups keeps the measure of the previous answer', async () => {
+    const first = await plan(events, 'how many sessions were there in each month');
+    const next = await plan(events, 'break that down by segment', [first], ['how many sessions were there in each month']);
+    expect(next.spec.aggregates).toEqual(first.spec.aggregates);
+    expect(next.spec.group_by.map((g) => g.alias)).toEqual(['month', 'segment']);
+  });
+
   it('a follow-up period moves the previous period, on the same date', async () => {
     const first = await plan(staff, 'top 2 staff by absence days in 2023');
     const range = leaves(first.spec).find((c) => c.op === 'time_range');
@@ -178,6 +185,21 @@ describe('what the question asks for is what the plan answers, or it is refused'
     const moved = leaves(next.spec).find((c) => c.op === 'time_range');
     expect(moved && 'column' in moved ? moved.column : null).toEqual(range && 'column' in range ? range.column : undefined);
     expect(moved).toMatchObject({ range: { kind: 'absolute', from: '2024-01-01T00:00:00.000Z' } });
+  });
+});
+
+describe('fields with several values in a document', () => {
+  const tagged = (): PlannerSchema => ({ ...events, tables: events.tables.map((t) => ({ ...t, columns: t.columns.map((c) => (c.name === 'user.segment' ? { ...c, multi_valued: true } : c)) })) });
+
+  it('one top-level equality on them is planned (the compiler expands them); any other comparison is refused', async () => {
+    const schema = tagged();
+    const p = await plan(schema, 'how many sessions were in the returning segment');
+    expect(leaves(p.spec)).toContainEqual({ op: 'eq', column: { column: 'user.segment' }, value: 'returning' });
+    const error = await refusal(schema, 'how many page views were not in the new segment');
+    expect(error.message).toMatch(/'user.segment' holds several values/);
+    const either = { ...p.spec, filter: { op: 'or' as const, conditions: [{ op: 'eq' as const, column: { column: 'user.segment' }, value: 'new' }, { op: 'eq' as const, column: { column: 'host.name' }, value: 'web-1' }] } };
+    expect(validateSpecAgainstSchema(either, schema).join(' ')).toMatch(/several values/);
+    expect(validateSpecAgainstSchema(either, events)).toEqual([]);
   });
 });
 

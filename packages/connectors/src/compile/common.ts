@@ -79,6 +79,11 @@ export interface CompileOptions {
    * row (fan-out): without them every join is assumed to multiply rows.
    */
   uniqueKeys?: Readonly<Record<string, readonly (readonly string[])[]>>;
+  /**
+   * Elasticsearch: fields that hold several values in some document, per source. ES|QL comparisons
+   * skip such documents, so an equality filter on one is read after `MV_EXPAND` (one row per value).
+   */
+  multiValued?: Readonly<Record<string, readonly string[]>>;
 }
 
 function shift(date: Date, unit: TimeUnit, amount: number): Date {

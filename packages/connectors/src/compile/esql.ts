@@ -136,6 +136,35 @@ function sourceName(source: string): string {
 }
 
 /**
+ * `labels == "canary"` over a field with several values in some documents: ES|QL compares only single
+ * values, so the field is expanded first (`MV_EXPAND labels`, one row per value) and each document
+ * whose labels include the value is kept once. Only one equality per such field, as a top-level
+ * condition, reads right that way; any other comparison on it is refused.
+ */
+function expansions(spec: QuerySpec, multiValued: readonly string[]): string[] {
+  if (multiValued.length === 0) return [];
+  const topLevel = !spec.filter ? [] : spec.filter.op === 'and' ? spec.filter.conditions : [spec.filter];
+  const expanded = new Set<string>();
+  for (const c of topLevel) {
+    if (c.op === 'eq' && multiValued.includes(c.column.column)) {
+      if (expanded.has(c.column.column)) throw new CompileError(`${c.column.column} holds several values in some documents; ask for one of its values at a time.`);
+      expanded.add(c.column.column);
+    }
+  }
+  const compared = new Set<string>();
+  const visit = (c: Condition, top: boolean): void => {
+    if (c.op === 'and' || c.op === 'or') c.conditions.forEach((x) => visit(x, top && c.op === 'and'));
+    else if (c.op === 'not') visit(c.condition, false);
+    else if ('column' in c && c.op !== 'is_null' && c.op !== 'is_not_null' && c.op !== 'time_range' && multiValued.includes(c.column.column) && !(top && c.op === 'eq')) compared.add(c.column.column);
+  };
+  if (spec.filter) visit(spec.filter, true);
+  for (const a of spec.aggregates) if (a.where) visit(a.where, false);
+  const first = [...compared][0];
+  if (first) throw new CompileError(`${first} holds several values in some documents, which ES|QL comparisons skip; group by ${first} instead, which counts each value.`);
+  return [...expanded].map((name) => `MV_EXPAND ${column({ column: name })}`);
+}
+
+/**
  * Compiles a QuerySpec to ES|QL in the spec's shape: FROM | KEEP | WHERE | STATS ... BY | SORT | LIMIT.
  * Groups keep their dot-notation field names (`BY geo.country_name`); only time buckets are computed
  * by an EVAL before STATS, because grouping by an expression needs a newer cluster than 8.11. The
@@ -146,7 +175,7 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
   if (spec.joins.length > 0) throw new CompileError('Joins are not compiled to ES|QL; ask about one index at a time.');
   if (spec.limit_per_group) throw new CompileError('ES|QL cannot keep the top rows of each group in one query; ask for one group at a time.');
   if (!isAggregating(spec) && spec.having.length > 0) throw new CompileError('having needs aggregates or groups.');
-  const lines = [`FROM ${sourceName(spec.source)}`];
+  const lines = [`FROM ${sourceName(spec.source)}`, ...expansions(spec, options.multiValued?.[spec.source] ?? [])];
   if (isAggregating(spec)) {
     if (spec.filter) lines.push(`WHERE ${condition(spec.filter)}`);
     const evals: string[] = [];

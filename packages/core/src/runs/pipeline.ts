@@ -1,7 +1,7 @@
 import type { RunPhase, RunRequest, RunResult } from '@aqs/contracts';
 import { sanitizeForStore, storableText } from '../storable.ts';
 import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Connector } from '@aqs/connectors';
-import { PlanningError, buildContext, fromIntrospection, type Plan, type Planner } from '@aqs/planner';
+import { PlanningError, buildContext, fromIntrospection, type Plan, type Planner, type PlannerSchema } from '@aqs/planner';
 import { buildChart } from '@aqs/charts';
 import { newId } from '@aqs/db';
 import { DomainError } from '../errors.ts';
@@ -11,7 +11,7 @@ import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf, type 
 import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { compileSpec, queryLanguageOf } from './compile.ts';
-import { ensureSamples, type Samples } from './samples.ts';
+import { ensureMultiValued, ensureSamples, type MultiValued, type Samples } from './samples.ts';
 import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
 
 /** What a caller (the SSE route, the blocking route) hears while a run progresses. */
@@ -47,6 +47,10 @@ function plannerExtras(curated: Structure['curated'], overrides: Structure['over
     (foreignKeys[r.from_table] ??= []).push({ columns: r.from_columns, references: { table: r.to_table, columns: r.to_columns } });
   }
   return { descriptions: { tables, columns }, samples, overrides: { primary_keys: primaryKeys, foreign_keys: foreignKeys } };
+}
+
+function markMultiValued(schema: PlannerSchema, fields: MultiValued): PlannerSchema {
+  return { ...schema, tables: schema.tables.map((t) => (fields[t.name] ? { ...t, columns: t.columns.map((c) => (fields[t.name]!.includes(c.name) ? { ...c, multi_valued: true } : c)) } : t)) };
 }
 
 function failure(error: unknown): { type: string; message: string; recoverable: boolean; suggestions?: string[] } {
@@ -172,11 +176,13 @@ async function runPipeline(
     const context = await phase('building_context', async () => {
       const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row, signal));
       const fingerprint = structureFingerprint(structure.introspection);
-      const samples = await step('sample_values', `${structure.introspection.tables.length} tables`, () =>
-        ensureSamples(deps, row, structure.introspection, fingerprint, signal),
-      );
+      const full = await step('sample_values', `${structure.introspection.tables.length} tables`, async () => {
+        const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
+        const schema = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
+        const multiValued = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
+        return markMultiValued(schema, multiValued);
+      });
       const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : { turns: [], lastTurnUnanswered: false };
-      const full = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
       const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
         buildContext(request.question, full, {
           history,
@@ -185,7 +191,8 @@ async function runPipeline(
         }),
       );
       const uniqueKeys = Object.fromEntries(full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]));
-      return { schema: pruned.schema, history, unanswered, uniqueKeys };
+      const multiValued = Object.fromEntries(full.tables.filter((t) => t.columns.some((c) => c.multi_valued)).map((t) => [t.name, t.columns.filter((c) => c.multi_valued).map((c) => c.name)]));
+      return { schema: pruned.schema, history, unanswered, uniqueKeys, multiValued };
     });
 
     const plan: Plan = await phase('planning', () =>
@@ -207,7 +214,7 @@ async function runPipeline(
     run.querySpec = plan.spec;
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
-    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec, { uniqueKeys: context.uniqueKeys, ...(deps.now ? { now: nowOf(deps) } : {}) })),
+    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec, { uniqueKeys: context.uniqueKeys, multiValued: context.multiValued, ...(deps.now ? { now: nowOf(deps) } : {}) })),
     );
     const validated = await phase('planning', () =>
       step('validate', queryLanguageOf(row.dialect), async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),

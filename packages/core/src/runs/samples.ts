@@ -190,3 +190,73 @@ async function mergeAnalysis(deps: CoreDeps, connectionId: string, patch: Sample
     .set({ analysis: sql`${base} || ${JSON.stringify(patch)}::jsonb` })
     .where(eq(connectionSchemas.connectionId, connectionId));
 }
+
+/** Fields holding several values in some document, per Elasticsearch planning table (index, pattern, alias). */
+export type MultiValued = Record<string, string[]>;
+
+interface MultiValuedAnalysis {
+  multi_valued?: { fingerprint: string; fields: MultiValued };
+}
+
+const MULTI_VALUED_PER_TABLE = 60;
+/** Documents read per table: bounded on any cluster, and every document of a small index. */
+const MULTI_VALUED_SAMPLE = 10_000;
+
+function quoteField(name: string): string {
+  return `\`${name.replace(/`/g, '``')}\``;
+}
+
+/**
+ * Which keyword fields hold several values in some document. ES|QL compares only single values: a
+ * filter `labels == "canary"` leaves out every document whose labels has more than one value, so the
+ * planner must know these fields to refuse or expand such filters. One query per planning table
+ * (`MAX(MV_COUNT(field))` over its keyword fields in its first 10,000 documents), within the sampling
+ * budget, kept per structure fingerprint. A probe stopped by a source that is down is not stored (the
+ * next run probes again); one out of budget keeps what it found.
+ */
+export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tables: { name: string; columns: { name: string; type: string; queryable: boolean }[] }[], fingerprint: string, signal?: AbortSignal): Promise<MultiValued> {
+  if (row.dialect !== 'elasticsearch') return {};
+  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, row.id)).limit(1);
+  const cached = (stored?.analysis as MultiValuedAnalysis | null | undefined)?.multi_valued;
+  if (cached?.fingerprint === fingerprint) return cached.fields;
+  const connector = connectorFor(row.dialect);
+  if (!connector || signal?.aborted) return {};
+  const target = targetOf(deps, row);
+  const ctx = await connectorContext(deps, row, signal);
+  const budgetMs = samplingBudgetMs(deps);
+  const started = performance.now();
+  const bound = signal ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
+  const fields: MultiValued = {};
+  for (const table of tables) {
+    const keywords = table.columns.filter((c) => c.queryable && c.type === 'keyword').slice(0, MULTI_VALUED_PER_TABLE);
+    if (keywords.length === 0) continue;
+    const remaining = Math.floor(budgetMs - (performance.now() - started));
+    if (bound.aborted || remaining <= 0) break;
+    const text = [
+      `FROM ${table.name}`,
+      `LIMIT ${MULTI_VALUED_SAMPLE}`,
+      `EVAL ${keywords.map((c, i) => `mv${i} = MV_COUNT(${quoteField(c.name)})`).join(', ')}`,
+      `STATS ${keywords.map((_, i) => `max${i} = MAX(mv${i})`).join(', ')}`,
+    ].join(' | ');
+    try {
+      const validated = connector.validateQuery(target, text, { rowCap: 1 });
+      const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: 1, timeoutMs: remaining });
+      const first = result.rows[0] ?? [];
+      const many = keywords.filter((_, i) => {
+        const at = result.columns.findIndex((c) => c.name === `max${i}`);
+        return typeof first[at] === 'number' && (first[at] as number) > 1;
+      });
+      if (many.length > 0) fields[table.name] = many.map((c) => c.name);
+    } catch (error) {
+      // A source that is down says nothing: the next run probes again. Out of budget, what was found is kept.
+      if (signal?.aborted || (error instanceof ConnectorError && SOURCE_DOWN.has(error.kind) && !bound.aborted)) return fields;
+      if (bound.aborted) break;
+      deps.logger.debug({ err: error, table: table.name }, 'probing multi-valued fields failed for a table; filters on its fields are compiled as single values');
+    }
+  }
+  await deps.db
+    .update(connectionSchemas)
+    .set({ analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({ multi_valued: { fingerprint, fields } })}::jsonb` })
+    .where(eq(connectionSchemas.connectionId, row.id));
+  return fields;
+}

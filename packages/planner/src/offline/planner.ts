@@ -565,7 +565,9 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
   }
 
-  if (groups.length > 0 && aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniq('count') });
+  // A follow-up that only regroups (`break that down by source`) keeps the previous measure.
+  const keepsMeasure = hasPreviousTime !== null && hasPreviousTime.aggregates.length > 0;
+  if (groups.length > 0 && aggregates.length === 0 && !keepsMeasure) aggregates.push({ fn: 'count', alias: uniq('count') });
 
   // Filters. A share's part (`what share of members are admins`) is said after its verb: those filters
   // select the part of the whole, the others the whole.
@@ -1052,7 +1054,7 @@ function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lex
     const words = column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
     return words.some((w) => new RegExp(`\\b(?:by|per|each|every|across)\\s+(?:[a-z]+,?\\s+){0,3}${w}`).test(text));
   };
-  // Identifiers are the rows shown when they are ranked or filtered (`users with at least 40 requests`).
+  // Identifiers are the rows shown when they are ranked or filtered (`hosts with over 30 requests`).
   const ranksOrFilters = spec.having.length > 0 || spec.limit !== null;
   for (const g of groups) {
     const table = lex.schema.tables.find((t) => t.name === (g.column.table ?? spec.source));
@@ -1070,7 +1072,7 @@ function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lex
   return null;
 }
 
-/** `users with at least 40 requests` names users as what is listed; `countries with 100 sessions` only counts sessions. */
+/** `hosts with over 30 requests` names users as what is listed; `regions with 80 sessions` only counts sessions. */
 function namedAsSubject(column: string, text: string): boolean {
   const words = column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
   return words.some((w) => [...text.matchAll(new RegExp(`(\\S+\\s+)?(?:\\S+\\s+)?\\b${w}s?\\b`, 'g'))].some((m) => !/\d/.test(m[0].split(/\s+/).slice(0, -1).join(' '))));
