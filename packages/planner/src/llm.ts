@@ -165,7 +165,8 @@ function renderSchema(request: PlanRequest): string {
     for (const c of t.columns) {
       if (!c.queryable) continue;
       const samples = c.sample_values.length > 0 ? ` e.g. ${c.sample_values.slice(0, 8).map((v) => JSON.stringify(v)).join(', ')}` : '';
-      lines.push(`  ${c.name} ${c.type}${t.primary_key.includes(c.name) ? ' PK' : ''}${c.description ? ` -- ${c.description}` : ''}${samples}`);
+      const several = c.multi_valued ? ' MULTI-VALUED (only one eq filter on it; group by it to count each value)' : '';
+      lines.push(`  ${c.name} ${c.type}${t.primary_key.includes(c.name) ? ' PK' : ''}${several}${c.description ? ` -- ${c.description}` : ''}${samples}`);
     }
     for (const fk of t.foreign_keys) lines.push(`  FK (${fk.columns.join(', ')}) -> ${fk.references.table} (${fk.references.columns.join(', ')})`);
   }

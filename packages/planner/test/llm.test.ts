@@ -167,6 +167,14 @@ describe('renderPlannerPrompt', () => {
     expect(prompt).toContain('"mobile_app"');
     expect(prompt).toContain('Current time: 2024-06-15T12:00:00.000Z');
   });
+
+  it('says which fields hold several values, and how they may be filtered', () => {
+    const { schema } = buildContext('orders by channel', shopSchema(), { maxTables: 2 });
+    const marked = { ...schema, tables: schema.tables.map((t) => ({ ...t, columns: t.columns.map((c) => (c.name === 'channel' ? { ...c, multi_valued: true } : c)) })) };
+    const { prompt } = renderPlannerPrompt(request({ schema: marked, question: 'orders by channel', capabilities: { joins: true } }));
+    expect(prompt).toMatch(/channel text MULTI-VALUED \(only one eq filter on it; group by it to count each value\)/);
+    expect(renderPlannerPrompt(request({ schema, question: 'orders by channel', capabilities: { joins: true } })).prompt).not.toContain('MULTI-VALUED');
+  });
 });
 
 // ---------- a local OpenAI-compatible chat-completions server ----------
