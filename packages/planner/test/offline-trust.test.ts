@@ -170,6 +170,13 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(p.spec.aggregates).toEqual([]);
   });
 
+  it('a superlative with nothing ranked is refused, and the most common thing is what the answer shows', async () => {
+    expect((await refusal(staff, 'newest staff per office')).message).toMatch(/'newest' ranks/);
+    expect((await refusal(events, 'the best segment by order total')).message).toMatch(/'best' ranks/);
+    const ranked = await plan(events, 'segments ranked by order total, best first');
+    expect(ranked.spec.order_by).toEqual([{ ref: 'sum_total', direction: 'desc' }]);
+  });
+
   it('a follow-up that only regroups keeps the measure of the previous answer', async () => {
     const first = await plan(events, 'how many sessions were there in each month');
     const next = await plan(events, 'break that down by segment', [first], ['how many sessions were there in each month']);

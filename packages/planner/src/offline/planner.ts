@@ -1037,8 +1037,19 @@ function droppedMeaning(intent: Intent, spec: QuerySpec, question: string, lex: 
     unshownSubject(spec, text, lex, collapsedPerUnit) ??
     droppedYear(spec, text, now) ??
     unaskedGrouping(intent, spec, text, lex) ??
-    unaskedRows(spec, text)
+    unaskedRows(spec, text) ??
+    droppedRanking(spec, text)
   );
+}
+
+const SUPERLATIVE = /\b(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst|longest|shortest|oldest|newest|earliest|busiest|cheapest|priciest|top|bottom|[a-z]+est-[a-z]+)\b/;
+
+/** `longest-serving employee in each department`, `the most common tag`: a superlative with nothing ranked, kept or taken as an extreme. */
+function droppedRanking(spec: QuerySpec, text: string): string | null {
+  const said = SUPERLATIVE.exec(text.replace(/\bat (least|most)\b/g, ''));
+  if (!said) return null;
+  const ranks = spec.limit !== null || spec.limit_per_group !== null || spec.aggregates.some((a) => a.fn === 'max' || a.fn === 'min') || /\b(rank|ranked|ranking|sort|sorted|ordered by|in order)\b/.test(text);
+  return ranks ? null : `I could not tell what '${said[1]}' ranks here.`;
 }
 
 const GROUPING_CUE = /\b(by|per|each|every|across|which|what|where|who|top|bottom|most|least|breakdown|broken|split|among|compare|vs|versus|distribution|group|grouped)\b/;
@@ -1126,7 +1137,7 @@ function countForList(intent: Intent, spec: QuerySpec, text: string, lex: Lexico
 function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPerUnit: boolean): string | null {
   const shown = [...spec.group_by.map((g) => g.column), ...spec.columns].map((c) => ({ table: c.table ?? spec.source, column: c.column }));
   const measured = new Set(spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)));
-  const cues = /\b(?:top|bottom|which|each|every|per|(?:the|which) \d+|(?:first|last|top|bottom) \d+)\s+((?:[a-z][a-z'-]*\s*){1,3})/g;
+  const cues = /\b(?:top|bottom|which|each|every|per|most (?:common|frequent|popular|used)|(?:the|which) \d+|(?:first|last|top|bottom) \d+)\s+((?:[a-z][a-z'-]*\s*){1,3})/g;
   for (const m of text.matchAll(cues)) {
     const unitCue = /^(per|each|every)\b/.test(m[0]);
     if (collapsedPerUnit && unitCue) continue;
