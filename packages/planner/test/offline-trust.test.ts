@@ -72,6 +72,27 @@ function eventsSchema(): PlannerSchema {
   });
 }
 
+/** Clients and their invoices, which are paid, open or void. */
+function billingSchema(): PlannerSchema {
+  const t = (name: string, columns: IntrospectedColumn[], pk: string[], fks: [string, string, string][] = []) => ({
+    name, schema: 'billing', kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [],
+    foreign_keys: fks.map(([c, table, rc]) => ({ columns: [c], references: { schema: 'billing', table, columns: [rc] } })),
+  });
+  return fromIntrospection(
+    {
+      dialect: 'postgres',
+      schemas: [{ name: 'billing', table_count: 2 }],
+      server_version: '16.2',
+      warnings: [],
+      tables: [
+        t('clients', [col('client_id', 'integer'), col('name', 'text')], ['client_id']),
+        t('invoices', [col('invoice_id', 'integer'), col('client_id', 'integer'), col('issued_on', 'date'), col('paid_on', 'date'), col('status', 'text'), col('amount', 'numeric(10,2)')], ['invoice_id'], [['client_id', 'clients', 'client_id']]),
+      ],
+    },
+    { samples: { 'billing.clients': { name: ['Harbor Labs', 'Quill & Co'] }, 'billing.invoices': { status: ['paid', 'open', 'void'] } } },
+  );
+}
+
 const staff = staffSchema();
 const events = eventsSchema();
 const shop = shopSchema();
@@ -175,6 +196,15 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect((await refusal(events, 'the best segment by order total')).message).toMatch(/'best' ranks/);
     const ranked = await plan(events, 'segments ranked by order total, best first');
     expect(ranked.spec.order_by).toEqual([{ ref: 'sum_total', direction: 'desc' }]);
+  });
+
+  it('money spent or collected is what was paid, by the date it was paid; billed is what was issued', async () => {
+    const billing = billingSchema();
+    const spent = await plan(billing, 'how much did Harbor Labs spend with us in 2024?');
+    expect(leaves(spent.spec)).toContainEqual({ op: 'eq', column: { table: 'billing.invoices', column: 'status' }, value: 'paid' });
+    expect(leaves(spent.spec)).toContainEqual(expect.objectContaining({ op: 'time_range', column: { table: 'billing.invoices', column: 'paid_on' } }));
+    const billed = await plan(billing, 'total amount billed in 2024');
+    expect(leaves(billed.spec).some((l) => 'column' in l && l.column.column === 'status')).toBe(false);
   });
 
   it('a follow-up that only regroups keeps the measure of the previous answer', async () => {

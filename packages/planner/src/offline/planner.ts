@@ -1198,6 +1198,31 @@ function rangeBounds(range: Extract<Condition, { op: 'time_range' }>['range'], n
   return { from: now.getTime() - range.count * (unitMs[range.unit] ?? 8.64e7), to: now.getTime() };
 }
 
+/** Verbs of money that has changed hands: only what was paid counts, by the date it was paid. */
+const RECEIVED = /\b(spent|spend|spends|spending|paid|pay|pays|collected|collect|received|brought in)\b/;
+
+/**
+ * `how much has Acme spent`, `amount collected this year`: a sum of a table whose rows carry a payment
+ * state counts the paid rows only (an issued or void invoice is not money spent), and a period applies
+ * to the date they were paid.
+ */
+function paidOnly(spec: QuerySpec, schema: PlannerSchema, question: string): QuerySpec {
+  if (!RECEIVED.test(question.toLowerCase())) return spec;
+  const summed = [...new Set(spec.aggregates.filter((a) => a.fn === 'sum' && a.column).map((a) => a.column!.table ?? spec.source))];
+  if (summed.length !== 1) return spec;
+  const table = schema.tables.find((t) => t.name === summed[0]);
+  if (!table) return spec;
+  const qualify = (column: string): ColumnRef => (spec.joins.length > 0 ? { table: table.name, column } : { column });
+  const status = table.columns.find((c) => c.queryable && /(^|[._])(status|state)$/.test(c.name) && c.sample_values.some((v) => /^paid$/i.test(String(v))));
+  const paidDate = table.columns.find((c) => c.queryable && isTimeType(c.type) && /(^|[._])paid(_(at|on|date))?$/.test(c.name));
+  let leaves = flatten(spec.filter);
+  if (status && !leaves.some((l) => 'column' in l && l.column.column === status.name)) {
+    leaves = [...leaves, { op: 'eq', column: qualify(status.name), value: status.sample_values.find((v) => /^paid$/i.test(String(v)))! }];
+  }
+  if (paidDate) leaves = leaves.map((l) => (l.op === 'time_range' && (l.column.table ?? spec.source) === table.name ? { ...l, column: qualify(paidDate.name) } : l));
+  return { ...spec, filter: andOf(leaves) };
+}
+
 /**
  * `average items per order`: grouped by the order's own identifier, each group is one order, so
  * the `per` names the unit the average is over, not a breakdown. An average of another entity's
@@ -1385,6 +1410,7 @@ function planOffline(request: PlanRequest): Plan {
     const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
     if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
   }
+  spec = paidOnly(spec, schema, request.question);
   const perUnit = perUnitAverage(spec, schema);
   const collapsedPerUnit = perUnit !== spec;
   spec = tidy(perUnit);
