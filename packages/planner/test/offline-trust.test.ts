@@ -93,6 +93,25 @@ function billingSchema(): PlannerSchema {
   );
 }
 
+/** People and their leave requests, which are approved, pending or rejected. */
+function leaveSchema(): PlannerSchema {
+  const fk = { columns: ['person_id'], references: { schema: 'hrm', table: 'people', columns: ['person_id'] } };
+  const t = (name: string, columns: IntrospectedColumn[], pk: string[], fks: (typeof fk)[] = []) => ({ name, schema: 'hrm', kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [], foreign_keys: fks });
+  return fromIntrospection(
+    {
+      dialect: 'postgres',
+      schemas: [{ name: 'hrm', table_count: 2 }],
+      server_version: '16.2',
+      warnings: [],
+      tables: [
+        t('people', [col('person_id', 'integer'), col('full_name', 'text')], ['person_id']),
+        t('leave_requests', [col('request_id', 'integer'), col('person_id', 'integer'), col('leave_type', 'text'), col('status', 'text'), col('days', 'numeric(4,1)'), col('start_date', 'date')], ['request_id'], [fk]),
+      ],
+    },
+    { samples: { 'hrm.leave_requests': { leave_type: ['Sick', 'Annual'], status: ['Approved', 'Pending', 'Rejected'] } } },
+  );
+}
+
 const staff = staffSchema();
 const events = eventsSchema();
 const shop = shopSchema();
@@ -205,6 +224,14 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(leaves(spent.spec)).toContainEqual(expect.objectContaining({ op: 'time_range', column: { table: 'billing.invoices', column: 'paid_on' } }));
     const billed = await plan(billing, 'total amount billed in 2024');
     expect(leaves(billed.spec).some((l) => 'column' in l && l.column.column === 'status')).toBe(false);
+  });
+
+  it('leave taken is the approved requests; leave requested is every request', async () => {
+    const leave = leaveSchema();
+    const took = await plan(leave, 'top 3 people by sick days taken in 2024');
+    expect(leaves(took.spec)).toContainEqual({ op: 'eq', column: { table: 'hrm.leave_requests', column: 'status' }, value: 'Approved' });
+    const requested = await plan(leave, 'total sick days requested in 2024');
+    expect(leaves(requested.spec).some((l) => 'column' in l && l.column.column === 'status')).toBe(false);
   });
 
   it('a follow-up that only regroups keeps the measure of the previous answer', async () => {

@@ -1223,6 +1223,28 @@ function paidOnly(spec: QuerySpec, schema: PlannerSchema, question: string): Que
   return { ...spec, filter: andOf(leaves) };
 }
 
+/** Verbs of having used what was asked for: `took 5 sick days`, `has taken parental leave`. */
+const TAKEN = /\b(took|taken|used)\b/;
+
+/**
+ * `who took the most sick days`: requests that were taken are the approved ones (a pending or rejected
+ * request was never taken), when the rows carry an approval state.
+ */
+function grantedOnly(spec: QuerySpec, schema: PlannerSchema, question: string): QuerySpec {
+  if (!TAKEN.test(question.toLowerCase())) return spec;
+  const measured = [...new Set([...spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)), ...flatten(spec.filter).flatMap((l) => ('column' in l && l.op === 'eq' ? [l.column.table ?? spec.source] : []))])];
+  for (const name of measured) {
+    const table = schema.tables.find((t) => t.name === name);
+    const status = table?.columns.find((c) => c.queryable && /(^|[._])(status|state)$/.test(c.name) && c.sample_values.some((v) => /^approved$/i.test(String(v))));
+    if (!table || !status) continue;
+    const leaves = flatten(spec.filter);
+    if (leaves.some((l) => 'column' in l && l.column.column === status.name)) continue;
+    const column: ColumnRef = spec.joins.length > 0 ? { table: table.name, column: status.name } : { column: status.name };
+    return { ...spec, filter: andOf([...leaves, { op: 'eq', column, value: status.sample_values.find((v) => /^approved$/i.test(String(v)))! }]) };
+  }
+  return spec;
+}
+
 /**
  * `average items per order`: grouped by the order's own identifier, each group is one order, so
  * the `per` names the unit the average is over, not a breakdown. An average of another entity's
@@ -1411,6 +1433,7 @@ function planOffline(request: PlanRequest): Plan {
     if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
   }
   spec = paidOnly(spec, schema, request.question);
+  spec = grantedOnly(spec, schema, request.question);
   const perUnit = perUnitAverage(spec, schema);
   const collapsedPerUnit = perUnit !== spec;
   spec = tidy(perUnit);
