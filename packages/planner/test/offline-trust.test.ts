@@ -81,11 +81,12 @@ function billingSchema(): PlannerSchema {
   return fromIntrospection(
     {
       dialect: 'postgres',
-      schemas: [{ name: 'billing', table_count: 2 }],
+      schemas: [{ name: 'billing', table_count: 3 }],
       server_version: '16.2',
       warnings: [],
       tables: [
-        t('clients', [col('client_id', 'integer'), col('name', 'text')], ['client_id']),
+        t('clients', [col('client_id', 'integer'), col('name', 'text'), col('signed_up_on', 'date')], ['client_id']),
+        t('contacts', [col('contact_id', 'integer'), col('client_id', 'integer'), col('email', 'text'), col('created_at', 'timestamp with time zone')], ['contact_id'], [['client_id', 'clients', 'client_id']]),
         t('invoices', [col('invoice_id', 'integer'), col('client_id', 'integer'), col('issued_on', 'date'), col('paid_on', 'date'), col('status', 'text'), col('amount', 'numeric(10,2)')], ['invoice_id'], [['client_id', 'clients', 'client_id']]),
       ],
     },
@@ -232,6 +233,12 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(leaves(took.spec)).toContainEqual({ op: 'eq', column: { table: 'hrm.leave_requests', column: 'status' }, value: 'Approved' });
     const requested = await plan(leave, 'total sick days requested in 2024');
     expect(leaves(requested.spec).some((l) => 'column' in l && l.column.column === 'status')).toBe(false);
+  });
+
+  it('an event noun counts by the date that records it, not a creation date reached by a synonym', async () => {
+    const p = await plan(billingSchema(), 'new signups per quarter');
+    expect(p.spec.source).toBe('billing.clients');
+    expect(p.spec.group_by).toEqual([expect.objectContaining({ column: { column: 'signed_up_on' }, time_bucket: 'quarter' })]);
   });
 
   it('a follow-up that only regroups keeps the measure of the previous answer', async () => {

@@ -392,8 +392,9 @@ function matchAt(
     }
     if (tables) return { n, item: { kind: 'table', tables, text, pos } };
     const events = n === 1 ? lex.events.get(lemmas) : undefined;
-    // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`.
-    if (events && (!columns || columns.every((c) => events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
+    // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`;
+    // a column reached only through a synonym (`signups` -> users.created_at) does not outrank it.
+    if (events && (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
     if (columns) {
       // `status shipped`: a column followed by one of its own values -> the value carries it.
       return { n, item: { kind: 'column', cands: columns, text, pos } };
