@@ -241,6 +241,12 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(p.spec.group_by).toEqual([expect.objectContaining({ column: { column: 'signed_up_on' }, time_bucket: 'quarter' })]);
   });
 
+  it('a capitalised name nothing explains is never filler, and its first word is not a value that goes on otherwise', async () => {
+    await refusal(billingSchema(), 'how many invoices did Harbor Contacts get');
+    const p = await plan(billingSchema(), 'how many invoices did Harbor get');
+    expect(leaves(p.spec)).toContainEqual(expect.objectContaining({ op: 'eq', value: 'Harbor Labs' }));
+  });
+
   it('a follow-up that only regroups keeps the measure of the previous answer', async () => {
     const first = await plan(events, 'how many sessions were there in each month');
     const next = await plan(events, 'break that down by segment', [first], ['how many sessions were there in each month']);

@@ -366,6 +366,7 @@ function matchAt(
   dateVerb: (t: Token) => boolean = () => false,
   codeNotWritten: (t: Token, value: string) => boolean = () => false,
   stemBlocked: (t: Token) => boolean = () => false,
+  otherName: (t: Token, value: string) => boolean = () => false,
 ): { n: number; item: Item } | null {
   for (let n = Math.min(lex.maxWords, tokens.length - i); n >= 1; n--) {
     const slice = tokens.slice(i, i + n);
@@ -381,7 +382,7 @@ function matchAt(
     if (values && n === 1) {
       // A word of the question's grammar (`show`, `made`, `top`) stands only for a value spelled as it
       // is, never for one it is merely a word of (`no_show`).
-      const kept = values.filter((v) => typeof v.value !== 'string' || (!codeNotWritten(slice[0]!, v.value) && (!GRAMMAR.has(text) || phraseOf(v.value) === text)));
+      const kept = values.filter((v) => typeof v.value !== 'string' || (!codeNotWritten(slice[0]!, v.value) && !otherName(slice[0]!, v.value) && (!GRAMMAR.has(text) || phraseOf(v.value) === text)));
       values = kept.length > 0 ? kept : undefined;
     }
     const tables = lex.tables.get(lemmas);
@@ -465,7 +466,15 @@ export function itemize(
       const describes = wordAt(words, t.start)?.pos === 'VERB' && following !== undefined && /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '');
       return everyday(t) && !describes;
     };
-    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, codeNotWritten, stemBlocked);
+    // `Customer Support` is not `Customer Success Manager`: a word that starts a capitalised name stands
+    // for a value it is only the first word of when the name goes on as the value does.
+    const written = [...question.matchAll(/\p{L}[\p{L}'-]*/gu)].map((m) => m[0]);
+    const otherName = (t: Token, value: string): boolean => {
+      const words = phraseOf(value.replace(/[_-]+/g, ' ')).split(' ');
+      if (words.length < 2 || words[0] !== t.text) return false;
+      return written.some((w, k) => w.toLowerCase() === t.text && /^\p{Lu}/u.test(written[k + 1] ?? '') && written[k + 1]!.toLowerCase() !== words[1]);
+    };
+    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, codeNotWritten, stemBlocked, otherName);
     if (hit) {
       items.push(hit.item);
       i += hit.n;
@@ -488,6 +497,8 @@ function isWord(item: Item | undefined, ...words: string[]): boolean {
 /** Step 2: reads the items left to right and collects the intent. */
 export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   const { items, order, superlative, elapsed, displayUnit, chart, text } = itemize(question, lex, now);
+  // Words written with a capital inside a sentence name something (`Harbor`, `Northgate`): never filler.
+  const capitalised = new Set([...question.matchAll(/(?<![.?!]\s*|^\s*)\b(\p{Lu}\p{Ll}[\p{L}'-]*)/gu)].map((m) => m[1]!.toLowerCase()).filter((w) => w !== 'i'));
   const intent: Intent = {
     tables: [],
     count: null,
@@ -749,7 +760,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
         // about (`unpaid invoices`). Interjections, adverbs and other verbs are filler.
         const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column');
-        if (isContentTag(item.tag) || modifiesEntity || NEGATIONS.has(w)) intent.unknown.push(w);
+        if (isContentTag(item.tag) || modifiesEntity || NEGATIONS.has(w) || capitalised.has(w)) intent.unknown.push(w);
         else intent.filler.push(w);
       }
       continue;
