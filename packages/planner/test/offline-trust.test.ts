@@ -236,7 +236,7 @@ describe('what the question asks for is what the plan answers, or it is refused'
   });
 
   it('an event noun counts by the date that records it, not a creation date reached by a synonym', async () => {
-    const p = await plan(billingSchema(), 'new signups per quarter');
+    const p = await plan(billingSchema(), 'quarterly signups');
     expect(p.spec.source).toBe('billing.clients');
     expect(p.spec.group_by).toEqual([expect.objectContaining({ column: { column: 'signed_up_on' }, time_bucket: 'quarter' })]);
   });
