@@ -169,6 +169,7 @@ describe('what the question asks for is what the plan answers, or it is refused'
 
   it('`per` or `each` with one number for everything is refused', async () => {
     expect((await refusal(staff, 'absences per kind, other than jury duty')).message).toMatch(/break the answer down/);
+    expect((await refusal(events, 'host breakdown of sessions, skipping those with no host')).message).toMatch(/break down/);
   });
 
   it('rows asked for are not answered with their count', async () => {

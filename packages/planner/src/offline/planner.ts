@@ -1115,6 +1115,9 @@ function droppedMeasure(spec: QuerySpec, text: string): string | null {
 
 /** `per region`, `for each team`, `a breakdown of`: one number for everything drops the breakdown asked for. */
 function droppedBreakdown(spec: QuerySpec, text: string, collapsedPerUnit: boolean): string | null {
+  // A breakdown answered with rows (`browser breakdown of sessions` as a list of sessions) drops it too.
+  const breakdown = /\b(breakdown|broken down|split (?:up )?by|distribution)\b/.exec(text);
+  if (breakdown && spec.aggregates.length === 0 && spec.group_by.length === 0) return `I could not tell what to break down ('${breakdown[1]}').`;
   if (spec.aggregates.length === 0 || spec.group_by.length > 0 || spec.limit_per_group !== null || collapsedPerUnit) return null;
   const cue = /\b(per|each|every|breakdown|broken down|split (?:up )?by|by each)\b/.exec(text);
   return cue ? `I could not tell what to break the answer down by ('${cue[1]}').` : null;
