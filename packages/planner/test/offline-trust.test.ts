@@ -248,6 +248,11 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(leaves(p.spec)).toContainEqual(expect.objectContaining({ op: 'eq', value: 'Harbor Labs' }));
   });
 
+  it('a share of an entity known by its identifier is a share of distinct identifiers', async () => {
+    const p = await plan(events, 'what percentage of sessions come from the returning segment');
+    expect(p.spec.aggregates).toEqual([expect.objectContaining({ fn: 'count_distinct', column: { column: 'session.id' }, share: true, where: { op: 'eq', column: { column: 'user.segment' }, value: 'returning' } })]);
+  });
+
   it('a follow-up that only regroups keeps the measure of the previous answer', async () => {
     const first = await plan(events, 'how many sessions were there in each month');
     const next = await plan(events, 'break that down by segment', [first], ['how many sessions were there in each month']);

@@ -976,7 +976,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       continue;
     }
     // `sessions per device`, `how many sessions`: counted as distinct identifiers.
-    const countCue = pendingAgg?.fn === 'count' || pendingAgg?.fn === 'count_distinct' || isWord(next, 'per', 'by', 'each', 'across') || (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
+    // `what percentage of our sessions ...`: the whole a share is taken of is counted too.
+    const countCue = pendingAgg?.fn === 'count' || pendingAgg?.fn === 'count_distinct' || (intent.share && intent.sharePartAt === null) || isWord(next, 'per', 'by', 'each', 'across') || (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
     if (namesEntityById(item) && countCue && !groupMode && !intent.count) {
       intent.count = { distinct: true, cands, table: null };
       pendingAgg = null;
