@@ -433,6 +433,7 @@ export function itemize(
   const tokens = tokenize(blanked);
   const words = analyse(blanked);
   const inSpecial = (t: Token): boolean => sp.specials.some((s) => t.start < s.end && t.end > s.start);
+  const written = [...question.matchAll(/\p{L}[\p{L}'-]*/gu)].map((m) => m[0]);
   const items: Item[] = [];
   const specialQueue = [...sp.specials];
   let i = 0;
@@ -468,7 +469,6 @@ export function itemize(
     };
     // `Customer Support` is not `Customer Success Manager`: a word that starts a capitalised name stands
     // for a value it is only the first word of when the name goes on as the value does.
-    const written = [...question.matchAll(/\p{L}[\p{L}'-]*/gu)].map((m) => m[0]);
     const otherName = (t: Token, value: string): boolean => {
       const words = phraseOf(value.replace(/[_-]+/g, ' ')).split(' ');
       if (words.length < 2 || words[0] !== t.text) return false;
