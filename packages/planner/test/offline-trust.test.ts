@@ -16,32 +16,38 @@ function col(name: string, type: string, description: string | null = null): Int
   return { name, type, native_type: type, nullable: true, queryable: true, description, note: null };
 }
 
-/** A small HR source: staff in offices, their absences, and their appraisals. */
-function staffSchema(): PlannerSchema {
-  const t = (name: string, columns: IntrospectedColumn[], pk: string[], fks: [string, string, string][] = []) => ({
-    name, schema: 'people', kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [],
-    foreign_keys: fks.map(([c, table, rc]) => ({ columns: [c], references: { schema: 'people', table, columns: [rc] } })),
-  });
+/** A PostgreSQL source of one schema: tables as [name, columns, primary key, foreign keys as [column, table, column]]. */
+function postgresSource(schema: string, tables: [string, IntrospectedColumn[], string[], [string, string, string][]?][], samples: Record<string, Record<string, string[]>>): PlannerSchema {
   const introspection: Introspection = {
     dialect: 'postgres',
-    schemas: [{ name: 'people', table_count: 4 }],
+    schemas: [{ name: schema, table_count: tables.length }],
     server_version: '16.2',
     warnings: [],
-    tables: [
-      t('offices', [col('office_id', 'integer'), col('city', 'text')], ['office_id']),
-      t('staff', [col('staff_id', 'integer'), col('full_name', 'text'), col('office_id', 'integer'), col('contract', 'text'), col('hired_on', 'date'), col('left_on', 'date', 'last working day; NULL while employed')], ['staff_id'], [['office_id', 'offices', 'office_id']]),
-      t('absences', [col('absence_id', 'integer'), col('staff_id', 'integer'), col('kind', 'text'), col('first_day', 'date'), col('days', 'numeric(5,1)'), col('logged_at', 'timestamp with time zone')], ['absence_id'], [['staff_id', 'staff', 'staff_id']]),
-      t('appraisals', [col('appraisal_id', 'integer'), col('staff_id', 'integer'), col('cycle', 'text'), col('score', 'numeric(3,1)'), col('signed_at', 'timestamp with time zone')], ['appraisal_id'], [['staff_id', 'staff', 'staff_id']]),
-    ],
+    tables: tables.map(([name, columns, pk, fks = []]) => ({
+      name, schema, kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [],
+      foreign_keys: fks.map(([c, table, rc]) => ({ columns: [c], references: { schema, table, columns: [rc] } })),
+    })),
   };
-  return fromIntrospection(introspection, {
-    samples: {
+  return fromIntrospection(introspection, { samples });
+}
+
+/** A small HR source: staff in offices, their absences, and their appraisals. */
+function staffSchema(): PlannerSchema {
+  return postgresSource(
+    'people',
+    [
+      ['offices', [col('office_id', 'integer'), col('city', 'text')], ['office_id']],
+      ['staff', [col('staff_id', 'integer'), col('full_name', 'text'), col('office_id', 'integer'), col('contract', 'text'), col('hired_on', 'date'), col('left_on', 'date', 'last working day; NULL while employed')], ['staff_id'], [['office_id', 'offices', 'office_id']]],
+      ['absences', [col('absence_id', 'integer'), col('staff_id', 'integer'), col('kind', 'text'), col('first_day', 'date'), col('days', 'numeric(5,1)'), col('logged_at', 'timestamp with time zone')], ['absence_id'], [['staff_id', 'staff', 'staff_id']]],
+      ['appraisals', [col('appraisal_id', 'integer'), col('staff_id', 'integer'), col('cycle', 'text'), col('score', 'numeric(3,1)'), col('signed_at', 'timestamp with time zone')], ['appraisal_id'], [['staff_id', 'staff', 'staff_id']]],
+    ],
+    {
       'people.offices': { city: ['Leeds', 'Bristol', 'Glasgow'] },
       'people.staff': { contract: ['Permanent', 'Part-time', 'Fixed-term'] },
       'people.absences': { kind: ['Sick', 'Holiday', 'Jury Duty'] },
       'people.appraisals': { cycle: ['2023 H2', '2024 H1', '2024 H2'] },
     },
-  });
+  );
 }
 
 /** An index of mixed application events: page views and purchases, log lines, requests. */
@@ -74,42 +80,26 @@ function eventsSchema(): PlannerSchema {
 
 /** Clients and their invoices, which are paid, open or void. */
 function billingSchema(): PlannerSchema {
-  const t = (name: string, columns: IntrospectedColumn[], pk: string[], fks: [string, string, string][] = []) => ({
-    name, schema: 'billing', kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [],
-    foreign_keys: fks.map(([c, table, rc]) => ({ columns: [c], references: { schema: 'billing', table, columns: [rc] } })),
-  });
-  return fromIntrospection(
-    {
-      dialect: 'postgres',
-      schemas: [{ name: 'billing', table_count: 3 }],
-      server_version: '16.2',
-      warnings: [],
-      tables: [
-        t('clients', [col('client_id', 'integer'), col('name', 'text'), col('signed_up_on', 'date')], ['client_id']),
-        t('contacts', [col('contact_id', 'integer'), col('client_id', 'integer'), col('email', 'text'), col('created_at', 'timestamp with time zone')], ['contact_id'], [['client_id', 'clients', 'client_id']]),
-        t('invoices', [col('invoice_id', 'integer'), col('client_id', 'integer'), col('issued_on', 'date'), col('paid_on', 'date'), col('status', 'text'), col('amount', 'numeric(10,2)')], ['invoice_id'], [['client_id', 'clients', 'client_id']]),
-      ],
-    },
-    { samples: { 'billing.clients': { name: ['Harbor Labs', 'Quill & Co'] }, 'billing.invoices': { status: ['paid', 'open', 'void'] } } },
+  return postgresSource(
+    'billing',
+    [
+      ['clients', [col('client_id', 'integer'), col('name', 'text'), col('signed_up_on', 'date')], ['client_id']],
+      ['contacts', [col('contact_id', 'integer'), col('client_id', 'integer'), col('email', 'text'), col('created_at', 'timestamp with time zone')], ['contact_id'], [['client_id', 'clients', 'client_id']]],
+      ['invoices', [col('invoice_id', 'integer'), col('client_id', 'integer'), col('issued_on', 'date'), col('paid_on', 'date'), col('status', 'text'), col('amount', 'numeric(10,2)')], ['invoice_id'], [['client_id', 'clients', 'client_id']]],
+    ],
+    { 'billing.clients': { name: ['Harbor Labs', 'Quill & Co'] }, 'billing.invoices': { status: ['paid', 'open', 'void'] } },
   );
 }
 
 /** People and their leave requests, which are approved, pending or rejected. */
 function leaveSchema(): PlannerSchema {
-  const fk = { columns: ['person_id'], references: { schema: 'hrm', table: 'people', columns: ['person_id'] } };
-  const t = (name: string, columns: IntrospectedColumn[], pk: string[], fks: (typeof fk)[] = []) => ({ name, schema: 'hrm', kind: 'table' as const, columns, primary_key: pk, row_estimate: null, members: [], warnings: [], foreign_keys: fks });
-  return fromIntrospection(
-    {
-      dialect: 'postgres',
-      schemas: [{ name: 'hrm', table_count: 2 }],
-      server_version: '16.2',
-      warnings: [],
-      tables: [
-        t('people', [col('person_id', 'integer'), col('full_name', 'text')], ['person_id']),
-        t('leave_requests', [col('request_id', 'integer'), col('person_id', 'integer'), col('leave_type', 'text'), col('status', 'text'), col('days', 'numeric(4,1)'), col('start_date', 'date')], ['request_id'], [fk]),
-      ],
-    },
-    { samples: { 'hrm.leave_requests': { leave_type: ['Sick', 'Annual'], status: ['Approved', 'Pending', 'Rejected'] } } },
+  return postgresSource(
+    'hrm',
+    [
+      ['people', [col('person_id', 'integer'), col('full_name', 'text')], ['person_id']],
+      ['leave_requests', [col('request_id', 'integer'), col('person_id', 'integer'), col('leave_type', 'text'), col('status', 'text'), col('days', 'numeric(4,1)'), col('start_date', 'date')], ['request_id'], [['person_id', 'people', 'person_id']]],
+    ],
+    { 'hrm.leave_requests': { leave_type: ['Sick', 'Annual'], status: ['Approved', 'Pending', 'Rejected'] } },
   );
 }
 
