@@ -199,3 +199,15 @@ export function measuredColumns(a: Aggregate): ColumnRef[] {
   if (e.op === 'scale') return [e.column];
   return [e.left, e.right];
 }
+
+/**
+ * The equalities a filter states at its top level (alone, or directly under its `and`) on a column
+ * that no other top-level equality names: `labels == "canary"` in `labels == "canary" AND method ==
+ * "GET"`. For an Elasticsearch field with several values per document, these are the only comparisons
+ * that read right after `MV_EXPAND`, so the validator and the ES|QL compiler both go by this list.
+ */
+export function soleTopLevelEqualities(filter: Condition | null): Extract<Condition, { op: (typeof comparisonOps)[number] }>[] {
+  const topLevel = !filter ? [] : filter.op === 'and' ? filter.conditions : [filter];
+  const equalities = topLevel.filter((c): c is Extract<Condition, { op: (typeof comparisonOps)[number] }> => c.op === 'eq');
+  return equalities.filter((c) => equalities.filter((o) => o.column.column === c.column.column).length === 1);
+}

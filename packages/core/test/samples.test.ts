@@ -7,7 +7,7 @@ import { startHostileServer, type HostileServer } from '@aqs/hostile-servers';
 import { createSecretBox } from '../src/secret-box.ts';
 import { defaultAuthSettings, type CoreDeps } from '../src/ports.ts';
 import type { ConnectionRow } from '../src/connections/service.ts';
-import { ensureSamples, samplingBudgetMs, SAMPLING_RETRY_FIRST_MS, type PendingSamples } from '../src/runs/samples.ts';
+import { ensureMultiValued, ensureSamples, samplingBudgetMs, SAMPLING_RETRY_FIRST_MS, type PendingSamples } from '../src/runs/samples.ts';
 
 const secrets = createSecretBox('a-test-master-key-of-at-least-32-characters');
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -34,7 +34,7 @@ function depsWith(requestTimeoutMs: number, now: () => Date = () => new Date()):
   };
 }
 
-async function addConnection(init: { authMode: string; config: Record<string, unknown>; analysis?: Record<string, unknown> }): Promise<ConnectionRow> {
+async function addConnection(init: { authMode: string; config: Record<string, unknown>; analysis?: Record<string, unknown>; dialect?: string }): Promise<ConnectionRow> {
   const id = newId('con');
   const [row] = await store.db
     .insert(connections)
@@ -42,10 +42,10 @@ async function addConnection(init: { authMode: string; config: Record<string, un
       id,
       workspaceId,
       name: 'Sampled',
-      dialect: 'postgres',
+      dialect: init.dialect ?? 'postgres',
       authMode: init.authMode,
       config: init.config,
-      secrets: init.authMode === 'password' ? { password: secrets.seal('pw', `connection:${id}:password`) } : {},
+      secrets: init.authMode === 'password' || init.authMode === 'basic' ? { password: secrets.seal('pw', `connection:${id}:password`) } : {},
     })
     .returning();
   await store.db.insert(connectionSchemas).values({ connectionId: id, workspaceId, analysis: init.analysis ?? null });
@@ -196,4 +196,19 @@ describe('sampling has one total budget', () => {
     // Complete: the next run reads it back without sampling.
     expect(await ensureSamples(deps, row, shop, 'fp-shop')).toEqual(samples);
   }, 60_000);
+});
+
+describe('probing fields with several values', () => {
+  it('against a stalled Elasticsearch: ends within the sampling budget with nothing found', async () => {
+    const deps = depsWith(2000);
+    const budget = samplingBudgetMs(deps);
+    const row = await addConnection({ dialect: 'elasticsearch', authMode: 'basic', config: { cluster_url: `http://${stalled.host}:${stalled.port}`, username: 'reader', allowed_indices: ['logs-*'] } });
+    const tables = [{ name: 'logs-*', columns: ['labels', 'tags', 'service.name'].map((name) => ({ name, type: 'keyword', queryable: true })) }];
+    const started = performance.now();
+    const fields = await ensureMultiValued(deps, row, tables, 'fp-es');
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeLessThan(budget + 3000);
+    expect(fields).toEqual({});
+    expect(await stalled.settled(8000)).toBe(0);
+  }, 30_000);
 });

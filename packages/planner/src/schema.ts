@@ -1,4 +1,4 @@
-import type { Aggregate, ColumnRef, Condition, QuerySpec, RelatedRows } from '@aqs/contracts';
+import { soleTopLevelEqualities, type Aggregate, type ColumnRef, type Condition, type QuerySpec, type RelatedRows } from '@aqs/contracts';
 import { matchesIndexPattern, type Introspection } from '@aqs/connectors';
 import type { PlannerSchema, SchemaColumn, SchemaTable } from './types.ts';
 
@@ -244,8 +244,7 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
   spec.columns.forEach((c, i) => resolve(c, `columns[${i}]`));
   // A field with several values in some documents is compared only by one top-level equality, which
   // the compiler reads after MV_EXPAND; ES|QL comparisons skip such documents otherwise.
-  const topLevel = !spec.filter ? [] : spec.filter.op === 'and' ? spec.filter.conditions : [spec.filter];
-  const expandable = new Set(topLevel.filter((c) => c.op === 'eq' && topLevel.filter((o) => o.op === 'eq' && o.column.column === c.column.column).length === 1));
+  const expandable = new Set<Condition>(soleTopLevelEqualities(spec.filter));
   const checkLeaf = (leaf: Leaf, col: SchemaColumn | undefined): void => {
     if (!col) return;
     if (col.multi_valued && leaf.op !== 'is_null' && leaf.op !== 'is_not_null' && leaf.op !== 'time_range' && !expandable.has(leaf)) {

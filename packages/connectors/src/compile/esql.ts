@@ -1,4 +1,4 @@
-import type { Aggregate, ColumnRef, Condition, QuerySpec, TimeRange, TimeUnit } from '@aqs/contracts';
+import { soleTopLevelEqualities, type Aggregate, type ColumnRef, type Condition, type QuerySpec, type TimeRange, type TimeUnit } from '@aqs/contracts';
 import { printName, printString } from '@aqs/esql';
 import { CompileError, absoluteBounds, applyOptions, checkAggregate, isAggregating, outputAliases, type CompileOptions } from './common.ts';
 
@@ -143,25 +143,19 @@ function sourceName(source: string): string {
  */
 function expansions(spec: QuerySpec, multiValued: readonly string[]): string[] {
   if (multiValued.length === 0) return [];
-  const topLevel = !spec.filter ? [] : spec.filter.op === 'and' ? spec.filter.conditions : [spec.filter];
-  const expanded = new Set<string>();
-  for (const c of topLevel) {
-    if (c.op === 'eq' && multiValued.includes(c.column.column)) {
-      if (expanded.has(c.column.column)) throw new CompileError(`${c.column.column} holds several values in some documents; ask for one of its values at a time.`);
-      expanded.add(c.column.column);
-    }
-  }
+  const expandable = new Set<Condition>(soleTopLevelEqualities(spec.filter));
+  const expanded = [...expandable].flatMap((c) => ('column' in c && multiValued.includes(c.column.column) ? [c.column.column] : []));
   const compared = new Set<string>();
-  const visit = (c: Condition, top: boolean): void => {
-    if (c.op === 'and' || c.op === 'or') c.conditions.forEach((x) => visit(x, top && c.op === 'and'));
-    else if (c.op === 'not') visit(c.condition, false);
-    else if ('column' in c && c.op !== 'is_null' && c.op !== 'is_not_null' && c.op !== 'time_range' && multiValued.includes(c.column.column) && !(top && c.op === 'eq')) compared.add(c.column.column);
+  const visit = (c: Condition): void => {
+    if (c.op === 'and' || c.op === 'or') c.conditions.forEach(visit);
+    else if (c.op === 'not') visit(c.condition);
+    else if ('column' in c && c.op !== 'is_null' && c.op !== 'is_not_null' && c.op !== 'time_range' && multiValued.includes(c.column.column) && !expandable.has(c)) compared.add(c.column.column);
   };
-  if (spec.filter) visit(spec.filter, true);
-  for (const a of spec.aggregates) if (a.where) visit(a.where, false);
+  if (spec.filter) visit(spec.filter);
+  for (const a of spec.aggregates) if (a.where) visit(a.where);
   const first = [...compared][0];
-  if (first) throw new CompileError(`${first} holds several values in some documents, which ES|QL comparisons skip; group by ${first} instead, which counts each value.`);
-  return [...expanded].map((name) => `MV_EXPAND ${column({ column: name })}`);
+  if (first) throw new CompileError(`${first} holds several values in some documents, which ES|QL comparisons skip; ask for one of its values at a time, or group by ${first}, which counts each value.`);
+  return expanded.map((name) => `MV_EXPAND ${column({ column: name })}`);
 }
 
 /**

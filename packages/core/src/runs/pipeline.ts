@@ -176,11 +176,11 @@ async function runPipeline(
     const context = await phase('building_context', async () => {
       const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row, signal));
       const fingerprint = structureFingerprint(structure.introspection);
-      const full = await step('sample_values', `${structure.introspection.tables.length} tables`, async () => {
+      const { full, multiValued } = await step('sample_values', `${structure.introspection.tables.length} tables`, async () => {
         const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
         const schema = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
-        const multiValued = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
-        return markMultiValued(schema, multiValued);
+        const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
+        return { full: markMultiValued(schema, fields), multiValued: fields };
       });
       const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : { turns: [], lastTurnUnanswered: false };
       const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
@@ -191,7 +191,6 @@ async function runPipeline(
         }),
       );
       const uniqueKeys = Object.fromEntries(full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]));
-      const multiValued = Object.fromEntries(full.tables.filter((t) => t.columns.some((c) => c.multi_valued)).map((t) => [t.name, t.columns.filter((c) => c.multi_valued).map((c) => c.name)]));
       return { schema: pruned.schema, history, unanswered, uniqueKeys, multiValued };
     });
 

@@ -64,6 +64,7 @@ interface SamplesAnalysis {
   samples?: Samples;
   samples_fingerprint?: string;
   samples_pending?: PendingSamples;
+  multi_valued?: { fingerprint: string; fields: MultiValued };
 }
 
 /** The columns worth sampling, in a fixed order (so an interrupted sampling can resume by index). */
@@ -102,8 +103,7 @@ function candidates(introspection: Introspection): { table: string; column: stri
  * Writes merge these keys into `analysis` (jsonb `||`) so a concurrent writer of other keys is kept.
  */
 export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspection: Introspection, fingerprint: string, signal?: AbortSignal): Promise<Samples> {
-  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, row.id)).limit(1);
-  const cached = stored?.analysis as SamplesAnalysis | null | undefined;
+  const cached = await storedAnalysis(deps, row.id);
   if (cached?.samples && cached.samples_fingerprint === fingerprint) return cached.samples;
   const pending = cached?.samples_pending?.fingerprint === fingerprint ? cached.samples_pending : undefined;
   if (pending && nowOf(deps).getTime() < Date.parse(pending.retry_at)) return pending.samples;
@@ -181,6 +181,11 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
   return samples;
 }
 
+async function storedAnalysis(deps: CoreDeps, connectionId: string): Promise<SamplesAnalysis | null | undefined> {
+  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, connectionId)).limit(1);
+  return stored?.analysis as SamplesAnalysis | null | undefined;
+}
+
 /** Sets `patch`'s keys and removes `drop` in the stored analysis, leaving every other key as it is. */
 async function mergeAnalysis(deps: CoreDeps, connectionId: string, patch: SamplesAnalysis, drop: string[]): Promise<void> {
   let base = sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb)`;
@@ -193,10 +198,6 @@ async function mergeAnalysis(deps: CoreDeps, connectionId: string, patch: Sample
 
 /** Fields holding several values in some document, per Elasticsearch planning table (index, pattern, alias). */
 export type MultiValued = Record<string, string[]>;
-
-interface MultiValuedAnalysis {
-  multi_valued?: { fingerprint: string; fields: MultiValued };
-}
 
 const MULTI_VALUED_PER_TABLE = 60;
 /** Documents read per table: bounded on any cluster, and every document of a small index. */
@@ -216,8 +217,7 @@ function quoteField(name: string): string {
  */
 export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tables: { name: string; columns: { name: string; type: string; queryable: boolean }[] }[], fingerprint: string, signal?: AbortSignal): Promise<MultiValued> {
   if (row.dialect !== 'elasticsearch') return {};
-  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, row.id)).limit(1);
-  const cached = (stored?.analysis as MultiValuedAnalysis | null | undefined)?.multi_valued;
+  const cached = (await storedAnalysis(deps, row.id))?.multi_valued;
   if (cached?.fingerprint === fingerprint) return cached.fields;
   const connector = connectorFor(row.dialect);
   if (!connector || signal?.aborted) return {};
@@ -254,9 +254,6 @@ export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tabl
       deps.logger.debug({ err: error, table: table.name }, 'probing multi-valued fields failed for a table; filters on its fields are compiled as single values');
     }
   }
-  await deps.db
-    .update(connectionSchemas)
-    .set({ analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({ multi_valued: { fingerprint, fields } })}::jsonb` })
-    .where(eq(connectionSchemas.connectionId, row.id));
+  await mergeAnalysis(deps, row.id, { multi_valued: { fingerprint, fields } }, []);
   return fields;
 }

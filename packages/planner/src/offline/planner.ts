@@ -1,4 +1,5 @@
 import { mapOuterColumns, measuredColumns, type AggregateFunction, type ChartType, type ColumnRef, type Condition, type QuerySpec, type TimeUnit } from '@aqs/contracts';
+import { pinRange } from '@aqs/connectors';
 import { timeColumnRank } from '../context.ts';
 import { lemma } from '../text.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
@@ -1052,6 +1053,16 @@ function droppedRanking(spec: QuerySpec, text: string): string | null {
   return ranks ? null : `I could not tell what '${said[1]}' ranks here.`;
 }
 
+/** What a dotted field belongs to (`session` of `session.id`); '' for a plain column. */
+function namespaceOf(name: string): string {
+  return name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '';
+}
+
+/** The words of a column name that say what it is about (`discount` of `discount_pct`, `session` of `session.id`). */
+function nameWords(column: string): string[] {
+  return column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
+}
+
 const GROUPING_CUE = /\b(by|per|each|every|across|which|what|where|who|top|bottom|most|least|breakdown|broken|split|among|compare|vs|versus|distribution|group|grouped)\b/;
 
 /**
@@ -1061,10 +1072,7 @@ const GROUPING_CUE = /\b(by|per|each|every|across|which|what|where|who|top|botto
  */
 function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lexicon): string | null {
   const groups = spec.group_by.filter((g) => !g.time_bucket);
-  const said = (column: string) => {
-    const words = column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
-    return words.some((w) => new RegExp(`\\b(?:by|per|each|every|across)\\s+(?:[a-z]+,?\\s+){0,3}${w}`).test(text));
-  };
+  const said = (column: string) => nameWords(column).some((w) => new RegExp(`\\b(?:by|per|each|every|across)\\s+(?:[a-z]+,?\\s+){0,3}${w}`).test(text));
   // Identifiers are the rows shown when they are ranked or filtered (`hosts with over 30 requests`).
   const ranksOrFilters = spec.having.length > 0 || spec.limit !== null;
   for (const g of groups) {
@@ -1075,8 +1083,7 @@ function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lex
     if (amount && !said(column.name)) return `I could not tell why the answer would be split by every value of ${column.name}.`;
     const identifier = isIdentifierName(column.name) || table.primary_key.includes(column.name);
     const isForeignKey = table.foreign_keys.some((fk) => fk.columns.includes(column.name));
-    const namespace = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '');
-    const pairedWithLabel = groups.some((other) => other !== g && (other.column.table ?? spec.source) === (g.column.table ?? spec.source) && namespace(other.column.column) === namespace(g.column.column));
+    const pairedWithLabel = groups.some((other) => other !== g && (other.column.table ?? spec.source) === (g.column.table ?? spec.source) && namespaceOf(other.column.column) === namespaceOf(g.column.column));
     if (identifier && !isForeignKey && !pairedWithLabel && !said(column.name) && !(ranksOrFilters && namedAsSubject(column.name, text)) && !/\bids?\b/.test(text)) return `I could not tell why the answer would list every ${column.name}.`;
   }
   if (intent.asksCount && groups.length > 0 && !GROUPING_CUE.test(text)) return 'This asks how many, but I could only read it split by values nobody asked for.';
@@ -1085,8 +1092,7 @@ function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lex
 
 /** `hosts with over 30 requests` names users as what is listed; `regions with 80 sessions` only counts sessions. */
 function namedAsSubject(column: string, text: string): boolean {
-  const words = column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
-  return words.some((w) => [...text.matchAll(new RegExp(`(\\S+\\s+)?(?:\\S+\\s+)?\\b${w}s?\\b`, 'g'))].some((m) => !/\d/.test(m[0].split(/\s+/).slice(0, -1).join(' '))));
+  return nameWords(column).some((w) => [...text.matchAll(new RegExp(`(\\S+\\s+)?(?:\\S+\\s+)?\\b${w}s?\\b`, 'g'))].some((m) => !/\d/.test(m[0].split(/\s+/).slice(0, -1).join(' '))));
 }
 
 /** Asked as a question (`what did we bill?`), every column of every row answers only a request for rows (`list`, `show`, `latest`). */
@@ -1140,12 +1146,17 @@ function countForList(intent: Intent, spec: QuerySpec, text: string, lex: Lexico
 function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPerUnit: boolean): string | null {
   const shown = [...spec.group_by.map((g) => g.column), ...spec.columns].map((c) => ({ table: c.table ?? spec.source, column: c.column }));
   const measured = new Set(spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)));
+  const columnsOf = (word: string | undefined) => (word ? (lex.columns.get(lemma(word)) ?? lex.columns.get(word) ?? []) : []);
+  // A table is shown by what identifies its rows (its label or key), not by any of its columns (`customers` by region is regions),
+  // or by a foreign key to it (`orders per customer` without joins: the customer_id).
+  const identifies = (t: SchemaTable, c: { table: string; column: string }) =>
+    (c.table === t.name && (c.column === labelColumn(t)?.name || t.primary_key.includes(c.column))) ||
+    !!lex.schema.tables.find((x) => x.name === c.table)?.foreign_keys.some((fk) => fk.references.table === t.name && fk.columns.length === 1 && fk.columns[0] === c.column);
   const cues = /\b(?:top|bottom|which|each|every|per|most (?:common|frequent|popular|used)|(?:the|which) \d+|(?:first|last|top|bottom) \d+)\s+((?:[a-z][a-z'-]*\s*){1,3})/g;
   for (const m of text.matchAll(cues)) {
     const unitCue = /^(per|each|every)\b/.test(m[0]);
     if (collapsedPerUnit && unitCue) continue;
     const words = m[1]!.trim().split(/\s+/);
-    const columnsOf = (word: string | undefined) => (word ? (lex.columns.get(lemma(word)) ?? lex.columns.get(word) ?? []) : []);
     for (const [i, word] of words.entries()) {
       if (/^\d/.test(word) || GRAMMAR_FOR_SUBJECT.has(word)) continue;
       if (TIME_UNIT_WORDS.test(word)) break;
@@ -1157,13 +1168,7 @@ function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPe
       if (tables.length === 0 && columns.length === 0) continue;
       // `median seats per subscription`: the rows whose column is measured, each one the unit of the measure.
       if (unitCue && tables.some((t) => measured.has(t.name))) break;
-      // A table is shown by what identifies its rows (its label or key), not by any of its columns (`customers` by region is regions).
-      // ... or by a foreign key to it (`orders per customer` without joins: the customer_id).
-      const identifies = (t: SchemaTable, c: { table: string; column: string }) =>
-        (c.table === t.name && (c.column === labelColumn(t)?.name || t.primary_key.includes(c.column))) ||
-        !!lex.schema.tables.find((x) => x.name === c.table)?.foreign_keys.some((fk) => fk.references.table === t.name && fk.columns.length === 1 && fk.columns[0] === c.column);
       const tableShown = tables.some((t) => shown.some((c) => identifies(t, c)) || (spec.source === t.name && spec.aggregates.length === 0 && spec.group_by.length === 0));
-      const namespaceOf = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
       const columnShown = columns.some((cand) => shown.some((c) => c.table === cand.table.name && (c.column === cand.column.name || (cand.column.name.includes('.') && namespaceOf(c.column) === namespaceOf(cand.column.name)))));
       if (!tableShown && !columnShown) return `I could not tell how to show each '${word}' in the answer.`;
       break;
@@ -1196,9 +1201,8 @@ function droppedYear(spec: QuerySpec, text: string, now: Date): string | null {
 }
 
 function rangeBounds(range: Extract<Condition, { op: 'time_range' }>['range'], now: Date): { from: number; to: number } {
-  if (range.kind === 'absolute') return { from: range.from ? Date.parse(range.from) : -Infinity, to: range.to ? Date.parse(range.to) : Infinity };
-  const unitMs: Record<string, number> = { second: 1e3, minute: 6e4, hour: 3.6e6, day: 8.64e7, week: 6.048e8, month: 2.678e9, quarter: 7.9e9, year: 3.17e10 };
-  return { from: now.getTime() - range.count * (unitMs[range.unit] ?? 8.64e7), to: now.getTime() };
+  const pinned = range.kind === 'absolute' ? range : pinRange(range, now);
+  return { from: pinned.from ? Date.parse(pinned.from) : -Infinity, to: pinned.to ? Date.parse(pinned.to) : Infinity };
 }
 
 /** Verbs of money that has changed hands: only what was paid counts, by the date it was paid. */
@@ -1215,15 +1219,11 @@ function paidOnly(spec: QuerySpec, schema: PlannerSchema, question: string): Que
   if (summed.length !== 1) return spec;
   const table = schema.tables.find((t) => t.name === summed[0]);
   if (!table) return spec;
-  const qualify = (column: string): ColumnRef => (spec.joins.length > 0 ? { table: table.name, column } : { column });
-  const status = table.columns.find((c) => c.queryable && /(^|[._])(status|state)$/.test(c.name) && c.sample_values.some((v) => /^paid$/i.test(String(v))));
+  const paid = inState(spec, table, /^paid$/i) ?? spec;
   const paidDate = table.columns.find((c) => c.queryable && isTimeType(c.type) && /(^|[._])paid(_(at|on|date))?$/.test(c.name));
-  let leaves = flatten(spec.filter);
-  if (status && !leaves.some((l) => 'column' in l && l.column.column === status.name)) {
-    leaves = [...leaves, { op: 'eq', column: qualify(status.name), value: status.sample_values.find((v) => /^paid$/i.test(String(v)))! }];
-  }
-  if (paidDate) leaves = leaves.map((l) => (l.op === 'time_range' && (l.column.table ?? spec.source) === table.name ? { ...l, column: qualify(paidDate.name) } : l));
-  return { ...spec, filter: andOf(leaves) };
+  if (!paidDate) return paid;
+  const leaves = flatten(paid.filter).map((l) => (l.op === 'time_range' && (l.column.table ?? spec.source) === table.name ? { ...l, column: columnIn(spec, table, paidDate.name) } : l));
+  return { ...paid, filter: andOf(leaves) };
 }
 
 /** Verbs of having used what was asked for: `took 5 sick days`, `has taken parental leave`. */
@@ -1238,14 +1238,32 @@ function grantedOnly(spec: QuerySpec, schema: PlannerSchema, question: string): 
   const measured = [...new Set([...spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)), ...flatten(spec.filter).flatMap((l) => ('column' in l && l.op === 'eq' ? [l.column.table ?? spec.source] : []))])];
   for (const name of measured) {
     const table = schema.tables.find((t) => t.name === name);
-    const status = table?.columns.find((c) => c.queryable && /(^|[._])(status|state)$/.test(c.name) && c.sample_values.some((v) => /^approved$/i.test(String(v))));
-    if (!table || !status) continue;
-    const leaves = flatten(spec.filter);
-    if (leaves.some((l) => 'column' in l && l.column.column === status.name)) continue;
-    const column: ColumnRef = spec.joins.length > 0 ? { table: table.name, column: status.name } : { column: status.name };
-    return { ...spec, filter: andOf([...leaves, { op: 'eq', column, value: status.sample_values.find((v) => /^approved$/i.test(String(v)))! }]) };
+    const approved = table ? inState(spec, table, /^approved$/i) : null;
+    if (approved) return approved;
   }
   return spec;
+}
+
+/** A column of `table` as the spec refers to it: qualified when the spec joins tables. */
+function columnIn(spec: QuerySpec, table: SchemaTable, column: string): ColumnRef {
+  return spec.joins.length > 0 ? { table: table.name, column } : { column };
+}
+
+/**
+ * The spec kept to the rows of `table` in a state (`paid`, `approved`): its status column equals the
+ * sampled value matching `state`. Null when the table has no such state, or the filter already says
+ * something of that column.
+ */
+function inState(spec: QuerySpec, table: SchemaTable, state: RegExp): QuerySpec | null {
+  for (const status of table.columns) {
+    if (!status.queryable || !/(^|[._])(status|state)$/.test(status.name)) continue;
+    const value = status.sample_values.find((v) => state.test(String(v)));
+    if (value === undefined) continue;
+    const leaves = flatten(spec.filter);
+    if (leaves.some((l) => 'column' in l && l.column.column === status.name)) return null;
+    return { ...spec, filter: andOf([...leaves, { op: 'eq', column: columnIn(spec, table, status.name), value }]) };
+  }
+  return null;
 }
 
 /**
