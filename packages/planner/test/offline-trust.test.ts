@@ -338,6 +338,21 @@ describe('existence and filters on counts', () => {
     expect(p.spec.having).toEqual([{ ref: 'count', op: 'gt', value: 30 }]);
   });
 
+  it('a number followed by a plural value counts the rows that value names, not the entity', async () => {
+    for (const question of ['which staff have had more than 4 holidays', 'offices with more than 20 holidays']) {
+      const p = await plan(staff, question);
+      const counted = p.spec.aggregates.find((a) => a.alias === p.spec.having[0]?.ref);
+      expect(counted?.column ?? { table: p.spec.source }, question).toMatchObject({ table: 'people.absences' });
+    }
+  });
+
+  it('a count ranked per the entity it is grouped by counts the rows joined on the many side', async () => {
+    const p = await plan(staff, 'for each contract, the office with the highest number of holidays');
+    expect(p.spec.limit_per_group).toEqual({ n: 1, partition_by: ['contract'] });
+    const counted = p.spec.aggregates.find((a) => a.alias === p.spec.order_by[0]?.ref);
+    expect(counted?.column ?? { table: p.spec.source }).toMatchObject({ table: 'people.absences' });
+  });
+
   it('`seen more than N times` counts per value of the column named', async () => {
     const p = await plan(events, 'hosts seen more than 12 times');
     expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['host.name']);

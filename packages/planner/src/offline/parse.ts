@@ -803,7 +803,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         // A column said before does not take the number when rows follow it (`teams that handled over 300 tickets`).
         const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
         if (counted && (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)) {
-          const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : null;
+          // `vehicles with at least 3 brake services`: the rows a value names are counted, in the value's table.
+          const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : counted.kind === 'value' ? tableOfValue(counted.cands) : null;
           if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
             intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text }, text: item.text });
             used.add(items.indexOf(counted));
@@ -859,7 +860,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       if (pluralNoun && namedBefore(k) < 0 && !negated) intent.entity = true;
       // `how many warnings came from services ...`: the count is of the rows the value names.
       if (pendingAgg?.fn === 'count' && plural) {
-        intent.count ??= { distinct: false, cands: null, table: null };
+        intent.count ??= { distinct: false, cands: null, table: tableOfValue(item.cands) };
         pendingAgg = null;
       }
       // `fatal errors`: a value said right before another value of the same column narrows it.
@@ -1071,6 +1072,12 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     intent.elapsed !== null ||
     intent.count !== null || intent.measures.length > 0 || intent.groups.length > 0 || intent.filters.length > 0 || intent.time !== null || intent.tables.length > 0 || intent.listColumns.length > 0 || intent.chart !== null || intent.order !== null;
   return intent;
+}
+
+/** The one table every reading of a value belongs to, if there is one. */
+function tableOfValue(cands: ValueCandidate[]): SchemaTable | null {
+  const tables = new Set(cands.map((c) => c.table));
+  return tables.size === 1 ? cands[0]!.table : null;
 }
 
 export { buildLexicon };

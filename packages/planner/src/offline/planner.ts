@@ -1285,6 +1285,29 @@ function perUnitAverage(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   return { ...spec, group_by: [], order_by: spec.order_by.filter((o) => o.ref !== alias && !spec.aggregates.some((a) => a.alias === o.ref)), limit: null };
 }
 
+/**
+ * A count of rows grouped by the source's own key counts each source row once: 1 in every group.
+ * What is counted there is the rows of the table joined on its many side (`the clinic with the most
+ * no-shows`: appointments, not clinics), so the count becomes one of that table's keys; with no
+ * such table the question cannot be answered by a count.
+ */
+function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
+  const index = spec.aggregates.findIndex((a) => a.fn === 'count' && !a.column && !a.where);
+  const source = schema.tables.find((t) => t.name === spec.source);
+  if (index < 0 || spec.joins.length === 0 || !source || source.primary_key.length === 0) return spec;
+  const perSourceRow = source.primary_key.every((k) => spec.group_by.some((g) => !g.time_bucket && (g.column.table ?? spec.source) === source.name && g.column.column === k));
+  if (!perSourceRow) return spec;
+  const keyJoined = (t: SchemaTable): boolean => spec.joins.some((j) => j.on.some((o) => [o.left, o.right].some((c) => c.table === t.name && t.primary_key.includes(c.column))));
+  const many = spec.joins
+    .map((j) => schema.tables.find((t) => t.name === j.table))
+    .filter((t): t is SchemaTable => !!t && t.primary_key.length === 1 && !keyJoined(t));
+  if (many.length !== 1) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every ${tableWords(source).join(' ')} counts once: I cannot tell which rows to count.`);
+  const counted = many[0]!;
+  const aggregates = [...spec.aggregates];
+  aggregates[index] = { ...aggregates[index]!, fn: 'count_distinct', column: { table: counted.name, column: counted.primary_key[0]! } };
+  return { ...spec, aggregates };
+}
+
 /** `which plans ...`, `list (all) agents ...`: the question asks for rows of this table itself. */
 function asksForRowsOf(question: string, lex: Lexicon, table: SchemaTable | undefined): boolean {
   if (!table) return false;
@@ -1457,7 +1480,7 @@ function planOffline(request: PlanRequest): Plan {
   spec = grantedOnly(spec, schema, request.question);
   const perUnit = perUnitAverage(spec, schema);
   const collapsedPerUnit = perUnit !== spec;
-  spec = tidy(perUnit);
+  spec = countAtJoinedGrain(tidy(perUnit), schema);
   const dropped = droppedMeaning(intent, spec, request.question, lex, request.now, collapsedPerUnit);
   if (dropped) throw unanswerable(schema, dropped);
   const errors = validateSpecAgainstSchema(spec, schema);
