@@ -220,7 +220,13 @@ export function timeColumnRank(name: string): number {
   const order = ['@timestamp', 'timestamp', 'order_date', 'ordered_at', 'placed_at', 'created_at', 'date', 'event_time', 'time', 'occurred_at'];
   const i = order.indexOf(n);
   if (i >= 0) return i;
-  if (/(^|_)(created|placed|ordered)/.test(n)) return 20;
-  if (/date|_at$|time/.test(n)) return 30;
+  const words = n.split(/[^a-z0-9]+/);
+  const said = (re: RegExp): boolean => words.some((w) => re.test(w));
+  // A later step of the row's life (paid, resolved, shipped, due) is often empty and is not when the row happened.
+  if (said(/^(paid|closed|resolved|ended|end|finished|completed|cancell?ed|shipped|delivered|due|expires?|expiry|updated|modified|deleted|acknowledged|last|refunded|returned|archived|renewal|renews)$/)) return 40;
+  // When a scheduled or lasting row takes place (an appointment's start, not its booking).
+  if (said(/^(start|starts|started|begins|scheduled|occurred|happened)$/)) return 15;
+  if (said(/^(created|placed|ordered|issued|submitted|opened|booked|registered|reported|logged|raised|requested|received|sent)$/)) return 20;
+  if (/date|_at$|time|_on$/.test(n)) return 30;
   return 50;
 }

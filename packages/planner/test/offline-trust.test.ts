@@ -472,6 +472,28 @@ describe('event indices', () => {
   });
 });
 
+describe('the date a row happens on', () => {
+  const surgery = postgresSource(
+    'surgery',
+    [
+      ['visits', [col('visit_id', 'integer'), col('booked_at', 'timestamp with time zone'), col('scheduled_start', 'timestamp with time zone'), col('reason', 'text')], ['visit_id']],
+      ['bills', [col('bill_id', 'integer'), col('paid_date', 'date'), col('issued_on', 'date'), col('amount', 'numeric(10,2)')], ['bill_id']],
+    ],
+    { 'surgery.visits': { reason: ['checkup', 'injury'] } },
+  );
+  const rangeColumns = (spec: QuerySpec) => leaves(spec).flatMap((c) => (c.op === 'time_range' ? [c.column.column] : []));
+
+  it('a scheduled row is dated by when it takes place, not when it was booked', async () => {
+    const p = await plan(surgery, 'how many visits in March 2024');
+    expect(rangeColumns(p.spec)).toEqual(['scheduled_start']);
+  });
+
+  it('a row is dated by when it was issued, not by a later step of its life', async () => {
+    const p = await plan(surgery, 'total bill amount in Q1 2024');
+    expect(rangeColumns(p.spec)).toEqual(['issued_on']);
+  });
+});
+
 describe('events said as verbs', () => {
   it('`have left` among people hired in a period: the period stays on the hiring date', async () => {
     const p = await plan(staff, 'of the staff we hired in 2023, how many have left?');
