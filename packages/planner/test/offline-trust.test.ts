@@ -259,6 +259,14 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(moved && 'column' in moved ? moved.column : null).toEqual(range && 'column' in range ? range.column : undefined);
     expect(moved).toMatchObject({ range: { kind: 'absolute', from: '2024-01-01T00:00:00.000Z' } });
   });
+
+  it('a month said alone in a follow-up is the whole month; `may` alone stays a word', async () => {
+    const first = await plan(staff, 'how many sick absences in September 2024');
+    const next = await plan(staff, 'and october?', [first], ['how many sick absences in September 2024']);
+    expect(leaves(next.spec).find((c) => c.op === 'time_range')).toMatchObject({ range: { from: '2024-10-01T00:00:00.000Z', to: '2024-11-01T00:00:00.000Z' } });
+    const polite = await plan(staff, 'may I see the number of absences');
+    expect(leaves(polite.spec).find((c) => c.op === 'time_range')).toBeUndefined();
+  });
 });
 
 describe('fields with several values in a document', () => {

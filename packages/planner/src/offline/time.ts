@@ -217,8 +217,9 @@ const RULES: Rule[] = [
       // `over 2000`, `more than 2023`, `top 2024`: a number, not a year.
       if (m[0] === expr && /(?:over|above|under|below|than|least|most|exceeding|top|bottom|first|>|<|=|\$)\s*$/.test(text.slice(0, m.index ?? 0))) return null;
       if (m[0] === expr && /^\d{4}$/.test(expr) && /^\s*(?:[.,]\d|%|\s*(?:eur|usd|bytes?|ms|items?|units?)\b)/.test(text.slice((m.index ?? 0) + m[0].length))) return null;
-      // A bare month name needs a preposition ("in may"), or `may` the verb would become a range.
-      if (new RegExp(`^(?:${MONTH_RE})$`).test(expr) && m[0] === expr) return null;
+      // A bare month name is the whole month (`and november?`), but `may` and abbreviations (`dec`,
+      // `mar`) need a preposition ("in may"), or a verb or another word would become a range.
+      if (m[0] === expr && /^(may|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)$/.test(expr)) return null;
       const p = parsePeriod(expr, now);
       return p ? absolute(past(p, now).start, past(p, now).end) : null;
     },
