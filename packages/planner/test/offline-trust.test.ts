@@ -91,6 +91,18 @@ function billingSchema(): PlannerSchema {
   );
 }
 
+/** Appointments (visits) booked for a later time, and bills issued before they are paid. */
+function surgerySchema(): PlannerSchema {
+  return postgresSource(
+    'surgery',
+    [
+      ['appointments', [col('appointment_id', 'integer'), col('booked_at', 'timestamp with time zone'), col('scheduled_start', 'timestamp with time zone'), col('reason', 'text'), col('visit_type', 'text')], ['appointment_id']],
+      ['bills', [col('bill_id', 'integer'), col('paid_date', 'date'), col('issued_on', 'date'), col('amount', 'numeric(10,2)'), col('refunded', 'numeric(10,2)')], ['bill_id']],
+    ],
+    { 'surgery.appointments': { reason: ['checkup', 'injury'], visit_type: ['in person', 'phone'] } },
+  );
+}
+
 /** People and their leave requests, which are approved, pending or rejected. */
 function leaveSchema(): PlannerSchema {
   return postgresSource(
@@ -106,6 +118,7 @@ function leaveSchema(): PlannerSchema {
 const staff = staffSchema();
 const events = eventsSchema();
 const shop = shopSchema();
+const surgery = surgerySchema();
 
 async function plan(schema: PlannerSchema, question: string, history: Plan[] = [], questions: string[] = []): Promise<Plan> {
   const turns = history.map((p, i) => ({ question: questions[i] ?? '', spec: p.spec, chart_type: p.chart_type }));
@@ -328,6 +341,19 @@ describe('answer shapes', () => {
   });
 });
 
+describe('what a count counts', () => {
+  it('a word that names the rows a column describes counts the rows, not the column\'s values', async () => {
+    const rows = await plan(surgery, 'how many visits in 2024');
+    expect(rows.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
+    const types = await plan(surgery, 'how many visit types are there');
+    expect(types.spec.aggregates).toMatchObject([{ fn: 'count_distinct', column: { column: 'visit_type' } }]);
+  });
+
+  it('`how many` before a number column is refused rather than counting its distinct numbers', async () => {
+    await refusal(surgery, 'how many refunded?');
+  });
+});
+
 describe('existence and filters on counts', () => {
   it('`never` with a value of related rows: no such row at all, not a row of another kind', async () => {
     const p = await plan(staff, 'how many staff have never been off sick');
@@ -481,18 +507,10 @@ describe('event indices', () => {
 });
 
 describe('the date a row happens on', () => {
-  const surgery = postgresSource(
-    'surgery',
-    [
-      ['visits', [col('visit_id', 'integer'), col('booked_at', 'timestamp with time zone'), col('scheduled_start', 'timestamp with time zone'), col('reason', 'text')], ['visit_id']],
-      ['bills', [col('bill_id', 'integer'), col('paid_date', 'date'), col('issued_on', 'date'), col('amount', 'numeric(10,2)')], ['bill_id']],
-    ],
-    { 'surgery.visits': { reason: ['checkup', 'injury'] } },
-  );
   const rangeColumns = (spec: QuerySpec) => leaves(spec).flatMap((c) => (c.op === 'time_range' ? [c.column.column] : []));
 
   it('a scheduled row is dated by when it takes place, not when it was booked', async () => {
-    const p = await plan(surgery, 'how many visits in March 2024');
+    const p = await plan(surgery, 'how many appointments in March 2024');
     expect(rangeColumns(p.spec)).toEqual(['scheduled_start']);
   });
 

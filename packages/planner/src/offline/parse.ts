@@ -1036,7 +1036,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (pendingAgg && !(groupMode && intent.elapsed)) {
       const fn = pendingAgg.fn;
       if (fn === 'count' || fn === 'count_distinct') {
-        intent.count = { distinct: true, cands, table: null };
+        // `how many visits` over `visit_type`: the word names the rows the column describes, not its values.
+        const strongest = cands.filter((c) => c.score === best.score);
+        const describesRows = strongest.every((c) => !namesColumnHead(item.text, c.column.name));
+        const rowsTable = describesRows && new Set(strongest.map((c) => c.table)).size === 1 ? best.table : null;
+        if (rowsTable) intent.count = { distinct: false, cands: null, table: rowsTable };
+        // `how many failed` over a number column: distinct numbers are not what is counted.
+        else if (fn === 'count' && cands.every((c) => isNumberColumn(c) && !isIdentifierName(c.column.name))) intent.unknown.push(item.text);
+        else intent.count = { distinct: true, cands, table: null };
       } else {
         intent.measures.push({ fn: fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn, cands, table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
       }
@@ -1072,6 +1079,19 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     intent.elapsed !== null ||
     intent.count !== null || intent.measures.length > 0 || intent.groups.length > 0 || intent.filters.length > 0 || intent.time !== null || intent.tables.length > 0 || intent.listColumns.length > 0 || intent.chart !== null || intent.order !== null;
   return intent;
+}
+
+/**
+ * Whether words said name the column itself: its last word (`types` for `visit_type`), or a word
+ * before a last word that only labels or identifies (`services` for `service.name`).
+ */
+function namesColumnHead(text: string, column: string): boolean {
+  const words = identifierWords(column);
+  const said = identifierWords(text);
+  const head = words[words.length - 1];
+  if (!head) return true;
+  if (said.includes(head)) return true;
+  return /^(name|id|key|title|label|uuid|code|number|no)$/.test(head) || words.length === 1;
 }
 
 /** The one table every reading of a value belongs to, if there is one. */
