@@ -149,6 +149,12 @@ describe('what the question says reaches the plan, or it is refused', () => {
     expect((await refusal(shop, 'how many customers have never been contacted')).message).toMatch(/never/);
   });
 
+  it('an adjective that says which rows is refused when nothing in the schema explains it', async () => {
+    expect((await refusal(staff, 'how many female Permanent staff')).message).toMatch(/female/);
+    expect((await refusal(staff, 'how many staff are retired')).message).toMatch(/retired/);
+    expect((await refusal(staff, 'how many staff members are older')).message).toMatch(/older/);
+  });
+
   it('a top N with nothing to rank is refused', async () => {
     expect((await refusal(shop, 'top 4 by number of orders in 2024')).message).toMatch(/rank/);
   });

@@ -758,8 +758,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !CONTRACTION_PARTS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) {
         // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
-        // about (`unpaid invoices`). Interjections, adverbs and other verbs are filler.
-        const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column');
+        // about (`unpaid invoices`, `female Medicare patients`), a participle (`retired`) or a
+        // comparative (`older`): they say which rows. Interjections, adverbs and other verbs are filler.
+        const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column' || next?.kind === 'value' || /(ed|er)$/.test(w));
         if (isContentTag(item.tag) || modifiesEntity || NEGATIONS.has(w) || capitalised.has(w)) intent.unknown.push(w);
         else intent.filler.push(w);
       }
