@@ -103,6 +103,15 @@ function surgerySchema(): PlannerSchema {
   );
 }
 
+/** CI builds: one row per build, with its branch, status and number of failed tests. */
+function ciSchema(): PlannerSchema {
+  return postgresSource(
+    'ci',
+    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('started_at', 'timestamp with time zone')], ['build_id']]],
+    { 'ci.builds': { status: ['success', 'failure', 'cancelled'], branch: ['main', 'release'] } },
+  );
+}
+
 /** People and their leave requests, which are approved, pending or rejected. */
 function leaveSchema(): PlannerSchema {
   return postgresSource(
@@ -119,6 +128,7 @@ const staff = staffSchema();
 const events = eventsSchema();
 const shop = shopSchema();
 const surgery = surgerySchema();
+const ci = ciSchema();
 
 async function plan(schema: PlannerSchema, question: string, history: Plan[] = [], questions: string[] = []): Promise<Plan> {
   const turns = history.map((p, i) => ({ question: questions[i] ?? '', spec: p.spec, chart_type: p.chart_type }));
@@ -147,6 +157,12 @@ function leaves(spec: QuerySpec): Condition[] {
 describe('what the question says reaches the plan, or it is refused', () => {
   it('a negation the plan cannot carry is refused rather than dropped', async () => {
     expect((await refusal(shop, 'how many customers have never been contacted')).message).toMatch(/never/);
+  });
+
+  it('a participle that is a form of a status says which rows, even where a count column has its name', async () => {
+    const p = await plan(ci, 'how many failed builds in October 2024');
+    expect(leaves(p.spec)).toContainEqual({ op: 'eq', column: { column: 'status' }, value: 'failure' });
+    expect(p.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
   });
 
   it('an adjective that says which rows is refused when nothing in the schema explains it', async () => {
@@ -279,6 +295,13 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(moved).toMatchObject({ range: { kind: 'absolute', from: '2024-01-01T00:00:00.000Z' } });
   });
 
+  it('`of those` keeps the previous answer\'s rows and narrows them; with no previous answer it is refused', async () => {
+    const first = await plan(staff, 'how many staff are in Leeds');
+    const next = await plan(staff, 'how many of those are Permanent?', [first], ['how many staff are in Leeds']);
+    expect(leaves(next.spec)).toEqual(expect.arrayContaining([expect.objectContaining({ value: 'Leeds' }), expect.objectContaining({ value: 'Permanent' })]));
+    expect((await refusal(staff, 'how many of those are Permanent?')).message).toMatch(/follow-up/);
+  });
+
   it('a month said alone in a follow-up is the whole month; `may` alone stays a word', async () => {
     const first = await plan(staff, 'how many sick absences in September 2024');
     const next = await plan(staff, 'and october?', [first], ['how many sick absences in September 2024']);
@@ -370,6 +393,10 @@ describe('existence and filters on counts', () => {
       filter: { op: 'eq', column: { table: 'people.absences', column: 'kind' }, value: 'Sick' },
     });
     expect(p.spec.joins).toEqual([]);
+  });
+
+  it('`never` with a value of the rows listed by one of their columns is refused, not read as rows without it', async () => {
+    expect((await refusal(ci, 'which branches have never had a cancelled build?')).message).toMatch(/each branch/);
   });
 
   it('a number followed by rows counts them per entity, even after a column word', async () => {

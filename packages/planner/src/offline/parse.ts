@@ -91,6 +91,8 @@ export interface Intent {
   asksCount: boolean;
   /** Words that only make sense against a previous turn (`instead`, `only`, `what about`). */
   followUpCue: boolean;
+  /** The question points back at the previous answer's rows (`how many of those`, `which of them`). */
+  anaphora: boolean;
   /** The question asks to add to the previous grouping (`also by channel`). */
   additive: boolean;
   /** The rows themselves are named as the subject (`orders in Germany`, `visits from Spain`). */
@@ -164,6 +166,7 @@ function sharesStem(a: string, b: string): boolean {
 }
 
 
+const ANAPHORA = /\b(?:of|among|from|out of) (?:those|these|them|that list)\b/;
 const FOLLOW_UP_START = /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
 
 export function chartFromText(text: string): { chart: ChartType | 'auto' | null; spans: Array<[number, number]> } {
@@ -396,6 +399,12 @@ function matchAt(
     // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`;
     // a column reached only through a synonym (`signups` -> users.created_at) does not outrank it.
     if (events && (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
+    // `failed runs` where a count column is named `failed` and a status is `failure`: a participle
+    // says which rows (the value), not how many of something.
+    if (columns && n === 1 && !tables && /ed$/.test(text) && columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!)) {
+      const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`)?.filter((v) => typeof v.value === 'string');
+      if (stemmed && stemmed.length > 0) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
+    }
     if (columns) {
       // `status shipped`: a column followed by one of its own values -> the value carries it.
       return { n, item: { kind: 'column', cands: columns, text, pos } };
@@ -528,7 +537,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     arithmetic: [],
     eventNouns: [],
     asksCount: false,
-    followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
+    followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text) || ANAPHORA.test(text),
+    anaphora: ANAPHORA.test(text),
     additive: /^(?:and\s+)?also\b|\b(as well|too)\b|\bbreak (?:that|this|it|them) down\b|\bsplit (?:that|this|it|them)\b/.test(text.trim()),
     entity: false,
     listing: LISTING_START.test(text.trim()),

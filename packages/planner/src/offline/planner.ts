@@ -639,6 +639,12 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
         resolved.push({ op: 'not_exists', table: v.table.name, on, filter });
         continue;
       }
+      // `which branches have never had a cancelled build`: the absence is per branch, over all its
+      // rows; dropping the cancelled rows would still list every branch that had any other build.
+      if (v.negated && neverSaid && v.table === r.base && intent.listColumns.length > 0 && /^\s*(which|what|list|show)\b/i.test(request.question)) {
+        const each = lemma(intent.listTexts[0] ?? 'value');
+        throw unanswerable(r.schema, `'${intent.negations[0]}' here is about each ${each} over all of its rows, which I cannot plan yet: ask for the number of ${v.values.join(', ')} rows per ${each} instead.`);
+      }
       use(r, v.table);
       v.values = withWorseSeverities(v.column, v.values);
       if (v.values.length === 1) resolved.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
@@ -1322,6 +1328,7 @@ function isFollowUp(intent: Intent, request: PlanRequest): boolean {
   if (!previous) return false;
   const standsAlone = intent.count !== null || intent.measures.length > 0;
   const namesOtherTable = intent.tables.some((t) => t.name !== previous.spec.source && !previous.spec.joins.some((j) => j.table === t.name));
+  if (intent.anaphora) return true;
   if (namesOtherTable && standsAlone) return false;
   if (intent.followUpCue) return true;
   return !standsAlone && intent.tables.length === 0;
@@ -1335,7 +1342,7 @@ function planOffline(request: PlanRequest): Plan {
   // A question that only refines (`only for X`, `and the year before?`) needs an answered turn before it.
   const refinesOnly =
     intent.followUpCue && intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.listColumns.length === 0 && intent.related.length === 0 && intent.event === null;
-  if (refinesOnly && (request.lastTurnUnanswered || request.history.length === 0)) {
+  if ((refinesOnly || intent.anaphora) && (request.lastTurnUnanswered || request.history.length === 0)) {
     throw new PlanningError('unanswerable', request.lastTurnUnanswered ? 'The previous question got no answer, so there is nothing for this follow-up to refine: ask it as a full question.' : 'This reads as a follow-up, but there is no earlier answer to refine: ask it as a full question.', { suggestions: suggestQuestions(schema) });
   }
   const previousTurn = request.history[request.history.length - 1] ?? null;
