@@ -107,7 +107,7 @@ function surgerySchema(): PlannerSchema {
 function ciSchema(): PlannerSchema {
   return postgresSource(
     'ci',
-    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('started_at', 'timestamp with time zone')], ['build_id']]],
+    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('packages_published', 'integer'), col('started_at', 'timestamp with time zone')], ['build_id']]],
     { 'ci.builds': { status: ['success', 'failure', 'cancelled'], branch: ['main', 'release'] } },
   );
 }
@@ -376,6 +376,11 @@ describe('what a count counts', () => {
     expect(rows.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
     const types = await plan(surgery, 'how many visit types are there');
     expect(types.spec.aggregates).toMatchObject([{ fn: 'count_distinct', column: { column: 'visit_type' } }]);
+  });
+
+  it('a count column is summed by default, whatever words its name hides (`packages` holds `age`)', async () => {
+    const p = await plan(ci, 'packages published per branch');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'packages_published' } }]);
   });
 
   it('`how many` before a number column is refused rather than counting its distinct numbers', async () => {

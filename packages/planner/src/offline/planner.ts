@@ -14,7 +14,12 @@ const KEY_NAME = /(^|_|\.)(id|uuid|no|num|number|code|zip|zipcode|postcode|port|
 const REVENUE_WORDS = /revenue|sale|turnover|income|spend|gmv/;
 const ADDITIVE = /(amount|revenue|total|sales|quantity|qty|bytes|count|cost|spend|units|items|hours|seconds|days|seats|stops|packages|distance|km|miles|litres|liters|kwh|points|visits|sessions|headcount|paid|billed|fee)/;
 /** Rates and levels are averaged even when their name looks additive (`unit_price`, `days_rate`). */
-const AVERAGED = /(price|rate|rating|score|ratio|percent|pct|age|latency|duration|per_|avg|average|mean|level|temperature)/;
+const AVERAGED_WORD = /^(price|prices|rate|rates|rating|ratings|score|scores|ratio|percent|percentage|pct|age|latency|duration|avg|average|mean|level|temperature)$/;
+/** Said of a column's whole words: `packages_delivered` is a count of packages, not an age. */
+function isAveraged(name: string): boolean {
+  const lower = name.toLowerCase();
+  return /per_/.test(lower) || lower.split(/[^a-z0-9]+/).some((w) => AVERAGED_WORD.test(w)) || /(price|rate|rating|score|ratio|percent|latency|duration|temperature)$/.test(lower.split(/[^a-z0-9]+/).pop() ?? '');
+}
 const MEASURE_PREFERENCE = ['net_amount', 'amount', 'revenue', 'total', 'sales', 'gross_amount', 'price', 'value', 'bytes', 'duration', 'quantity', 'salary', 'rating', 'score'];
 
 /** Unexplained filler words tolerated in one question: more, and the reading is too likely wrong to answer. */
@@ -44,7 +49,7 @@ function isMeasure(table: SchemaTable, column: SchemaColumn): boolean {
 
 function defaultFn(column: SchemaColumn): AggregateFunction {
   const name = column.name.toLowerCase();
-  return ADDITIVE.test(name) && !AVERAGED.test(name) ? 'sum' : 'avg';
+  return ADDITIVE.test(name) && !isAveraged(name) ? 'sum' : 'avg';
 }
 
 function defaultMeasure(table: SchemaTable): SchemaColumn | null {
@@ -1085,7 +1090,7 @@ function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lex
     const table = lex.schema.tables.find((t) => t.name === (g.column.table ?? spec.source));
     const column = table?.columns.find((c) => c.name === g.column.column);
     if (!table || !column) continue;
-    const amount = isMeasure(table, column) && (/^(double|float|real|numeric|decimal|money|scaled_float|half_float)/i.test(column.type) || ADDITIVE.test(column.name) || AVERAGED.test(column.name));
+    const amount = isMeasure(table, column) && (/^(double|float|real|numeric|decimal|money|scaled_float|half_float)/i.test(column.type) || ADDITIVE.test(column.name) || isAveraged(column.name));
     if (amount && !said(column.name)) return `I could not tell why the answer would be split by every value of ${column.name}.`;
     const identifier = isIdentifierName(column.name) || table.primary_key.includes(column.name);
     const isForeignKey = table.foreign_keys.some((fk) => fk.columns.includes(column.name));
