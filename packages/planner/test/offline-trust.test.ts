@@ -454,6 +454,12 @@ describe('event indices', () => {
     expect(leaves((await plan(events, 'warnings per service')).spec)).toContainEqual({ op: 'eq', column: { column: 'log.level' }, value: 'warn' });
   });
 
+  it('`which <field>` with rows known by their identifier lists the field\'s values once each', async () => {
+    const p = await plan(events, 'which hosts served a purchase session?');
+    expect(p.spec.columns).toEqual([]);
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['host.name']);
+  });
+
   it('latency is what requests take', async () => {
     const p = await plan(events, 'median latency for the search service');
     expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'http.request.method' } });

@@ -1,7 +1,7 @@
 import { mapOuterColumns, measuredColumns, type AggregateFunction, type ChartType, type ColumnRef, type Condition, type QuerySpec, type TimeUnit } from '@aqs/contracts';
 import { pinRange } from '@aqs/connectors';
 import { timeColumnRank } from '../context.ts';
-import { lemma } from '../text.ts';
+import { identifierWords, lemma } from '../text.ts';
 import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
 import { buildLexicon, CONTRA_REVENUE, isIdentifierName, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
@@ -1457,6 +1457,13 @@ function planOffline(request: PlanRequest): Plan {
     }
   }
   if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+  // `which teams had a cancelled run`: the teams, each once; the identifiers of the rows that
+  // mention them are how they were found, not what was asked.
+  const asked = /^\s*(?:which|what)\s+([a-z][a-z-]*)/i.exec(request.question)?.[1]?.toLowerCase();
+  const first = spec.columns[0];
+  if (asked && first && !followUp && spec.aggregates.length === 0 && spec.group_by.length === 0 && spec.columns.length > 1 && !isIdentifierName(first.column) && identifierWords(first.column).includes(lemma(asked)) && spec.columns.slice(1).every((c) => isIdentifierName(c.column))) {
+    spec.columns = [first];
+  }
   if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
   else if (spec.columns.length === 0) {
     // Rows of an entity are listed by its label (`which plans ...` -> plan names), not every column.
