@@ -418,6 +418,10 @@ describe('existence and filters on counts', () => {
     }
   });
 
+  it('a count per the counted table\'s own key (1 in every group) is refused', async () => {
+    expect((await refusal(ci, 'number of builds per build id')).message).toMatch(/counts once/);
+  });
+
   it('a count ranked per the entity it is grouped by counts the rows joined on the many side', async () => {
     const p = await plan(staff, 'for each contract, the office with the highest number of holidays');
     expect(p.spec.limit_per_group).toEqual({ n: 1, partition_by: ['contract'] });

@@ -1298,16 +1298,17 @@ function perUnitAverage(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
 
 /**
  * A count of rows grouped by the source's own key counts each source row once: 1 in every group.
- * What is counted there is the rows of the table joined on its many side (`the clinic with the most
- * no-shows`: appointments, not clinics), so the count becomes one of that table's keys; with no
- * such table the question cannot be answered by a count.
+ * What is counted there is the rows of the table joined on its many side (`the office with the most
+ * holidays`: absences, not offices), so the count becomes one of that table's keys; with no such
+ * table (or no join at all) the question cannot be answered by a count.
  */
 function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   const index = spec.aggregates.findIndex((a) => a.fn === 'count' && !a.column && !a.where);
   const source = schema.tables.find((t) => t.name === spec.source);
-  if (index < 0 || spec.joins.length === 0 || !source || source.primary_key.length === 0) return spec;
+  if (index < 0 || !source || source.primary_key.length === 0) return spec;
   const perSourceRow = source.primary_key.every((k) => spec.group_by.some((g) => !g.time_bucket && (g.column.table ?? spec.source) === source.name && g.column.column === k));
   if (!perSourceRow) return spec;
+  if (spec.joins.length === 0) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: nothing in ${source.name} records how many times it happened.`);
   const keyJoined = (t: SchemaTable): boolean => spec.joins.some((j) => j.on.some((o) => [o.left, o.right].some((c) => c.table === t.name && t.primary_key.includes(c.column))));
   const many = spec.joins
     .map((j) => schema.tables.find((t) => t.name === j.table))
