@@ -107,8 +107,8 @@ function surgerySchema(): PlannerSchema {
 function ciSchema(): PlannerSchema {
   return postgresSource(
     'ci',
-    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('packages_published', 'integer'), col('started_at', 'timestamp with time zone')], ['build_id']]],
-    { 'ci.builds': { status: ['success', 'failure', 'cancelled'], branch: ['main', 'release'] } },
+    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('packages_published', 'integer'), col('trigger', 'text'), col('runner_type', 'text'), col('started_at', 'timestamp with time zone')], ['build_id']]],
+    { 'ci.builds': { status: ['success', 'failure', 'cancelled'], branch: ['main', 'release'], trigger: ['push', 'schedule'], runner_type: ['hosted', 'self-hosted'] } },
   );
 }
 
@@ -381,6 +381,11 @@ describe('what a count counts', () => {
   it('a count column is summed by default, whatever words its name hides (`packages` holds `age`)', async () => {
     const p = await plan(ci, 'packages published per branch');
     expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'packages_published' } }]);
+  });
+
+  it('a generic word after a column\'s name (`trigger type`) is that column, not another one called `type`', async () => {
+    const p = await plan(ci, 'builds per trigger type');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['trigger']);
   });
 
   it('`how many` before a number column is refused rather than counting its distinct numbers', async () => {

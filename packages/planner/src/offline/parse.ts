@@ -1030,6 +1030,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `the mobile channel`: the column named after one of its values adds nothing.
     if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
+    // `per trigger type` where the column is `trigger`: a generic word after a column's name says
+    // what the column is, not another column that happens to be called `type`.
+    if (prev?.kind === 'column' && /^(type|types|kind|kinds|category|categories|class|classes)$/.test(item.text) && !prev.cands.some((c) => identifierWords(c.column.name).includes(lemma(item.text)))) continue;
     const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
     const isDate = cands.some(isDateColumn);
     // `how many errors per service`: the column after `per` groups; the pending count counts rows.
