@@ -165,6 +165,12 @@ describe('what the question says reaches the plan, or it is refused', () => {
     expect(p.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
   });
 
+  it('a column said before `of <table>` is that table\'s or its parent\'s, never a child\'s of the same name', async () => {
+    expect((await refusal(staff, 'names of offices')).message).toMatch(/names of offices/);
+    const p = await plan(staff, 'names of appraisals with a score over 4');
+    expect(p.spec.columns).toEqual([{ table: 'people.staff', column: 'full_name' }]);
+  });
+
   it('an adjective that says which rows is refused when nothing in the schema explains it', async () => {
     expect((await refusal(staff, 'how many female Permanent staff')).message).toMatch(/female/);
     expect((await refusal(staff, 'how many staff are retired')).message).toMatch(/retired/);

@@ -936,6 +936,17 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         next.cands = next.cands.filter((c) => c.table === table);
         continue;
       }
+      // `names of procedures`: a label said before `of <table>` is that table's, or that of the row it
+      // belongs to (the staff member's name on an appraisal); never some other table's of the same
+      // name. (A number may be its rows': `absence days of people`.)
+      const owner = isWord(prev, 'of') ? items[k - 2] : undefined;
+      if (table && owner?.kind === 'column' && !used.has(k - 2) && !owner.cands.some(isNumberColumn)) {
+        const own = owner.cands.filter((c) => c.table === table);
+        const parent = owner.cands.filter((c) => table.foreign_keys.some((fk) => fk.references.table === c.table.name));
+        const kept = own.length > 0 ? own : parent;
+        if (kept.length > 0) owner.cands.splice(0, owner.cands.length, ...kept);
+        else intent.unknown.push(`${owner.text} of ${item.text}`);
+      }
       if (table && !intent.tables.includes(table)) intent.tables.push(table);
       intent.entity = true;
       // `how many clients registered in 2021`: the rows of the table are counted, and the date column
