@@ -171,6 +171,16 @@ describe('what the question says reaches the plan, or it is refused', () => {
     expect(p.spec.columns).toEqual([{ table: 'people.staff', column: 'full_name' }]);
   });
 
+  it('a word that is both another name for a table and one of its values is the value (`a van` among vehicles)', async () => {
+    const depot = postgresSource(
+      'depot',
+      [['vehicles', [col('vehicle_id', 'integer'), col('plate', 'text'), col('vehicle_type', 'text'), col('purchase_price', 'numeric(10,2)')], ['vehicle_id']]],
+      { 'depot.vehicles': { vehicle_type: ['van', 'truck', 'e-bike'] } },
+    );
+    const p = await plan(depot, 'average purchase price of a van');
+    expect(leaves(p.spec)).toEqual([{ op: 'eq', column: { column: 'vehicle_type' }, value: 'van' }]);
+  });
+
   it('an adjective that says which rows is refused when nothing in the schema explains it', async () => {
     expect((await refusal(staff, 'how many female Permanent staff')).message).toMatch(/female/);
     expect((await refusal(staff, 'how many staff are retired')).message).toMatch(/retired/);

@@ -246,8 +246,10 @@ describe('offline planner over the demo shop', () => {
     expect(p.spec.source).toBe('shop.order_items');
     expect(p.spec.joins).toEqual([{ table: 'shop.products', type: 'inner', on: [{ left: { table: 'shop.order_items', column: 'product_id' }, right: { table: 'shop.products', column: 'product_id' } }] }]);
     expect(p.spec.group_by).toEqual([{ column: { table: 'shop.products', column: 'category' }, alias: 'category' }]);
-    expect(p.spec.aggregates).toEqual([{ fn: 'sum', column: { table: 'shop.order_items', column: 'unit_price' }, alias: 'sum_unit_price' }]);
-    expect(p.notes.join(' ')).toMatch(/cannot multiply price by quantity/);
+    // Revenue of a line is its unit price times its quantity.
+    expect(p.spec.aggregates).toEqual([
+      { fn: 'sum', expression: { op: 'multiply', left: { table: 'shop.order_items', column: 'quantity' }, right: { table: 'shop.order_items', column: 'unit_price' } }, alias: 'sum_revenue' },
+    ]);
 
     const rating = await plan(shop, 'average rating by product category');
     expect(rating.spec.source).toBe('shop.reviews');

@@ -2,7 +2,7 @@ import type { AggregateFunction, ChartType, TimeUnit } from '@aqs/contracts';
 import { identifierWords, lemma, normalize, parseNumberWord, ROW_NOUNS, STOPWORDS, tokenize, type Token } from '../text.ts';
 import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
-import { buildLexicon, EVENT_NOUNS, isIdentifierName, phraseOf, stem, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import { buildLexicon, EVENT_NOUNS, isIdentifierName, phraseOf, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
 import { analyse, isContentTag, wordAt, type PartOfSpeech } from '../nlp.ts';
 
@@ -391,7 +391,10 @@ function matchAt(
     const tables = lex.tables.get(lemmas);
     const columns = lex.columns.get(lemmas);
     // A value wins when it is long or when no structure has the same name.
-    if (values && (n > 1 || (!tables && !(columns && columns.some((c) => c.score >= 0.9))))) {
+    // `a van` where vans are vehicles of type van: the value says which of the table's rows (but
+    // `procedures` is the table itself, even where one category of procedure is called `Procedure`).
+    const kindOfTable = values && tables && values.some((v) => tables.includes(v.table) && typeof v.value === 'string' && phraseOf(v.value) === lemmas && !tableWords(v.table).includes(lemmas));
+    if (values && (n > 1 || kindOfTable || (!tables && !(columns && columns.some((c) => c.score >= 0.9))))) {
       return { n, item: { kind: 'value', cands: values, text, pos } };
     }
     if (tables) return { n, item: { kind: 'table', tables, text, pos } };

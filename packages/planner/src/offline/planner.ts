@@ -52,6 +52,12 @@ function defaultFn(column: SchemaColumn): AggregateFunction {
   return ADDITIVE.test(name) && !isAveraged(name) ? 'sum' : 'avg';
 }
 
+/** The number of units a row counts (`quantity`, `qty`, `units`), when it has one. */
+function quantityOf(table: SchemaTable): SchemaColumn | null {
+  const found = table.columns.filter((c) => c.queryable && isNumericType(c.type) && !isTimeType(c.type) && /(^|[._])(quantity|qty|units|unit_count|item_count)$/.test(c.name.toLowerCase()));
+  return found.length === 1 ? found[0]! : null;
+}
+
 function defaultMeasure(table: SchemaTable): SchemaColumn | null {
   const measures = table.columns.filter((c) => c.queryable && isMeasure(table, c) && !CONTRA_REVENUE.test(c.name.toLowerCase()));
   for (const pref of MEASURE_PREFERENCE) {
@@ -477,13 +483,18 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       orderMeasure ??= { direction: /lowest|smallest|cheapest|shortest/.test(m.word) ? 'asc' : 'desc', limit: intent.order?.limit ?? (intent.superlative ? 1 : null) };
     }
     if ((fn === 'sum' || fn === 'avg' || fn === 'median') && !isNumericType(column.type)) fn = 'max';
-    if (column.name.endsWith('unit_price') && fn === 'sum' && /revenue|sale|turnover|income/.test(m.word)) {
-      r.notes.push(`Revenue approximated as the sum of ${table.name}.unit_price: a QuerySpec cannot multiply price by quantity.`);
-    }
     const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
     // `latency in ms`: the stored unit converted to the one asked for, or a refusal when the column does not say its unit.
     const shownIn = intent.displayUnit;
     let value: Pick<QuerySpec['aggregates'][number], 'column' | 'expression'> = { column: ref(table, column) };
+    // `revenue by category` over order lines: a total of a price per unit is the price times the
+    // quantity of each line (summing unit prices counts a line of ten like a line of one).
+    const quantity = fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word) ? quantityOf(table) : null;
+    if (quantity) {
+      value = { expression: { op: 'multiply', left: ref(table, quantity), right: ref(table, column) } };
+      aggregates.push({ fn, ...value, alias: uniq(alias(`${name}_${/revenue|sale|turnover|income/.test(m.word) ? 'revenue' : 'total'}`)) });
+      continue;
+    }
     if (shownIn && fn !== 'count' && fn !== 'count_distinct') {
       const stored = durationUnitOf(column);
       if (!stored) throw unanswerable(r.schema, `I do not know which unit ${column.name} is stored in, so I cannot give it in ${shownIn}s.`);
