@@ -112,6 +112,18 @@ function ciSchema(): PlannerSchema {
   );
 }
 
+/** Drivers, flagged active or not, and the vehicles assigned to them, whose status may also be `active`. */
+function crewSchema(): PlannerSchema {
+  return postgresSource(
+    'crew',
+    [
+      ['drivers', [col('driver_id', 'integer'), col('full_name', 'text'), col('is_active', 'boolean')], ['driver_id']],
+      ['vehicles', [col('vehicle_id', 'integer'), col('driver_id', 'integer'), col('status', 'text')], ['vehicle_id'], [['driver_id', 'drivers', 'driver_id']]],
+    ],
+    { 'crew.vehicles': { status: ['active', 'retired'] } },
+  );
+}
+
 /** People and their leave requests, which are approved, pending or rejected. */
 function leaveSchema(): PlannerSchema {
   return postgresSource(
@@ -129,6 +141,7 @@ const events = eventsSchema();
 const shop = shopSchema();
 const surgery = surgerySchema();
 const ci = ciSchema();
+const crew = crewSchema();
 
 async function plan(schema: PlannerSchema, question: string, history: Plan[] = [], questions: string[] = []): Promise<Plan> {
   const turns = history.map((p, i) => ({ question: questions[i] ?? '', spec: p.spec, chart_type: p.chart_type }));
@@ -179,6 +192,19 @@ describe('what the question says reaches the plan, or it is refused', () => {
     );
     const p = await plan(depot, 'average purchase price of a van');
     expect(leaves(p.spec)).toEqual([{ op: 'eq', column: { column: 'vehicle_type' }, value: 'van' }]);
+  });
+
+  it('a word naming a flag of the rows asked about is that flag, not a value of another table', async () => {
+    const p = await plan(crew, 'how many active drivers');
+    expect(p.spec.joins).toEqual([]);
+    expect(leaves(p.spec)).toEqual([{ op: 'eq', column: { column: 'is_active' }, value: true }]);
+  });
+
+  it('`no longer` negates (and is refused with nothing to negate); `headcount` is a count', async () => {
+    expect((await refusal(crew, 'drivers no longer with us')).message).toMatch(/'no'/);
+    const p = await plan(staff, 'headcount in Leeds');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'count' }]);
+    expect(p.spec.columns).toEqual([]);
   });
 
   it('an adjective that says which rows is refused when nothing in the schema explains it', async () => {

@@ -600,13 +600,19 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     const prev = items[k - 1];
     const next = items[k + 1];
     // `headcount`: the people employed now (at a past date it is a snapshot, which the planner refuses).
-    if (item.kind === 'table' && /^head ?count$/.test(item.text)) intent.current = true;
+    if (item.kind === 'table' && /^head ?count$/.test(item.text)) {
+      intent.current = true;
+      intent.asksCount = true;
+      intent.count ??= { distinct: false, cands: null, table: item.tables[0] ?? null };
+    }
     if ((item.kind === 'table' || item.kind === 'column' || item.kind === 'word') && EVENT_NOUNS[lemma(item.text)] && !intent.eventNouns.includes(lemma(item.text))) intent.eventNouns.push(lemma(item.text));
     if (item.kind === 'word') {
       const w = item.text;
       if (NEGATIONS.has(w)) negateNext = 3;
       else if (negateNext > 0) negateNext--;
-      if ((NEGATIONS.has(w) && !(w === 'no' && isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer'))) || w === 'nobody' || w === 'none' || w === 'nothing' || w === 'ignoring' || w === 'omitting') intent.negations.push(w);
+      // `no more than 5` compares; `no longer with us` negates.
+      const comparative = w === 'no' && isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer') && (!isWord(next, 'longer') || isWord(items[k + 2], 'than'));
+      if ((NEGATIONS.has(w) && !comparative) || w === 'nobody' || w === 'none' || w === 'nothing' || w === 'ignoring' || w === 'omitting') intent.negations.push(w);
       // `revenue minus refunds`, `cost plus tax`: arithmetic between measures, which a plan cannot say yet.
       if (ARITHMETIC.has(w) || (w === 'divided' && isWord(next, 'by')) || (w === 'net' && isWord(next, 'of'))) intent.arithmetic.push(w === 'net' ? 'net of' : w);
       const noTable = w === 'no' && (next?.kind === 'table' || ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));

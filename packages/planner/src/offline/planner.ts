@@ -601,6 +601,13 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
     for (const f of filters) {
       if (f.kind === 'value') {
+        // `active drivers` where drivers have an `is_active` flag and vehicles a status `active`: the
+        // flag of the rows asked about, not a value of another table.
+        const flag = f.text.includes(' ') || f.cands.some((v) => v.table === r.base) ? undefined : r.base.columns.find((c) => c.queryable && /^bool/i.test(c.type) && identifierWords(c.name).includes(lemma(f.text)));
+        if (flag) {
+          resolved.push({ op: 'eq', column: ref(r.base, flag), value: !f.negated });
+          continue;
+        }
         const c = pickValue(r, f.cands);
         if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
         const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
@@ -1047,7 +1054,8 @@ function droppedMeaning(intent: Intent, spec: QuerySpec, question: string, lex: 
   const snapshot = /\b(as of|as at|at the (?:end|start|beginning|close) of)\b/.exec(text);
   if (snapshot && intent.time) return `I cannot tell how things stood at a past date ('${snapshot[1]}'): I count rows by when they happened, not what was true on a given day.`;
   const negation = intent.negations[0];
-  if (negation && !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op))) return `I could not tell what '${negation}' leaves out here.`;
+  // A negated flag (`no longer active`) is carried as the flag being false.
+  if (negation && !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op) || (c.op === 'eq' && c.value === false))) return `I could not tell what '${negation}' leaves out here.`;
   if (intent.arithmetic.length > 0) return `I cannot yet combine measures with '${intent.arithmetic[0]}': ask for each total on its own.`;
   if (intent.eventNouns.length > 1) return `${intent.eventNouns.map((w) => `'${w}'`).join(' and ')} are counted by different dates: ask about each on its own.`;
   if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden)) return 'This asks how many, but I could only read it as a list of rows.';
