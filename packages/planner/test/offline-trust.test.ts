@@ -207,6 +207,10 @@ describe('what the question says reaches the plan, or it is refused', () => {
     expect(p.spec.columns).toEqual([]);
   });
 
+  it('a word for the state of the rows (`late`) is refused when nothing in the schema explains it, whatever its part of speech', async () => {
+    expect((await refusal(ci, 'how many builds finished late in October 2024')).message).toMatch(/late/);
+  });
+
   it('an adjective that says which rows is refused when nothing in the schema explains it', async () => {
     expect((await refusal(staff, 'how many female Permanent staff')).message).toMatch(/female/);
     expect((await refusal(staff, 'how many staff are retired')).message).toMatch(/retired/);
