@@ -119,6 +119,7 @@ function crewSchema(): PlannerSchema {
     [
       ['drivers', [col('driver_id', 'integer'), col('full_name', 'text'), col('is_active', 'boolean')], ['driver_id']],
       ['vehicles', [col('vehicle_id', 'integer'), col('driver_id', 'integer'), col('status', 'text')], ['vehicle_id'], [['driver_id', 'drivers', 'driver_id']]],
+      ['repairs', [col('repair_id', 'integer'), col('vehicle_id', 'integer'), col('cost', 'numeric(10,2)'), col('repaired_on', 'date')], ['repair_id'], [['vehicle_id', 'vehicles', 'vehicle_id']]],
     ],
     { 'crew.vehicles': { status: ['active', 'retired'] } },
   );
@@ -198,6 +199,11 @@ describe('what the question says reaches the plan, or it is refused', () => {
     const p = await plan(crew, 'how many active drivers');
     expect(p.spec.joins).toEqual([]);
     expect(leaves(p.spec)).toEqual([{ op: 'eq', column: { column: 'is_active' }, value: true }]);
+  });
+
+  it('what is spent may be a cost', async () => {
+    const p = await plan(crew, 'total repair spend in 2024');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'cost' } }]);
   });
 
   it('`no longer` negates (and is refused with nothing to negate); `headcount` is a count', async () => {

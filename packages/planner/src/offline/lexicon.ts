@@ -53,6 +53,7 @@ const PERSON_WORDS = ['people', 'person', 'staff', 'employee', 'worker', 'headco
 /** Nouns naming an event, and the stems of the date columns that record it. */
 /** Words for money coming in, and the columns that hold money going the other way. */
 const MONEY_WORDS = new Set(['revenue', 'sale', 'turnover', 'income', 'gmv', 'spend', 'spent', 'paid', 'billed']);
+const MONEY_GIVEN_BACK = /refund|discount|credit|chargeback|coupon|return|payout/;
 export const CONTRA_REVENUE = /refund|discount|tax|fee|shipping|cost|credit|chargeback|coupon|return|expense|payout|commission/;
 
 export const EVENT_NOUNS: Record<string, string[]> = {
@@ -256,7 +257,9 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
           const matches = lastSeg === target || segs.includes(target) || lastSeg.endsWith(`_${target}`);
           if (!matches) continue;
           // Money taken back or paid out (`refund.amount`, `discount_total`, `tax_amount`) is never revenue.
-          if (MONEY_WORDS.has(word) && CONTRA_REVENUE.test(column.name.toLowerCase())) continue;
+          // What is spent may be a cost (`fuel spend`), never money given back.
+          const contra = /^(spend|spending|spent)$/.test(word) ? MONEY_GIVEN_BACK : CONTRA_REVENUE;
+          if (MONEY_WORDS.has(word) && contra.test(column.name.toLowerCase())) continue;
           const existing = columns.get(word)?.find((c) => c.table === table && c.column === column);
           if (existing && !existing.viaSynonym) continue;
           addColumn(columns, word, { table, column, score: 0.7 - rank * 0.02, viaSynonym: true });
