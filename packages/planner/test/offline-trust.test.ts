@@ -521,6 +521,19 @@ describe('event indices', () => {
     expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['host.name']);
   });
 
+  it('a count is never grouped by the documents\' own identifier (1 each)', async () => {
+    const runs = fromIntrospection(
+      {
+        dialect: 'elasticsearch', schemas: [{ name: 'ci-runs-*', table_count: 1 }], warnings: [], server_version: '8.15.0',
+        tables: [{ name: 'ci-runs-*', schema: null, kind: 'index', columns: [col('@timestamp', 'date'), col('run.id', 'keyword'), col('labels', 'keyword'), col('status', 'keyword')], primary_key: [], foreign_keys: [], row_estimate: 500, members: [], warnings: [] }],
+      },
+      { samples: { 'ci-runs-*': { status: ['success', 'failure', 'cancelled'], labels: ['docs', 'flaky'] } } },
+    );
+    const p = await plan(runs, 'top 2 labels of cancelled runs');
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['labels']);
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'count' }]);
+  });
+
   it('latency is what requests take', async () => {
     const p = await plan(events, 'median latency for the search service');
     expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'http.request.method' } });

@@ -1324,7 +1324,18 @@ function perUnitAverage(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
 function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   const index = spec.aggregates.findIndex((a) => a.fn === 'count' && !a.column && !a.where);
   const source = schema.tables.find((t) => t.name === spec.source);
-  if (index < 0 || !source || source.primary_key.length === 0) return spec;
+  if (index < 0 || !source) return spec;
+  if (source.primary_key.length === 0) {
+    // An index's documents have no declared key, but `run.id` in `ci-runs-*` is each document's own:
+    // a group on it is one document. `top labels on failed runs` counts per label.
+    const own = (g: QuerySpec['group_by'][number]): boolean => !g.time_bucket && isIdentifierName(g.column.column) && tableWords(source).includes(lemma(g.column.column.replace(/[._]id$/i, '').split('.').pop() ?? ''));
+    if (!spec.group_by.some(own)) return spec;
+    const kept = spec.group_by.filter((g) => !own(g));
+    if (kept.length === 0) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: nothing in ${source.name} records how many times it happened.`);
+    const dropped = new Set(spec.group_by.filter(own).map((g) => g.alias));
+    const partition = spec.limit_per_group?.partition_by.filter((p) => !dropped.has(p)) ?? [];
+    return { ...spec, group_by: kept, order_by: spec.order_by.filter((o) => !dropped.has(o.ref)), limit_per_group: spec.limit_per_group && partition.length > 0 ? { ...spec.limit_per_group, partition_by: partition } : null, filter: andOf(flatten(spec.filter).filter((c) => !(c.op === 'is_not_null' && spec.group_by.some((g) => own(g) && sameColumn(g.column, c.column))))) };
+  }
   const perSourceRow = source.primary_key.every((k) => spec.group_by.some((g) => !g.time_bucket && (g.column.table ?? spec.source) === source.name && g.column.column === k));
   if (!perSourceRow) return spec;
   if (spec.joins.length === 0) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: nothing in ${source.name} records how many times it happened.`);
