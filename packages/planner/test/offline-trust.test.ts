@@ -143,6 +143,7 @@ const shop = shopSchema();
 const surgery = surgerySchema();
 const ci = ciSchema();
 const crew = crewSchema();
+const billing = billingSchema();
 
 async function plan(schema: PlannerSchema, question: string, history: Plan[] = [], questions: string[] = []): Promise<Plan> {
   const turns = history.map((p, i) => ({ question: questions[i] ?? '', spec: p.spec, chart_type: p.chart_type }));
@@ -484,6 +485,16 @@ describe('existence and filters on counts', () => {
     expect(p.spec.limit_per_group).toEqual({ n: 1, partition_by: ['contract'] });
     const counted = p.spec.aggregates.find((a) => a.alias === p.spec.order_by[0]?.ref);
     expect(counted?.column ?? { table: p.spec.source }).toMatchObject({ table: 'people.absences' });
+  });
+
+  it('a comparison said `in total` is of the sum per entity, never of each row (or it is refused)', async () => {
+    for (const question of ['clients invoiced more than 5,000 in total', 'clients with an invoice amount over 5,000 in total']) {
+      const outcome = await offlinePlanner.plan({ question, schema: billing, history: [], chartRequested: false, now, capabilities: { joins: true } }).catch((e: unknown) => e);
+      if (outcome instanceof PlanningError) continue;
+      const p = outcome as Plan;
+      expect(leaves(p.spec).filter((c) => c.op === 'gt'), question).toEqual([]);
+      expect(p.spec.having, question).toMatchObject([{ op: 'gt', value: 5000 }]);
+    }
   });
 
   it('`seen more than N times` counts per value of the column named', async () => {

@@ -844,6 +844,13 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           intent.having.push({ op: item.op, value: item.value, table: null, measure: lastMeasure, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
           continue;
         }
+        // `billed more than 2.5k in total`: the comparison is of the sum per entity, not of each row.
+        const summed = target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
+        if (summed && /\b(in total|altogether|combined|all together|cumulatively)\b/.test(text)) {
+          if (summed.length > 0) dropListed(summed);
+          intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'sum', cands: summed, table: null, word: target?.text ?? 'total' }, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
+          continue;
+        }
       }
       let cands = target?.kind === 'column' ? target.cands : null;
       // `5xx` with no column named: the status code.
