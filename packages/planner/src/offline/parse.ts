@@ -848,7 +848,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         const summed = target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
         if (summed && /\b(in total|altogether|combined|all together|cumulatively)\b/.test(text)) {
           if (summed.length > 0) dropListed(summed);
-          intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'sum', cands: summed, table: null, word: target?.text ?? 'total' }, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
+          intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'sum', cands: summed, table: null, word: target?.kind === 'column' ? target.text : 'total' }, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
           continue;
         }
       }
