@@ -436,6 +436,11 @@ describe('what a count counts', () => {
     expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'packages_published' } }]);
   });
 
+  it('a total of the rows a value names, with no amount said, is their number', async () => {
+    const p = await plan(staff, 'Holiday total for 2024');
+    expect(p.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
+  });
+
   it('a generic word after a column\'s name (`trigger type`) is that column, not another one called `type`', async () => {
     const p = await plan(ci, 'builds per trigger type');
     expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['trigger']);

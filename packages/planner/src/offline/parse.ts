@@ -1118,6 +1118,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
   giveToElapsed();
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
+  // `no-show total for last quarter`: a total of rows a value names, with no amount said, is their number.
+  if (pendingAgg?.fn === 'sum' && pendingAgg.word === 'total' && !intent.count && intent.measures.length === 0 && intent.filters.some((f) => f.kind === 'value')) {
+    intent.count = { distinct: false, cands: null, table: null };
+    intent.asksCount = true;
+  }
   intent.understood =
     intent.elapsed !== null ||
     intent.count !== null || intent.measures.length > 0 || intent.groups.length > 0 || intent.filters.length > 0 || intent.time !== null || intent.tables.length > 0 || intent.listColumns.length > 0 || intent.chart !== null || intent.order !== null;
