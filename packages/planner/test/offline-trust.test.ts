@@ -214,6 +214,10 @@ describe('what the question says reaches the plan, or it is refused', () => {
     expect(p.spec.columns).toEqual([]);
   });
 
+  it('a word for an analysis a plan cannot say (`predict`, `together`) is never filler', async () => {
+    expect((await refusal(staff, 'predict the number of Holiday absences')).message).toMatch(/predict/);
+  });
+
   it('a word for the state of the rows (`late`) is refused when nothing in the schema explains it, whatever its part of speech', async () => {
     expect((await refusal(ci, 'how many builds finished late in October 2024')).message).toMatch(/late/);
   });

@@ -166,6 +166,8 @@ function sharesStem(a: string, b: string): boolean {
 }
 
 
+/** Words for an analysis a plan cannot say (`bought together`, `predict`), whatever their part of speech: never filler. */
+const ANALYSES = new Set(['together', 'jointly', 'alongside', 'predict', 'predicted', 'forecast', 'forecasted', 'projected', 'projection', 'correlate', 'correlated', 'correlation', 'cohort', 'cohorts', 'retention', 'retained', 'funnel', 'consecutive', 'consecutively', 'streak', 'sequence', 'repeat', 'repeated', 'returning']);
 /** Words for the state of a row (`came in late`), whatever their part of speech: never filler. */
 const ROW_STATES = new Set(['late', 'early', 'overdue', 'delayed', 'ontime', 'lost', 'damaged', 'broken', 'expired', 'missed', 'stale', 'idle', 'flaky', 'stuck', 'abandoned', 'unpaid', 'unresolved', 'unassigned']);
 const ANAPHORA = /\b(?:of|among|from|out of) (?:those|these|them|that list)\b/;
@@ -782,7 +784,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         // about (`unpaid invoices`, `female Medicare patients`), a participle (`retired`) or a
         // comparative (`older`): they say which rows. Interjections, adverbs and other verbs are filler.
         const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column' || next?.kind === 'value' || /(ed|er)$/.test(w));
-        if (isContentTag(item.tag) || modifiesEntity || ROW_STATES.has(w) || NEGATIONS.has(w) || capitalised.has(w)) intent.unknown.push(w);
+        if (isContentTag(item.tag) || modifiesEntity || ROW_STATES.has(w) || ANALYSES.has(w) || NEGATIONS.has(w) || capitalised.has(w)) intent.unknown.push(w);
         else intent.filler.push(w);
       }
       continue;
