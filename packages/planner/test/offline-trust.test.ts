@@ -96,7 +96,7 @@ function surgerySchema(): PlannerSchema {
   return postgresSource(
     'surgery',
     [
-      ['appointments', [col('appointment_id', 'integer'), col('booked_at', 'timestamp with time zone'), col('scheduled_start', 'timestamp with time zone'), col('reason', 'text'), col('visit_type', 'text')], ['appointment_id']],
+      ['appointments', [col('appointment_id', 'integer'), col('booked_at', 'timestamp with time zone'), col('scheduled_start', 'timestamp with time zone'), col('reason', 'text'), col('visit_type', 'text'), col('rating', 'smallint', 'patient rating 1-5, when given')], ['appointment_id']],
       ['bills', [col('bill_id', 'integer'), col('paid_date', 'date'), col('issued_on', 'date'), col('amount', 'numeric(10,2)'), col('refunded', 'numeric(10,2)')], ['bill_id']],
     ],
     { 'surgery.appointments': { reason: ['checkup', 'injury'], visit_type: ['in person', 'phone'] } },
@@ -448,6 +448,17 @@ describe('what a count counts', () => {
   it('a generic word after a column\'s name (`trigger type`) is that column, not another one called `type`', async () => {
     const p = await plan(ci, 'builds per trigger type');
     expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['trigger']);
+  });
+
+  it('a participle of a column\'s verb before the rows (`rated appointments`) keeps the rows where it is filled in', async () => {
+    const p = await plan(surgery, 'how many rated appointments in 2024');
+    expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'rating' } });
+  });
+
+  it('`only count` restricts what is ranked; it asks for no count of its own', async () => {
+    const p = await plan(staff, 'which 2 offices have the most absence days? only count offices with at least 10 absences');
+    expect(p.spec.aggregates.filter((a) => a.fn === 'count' || a.fn === 'count_distinct')).toHaveLength(1);
+    expect(p.spec.order_by[0]?.ref).toBe(p.spec.aggregates.find((a) => a.fn === 'sum')?.alias);
   });
 
   it('`how many` before a number column is refused rather than counting its distinct numbers', async () => {

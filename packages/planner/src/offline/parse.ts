@@ -712,6 +712,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       // `new customers last month`: new ones are those created in the period, whose main date is their creation.
       if ((w === 'new' || w === 'newly') && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')) continue;
+      // `only count agents with at least 20 tickets`: `count` as in "take into account" restricts; it asks for no number.
+      if (w === 'count' && isWord(prev, 'only', 'just') && k > 2) continue;
       if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
         // `average number of days`: the average of a number column, not a count.
         if (pendingAgg && !['count', 'count_distinct', 'sum'].includes(pendingAgg.fn) && k - pendingAgg.at <= 2) continue;
@@ -778,6 +780,17 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       if (/^[$€£]?\d+(\.\d+)?k?$/.test(w) && !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))) {
         intent.unknown.push(w);
         continue;
+      }
+      // `rated tickets`, `shipped orders`: a participle of a column's verb before its rows says the
+      // column is filled in (a rating given, a shipping date set).
+      if (/ed$/.test(w) && w.length > 4 && (next?.kind === 'table' || next?.kind === 'rows')) {
+        const rows = next.kind === 'table' ? next.tables : lex.schema.tables;
+        const verb = stem(lemma(w));
+        const filled = rows.flatMap((table) => table.columns.filter((c) => c.queryable && identifierWords(c.name).some((x) => x.length > 3 && stem(x) === verb)).map((column) => ({ table, column, score: 0.6 })));
+        if (filled.length > 0 && new Set(filled.map((c) => c.table)).size === 1) {
+          intent.filters.push({ kind: 'null', negated: true, cands: filled, text: w });
+          continue;
+        }
       }
       if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !CONTRACTION_PARTS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) {
         // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
