@@ -107,7 +107,7 @@ function surgerySchema(): PlannerSchema {
 function ciSchema(): PlannerSchema {
   return postgresSource(
     'ci',
-    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('packages_published', 'integer'), col('trigger', 'text'), col('runner_type', 'text'), col('started_at', 'timestamp with time zone')], ['build_id']]],
+    [['builds', [col('build_id', 'integer'), col('branch', 'text'), col('status', 'text'), col('failed', 'integer', 'number of failed tests'), col('packages_published', 'integer'), col('trigger', 'text'), col('runner_type', 'text'), col('duration_ms', 'bigint'), col('started_at', 'timestamp with time zone')], ['build_id']]],
     { 'ci.builds': { status: ['success', 'failure', 'cancelled'], branch: ['main', 'release'], trigger: ['push', 'schedule'], runner_type: ['hosted', 'self-hosted'] } },
   );
 }
@@ -438,6 +438,12 @@ describe('what a count counts', () => {
   it('a count column is summed by default, whatever words its name hides (`packages` holds `age`)', async () => {
     const p = await plan(ci, 'packages published per branch');
     expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'packages_published' } }]);
+  });
+
+  it('`how many hours` is the total of the rows\' duration in hours, not a count', async () => {
+    const p = await plan(ci, 'how many hours did release builds take in 2024');
+    expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', expression: { op: 'scale', column: { column: 'duration_ms' }, factor: 1 / 3_600_000 } }]);
+    expect(leaves(p.spec)).toContainEqual({ op: 'eq', column: { column: 'branch' }, value: 'release' });
   });
 
   it('a total of the rows a value names, with no amount said, is their number', async () => {

@@ -204,6 +204,7 @@ const DURATION_UNITS: Record<string, DurationUnit> = {
   ns: 'nanosecond', nanosecond: 'nanosecond', nanoseconds: 'nanosecond', 'µs': 'microsecond', us: 'microsecond', microsecond: 'microsecond', microseconds: 'microsecond',
   ms: 'millisecond', msec: 'millisecond', msecs: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond',
   s: 'second', sec: 'second', secs: 'second', second: 'second', seconds: 'second', min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
+  hour: 'hour', hours: 'hour',
 };
 const UNIT_WORDS = 'ns|nanoseconds?|µs|us|microseconds?|ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?';
 const DURATION_UNIT_AFTER = new RegExp(`^\\s*(${UNIT_WORDS})\\b`);
@@ -678,6 +679,18 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           negateNext = 0;
           continue;
         }
+      }
+      // `how many hours did deploys take`: the total of the rows' duration, shown in that unit.
+      const unitAsked = w === 'how' && isWord(next, 'many') ? items[k + 2] : undefined;
+      if (unitAsked?.kind === 'word' && /^(hours|minutes|seconds)$/.test(unitAsked.text) && !lex.columns.has(lemma(unitAsked.text))) {
+        const durations = (lex.columns.get('duration') ?? []).filter(isNumberColumn);
+        if (durations.length === 0) intent.unknown.push(unitAsked.text);
+        else {
+          intent.displayUnit = DURATION_UNITS[unitAsked.text]!;
+          intent.measures.push({ fn: 'sum', cands: durations, table: null, word: `${unitAsked.text} spent` });
+        }
+        k += 2;
+        continue;
       }
       if ((w === 'how' && isWord(next, 'many')) || (w === 'number' && isWord(next, 'of'))) intent.asksCount = true;
       if (w === 'how' && isWord(next, 'many')) {

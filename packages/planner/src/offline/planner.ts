@@ -854,7 +854,7 @@ function durationUnitOf(column: SchemaColumn): DurationUnit | null {
   const known = KNOWN_UNITS[column.name];
   if (known) return known;
   const name = column.name.toLowerCase();
-  const said = `${name} ${(column.description ?? '').toLowerCase()}`;
+  const said = column.description ? `${name} ${column.description.toLowerCase()}` : name;
   if (/(^|[._])(ns|nanos)$|nanosecond/.test(said)) return 'nanosecond';
   if (/(^|[._])(us|micros)$|microsecond/.test(said)) return 'microsecond';
   if (/(^|[._])(ms|millis)$|millisecond/.test(said)) return 'millisecond';
