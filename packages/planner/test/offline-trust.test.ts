@@ -571,6 +571,11 @@ describe('event indices', () => {
     expect(p.spec.aggregates).toMatchObject([{ fn: 'count' }]);
   });
 
+  it('rows listed with `when` show their time', async () => {
+    const p = await plan(events, 'list fatal log lines with the service and host, and when they happened');
+    expect(p.spec.columns.map((c) => c.column)).toEqual(['@timestamp', 'service.name', 'host.name']);
+  });
+
   it('latency is what requests take', async () => {
     const p = await plan(events, 'median latency for the search service');
     expect(leaves(p.spec)).toContainEqual({ op: 'is_not_null', column: { column: 'http.request.method' } });

@@ -1495,6 +1495,12 @@ function planOffline(request: PlanRequest): Plan {
   if (asked && first && !followUp && spec.aggregates.length === 0 && spec.group_by.length === 0 && spec.columns.length > 1 && !isIdentifierName(first.column) && identifierWords(first.column).includes(lemma(asked)) && spec.columns.slice(1).every((c) => isIdentifierName(c.column))) {
     spec.columns = [first];
   }
+  // `every fatal log: when it happened, which service ...`: rows listed with `when` show their time.
+  if (spec.columns.length > 0 && spec.aggregates.length === 0 && spec.group_by.length === 0 && /\bwhen\b|\bthe (?:time|date|timestamp)\b/i.test(request.question) && !/^\s*when\b/i.test(request.question)) {
+    const source = schema.tables.find((t) => t.name === spec.source);
+    const time = source ? timeColumnOf(source) : null;
+    if (source && time && !spec.columns.some((c) => c.column === time.name && (c.table ?? spec.source) === source.name)) spec.columns = [{ table: spec.source, column: time.name }, ...spec.columns];
+  }
   if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
   else if (spec.columns.length === 0) {
     // Rows of an entity are listed by its label (`which plans ...` -> plan names), not every column.
