@@ -446,6 +446,12 @@ describe('what a count counts', () => {
     expect(leaves(p.spec)).toContainEqual({ op: 'eq', column: { column: 'branch' }, value: 'release' });
   });
 
+  it('`including those with no X` keeps the empty ones beside the others rather than picking them out', async () => {
+    const p = await plan(staff, 'how many staff per contract, including people with no contract on file');
+    expect(p.spec.filter).toBeNull();
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(['contract']);
+  });
+
   it('a total of the rows a value names, with no amount said, is their number', async () => {
     const p = await plan(staff, 'Holiday total for 2024');
     expect(p.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);

@@ -1066,7 +1066,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `no email`, `without a coupon code`: a null check.
     if (isWord(prev, 'no', 'without', 'missing') || (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))) {
-      intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
+      // `include people with no licence on file`: the empty ones are kept beside the others, not picked out.
+      const kept = items.slice(Math.max(0, k - 6), k).some((x) => x.kind === 'word' && /^(include|including|includes|incl|plus|counting)$/.test(x.text));
+      if (!kept) intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
+      else {
+        const said = isWord(prev, 'no', 'without', 'missing') ? prev : items[k - 2];
+        const at = intent.negations.lastIndexOf(said?.kind === 'word' ? said.text : '');
+        if (at >= 0) intent.negations.splice(at, 1);
+      }
       negateNext = 0;
       continue;
     }
