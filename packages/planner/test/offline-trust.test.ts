@@ -680,6 +680,12 @@ describe('the date a row happens on', () => {
     expect(rangeColumns(p.spec)).toEqual(['scheduled_start']);
   });
 
+  it('two consecutive years said together are one span, and `by <table> date` names the date a period bucket uses', async () => {
+    const p = await plan(surgery, 'total bill amount per quarter across 2023 and 2024, by bill date');
+    expect(p.spec.group_by).toEqual([{ column: { column: 'issued_on' }, time_bucket: 'quarter', alias: 'quarter' }]);
+    expect(leaves(p.spec)).toEqual([{ op: 'time_range', column: { column: 'issued_on' }, range: { kind: 'absolute', from: '2023-01-01T00:00:00.000Z', to: '2025-01-01T00:00:00.000Z' } }]);
+  });
+
   it('a row is dated by when it was issued, not by a later step of its life', async () => {
     const p = await plan(surgery, 'total bill amount in Q1 2024');
     expect(rangeColumns(p.spec)).toEqual(['issued_on']);

@@ -1130,12 +1130,18 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       continue;
     }
     if (isDate && !groupMode && (intent.time !== null || next?.kind === 'time' || items[k + 2]?.kind === 'time' || prev?.kind === 'time')) {
-      intent.timeColumn = cands;
+      const named = namedDates(cands, item.text, lex);
+      if (named.length > 0) intent.timeColumn = named;
       continue;
     }
     if (groupMode) {
       const unit = isDate ? null : undefined;
-      if (unit === null && best && /date|time/.test(best.column.type)) intent.groups.push({ kind: 'time', unit: 'auto' });
+      // `per quarter ..., by invoice date`: with a period bucket already said, the date names which date it buckets.
+      if (unit === null && best && /date|time/.test(best.column.type) && intent.groups.some((g) => g.kind === 'time')) {
+        const named = namedDates(cands, item.text, lex);
+        if (named.length > 0) intent.timeColumn = named;
+      }
+      else if (unit === null && best && /date|time/.test(best.column.type)) intent.groups.push({ kind: 'time', unit: 'auto' });
       else intent.groups.push({ kind: 'column', cands, text: item.text });
       continue;
     }
@@ -1175,6 +1181,19 @@ function namesColumnHead(text: string, column: string): boolean {
   if (!head) return true;
   if (said.includes(head)) return true;
   return /^(name|id|key|title|label|uuid|code|number|no)$/.test(head) || words.length === 1;
+}
+
+/**
+ * The dates words name: `invoice date` says no more than the invoice's own date, so it does not pick
+ * `paid_date` for sharing the word `date`; `paid date` does. None: the table's main date applies.
+ */
+function namedDates(cands: ColumnCandidate[], text: string, lex: Lexicon): ColumnCandidate[] {
+  const generic = new Set(['date', 'time', 'timestamp', 'day', 'at', 'on', 'when']);
+  const said = new Set(identifierWords(text));
+  return cands.filter((c) => {
+    const own = new Set(tableWords(c.table));
+    return identifierWords(c.column.name).every((w) => generic.has(w) || said.has(w) || own.has(w)) || [...said].some((w) => !generic.has(w) && !own.has(w) && !lex.tables.has(w));
+  });
 }
 
 /** The one table every reading of a value belongs to, if there is one. */

@@ -156,6 +156,15 @@ const RULES: Rule[] = [
     },
   ],
   [
+    // `across 2024 and 2025`: two consecutive years said together are one span (not two apart).
+    /\b(?:(?:in|across|over|during|for|covering)\s+)?(?:both\s+)?((?:19|20)\d{2})\s+and\s+((?:19|20)\d{2})\b/g,
+    (m) => {
+      const a = Number(m[1]);
+      const b = Number(m[2]);
+      return b === a + 1 ? absolute(utc(a, 0), utc(b + 1, 0)) : null;
+    },
+  ],
+  [
     new RegExp(`\\b(?:in\\s+|over\\s+|during\\s+|for\\s+|within\\s+)?(?:the\\s+)?(?:last|past|previous|trailing)\\s+(${COUNT_RE})\\s+(${UNIT_RE})\\b`, 'g'),
     (m) => {
       const count = parseNumberWord(m[1] as string);
