@@ -178,6 +178,8 @@ describe('what the question says reaches the plan, or it is refused', () => {
     const p = await plan(ci, 'how many failed builds in October 2024');
     expect(leaves(p.spec)).toContainEqual({ op: 'eq', column: { column: 'status' }, value: 'failure' });
     expect(p.spec.aggregates).toEqual([{ fn: 'count', alias: 'count' }]);
+    const since = await plan(ci, 'how many builds failed since March 2024');
+    expect(leaves(since.spec)).toContainEqual({ op: 'eq', column: { column: 'status' }, value: 'failure' });
   });
 
   it('a column said before `of <table>` is that table\'s or its parent\'s, never a child\'s of the same name', async () => {

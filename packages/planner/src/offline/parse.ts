@@ -409,7 +409,7 @@ function matchAt(
     if (events && (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
     // `failed runs` where a count column is named `failed` and a status is `failure`: a participle
     // says which rows (the value), not how many of something.
-    if (columns && n === 1 && !tables && /ed$/.test(text) && columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!)) {
+    if (columns && n === 1 && !tables && /ed$/.test(text) && columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) && !STOPWORDS.has(text) && !GRAMMAR.has(text)) {
       const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`)?.filter((v) => typeof v.value === 'string');
       if (stemmed && stemmed.length > 0) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
     }
