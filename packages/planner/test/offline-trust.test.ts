@@ -688,6 +688,20 @@ describe('the date a row happens on', () => {
     expect(leaves(p.spec)).toEqual([{ op: 'time_range', column: { column: 'issued_on' }, range: { kind: 'absolute', from: '2023-01-01T00:00:00.000Z', to: '2025-01-01T00:00:00.000Z' } }]);
   });
 
+  it('`new <table>` in a period is the rows that table gained, even where another table has a value of that phrase', async () => {
+    const practice = postgresSource(
+      'practice',
+      [
+        ['patients', [col('patient_id', 'integer'), col('full_name', 'text'), col('registered_on', 'date')], ['patient_id']],
+        ['visits', [col('visit_id', 'integer'), col('patient_id', 'integer'), col('visit_type', 'text'), col('visit_date', 'date')], ['visit_id'], [['patient_id', 'patients', 'patient_id']]],
+      ],
+      { 'practice.visits': { visit_type: ['new patient', 'follow-up'] } },
+    );
+    const p = await plan(practice, 'how many new patients did we get in 2024');
+    expect(p.spec.source).toBe('practice.patients');
+    expect(leaves(p.spec)).toEqual([expect.objectContaining({ op: 'time_range', column: { column: 'registered_on' } })]);
+  });
+
   it('a row is dated by when it was issued, not by a later step of its life', async () => {
     const p = await plan(surgery, 'total bill amount in Q1 2024');
     expect(rangeColumns(p.spec)).toEqual(['issued_on']);

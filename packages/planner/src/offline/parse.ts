@@ -396,6 +396,12 @@ function matchAt(
     const tables = lex.tables.get(lemmas);
     const columns = lex.columns.get(lemmas);
     // A value wins when it is long or when no structure has the same name.
+    // `new patients this year` where one visit type is `new patient`: with a table of that name, new
+    // ones are those it gained (its own date), not rows of another table carrying the phrase.
+    if (values && n === 2 && slice[0]?.text === 'new') {
+      const named = lex.tables.get(slice[1]!.lemma);
+      if (named && values.every((v) => !named.includes(v.table))) values = undefined;
+    }
     // `a van` where vans are vehicles of type van: the value says which of the table's rows (but
     // `procedures` is the table itself, even where one category of procedure is called `Procedure`).
     const kindOfTable = values && tables && values.some((v) => tables.includes(v.table) && typeof v.value === 'string' && phraseOf(v.value) === lemmas && !tableWords(v.table).includes(lemmas));
