@@ -171,6 +171,8 @@ const ANALYSES = new Set(['together', 'jointly', 'alongside', 'predict', 'predic
 /** Words for the state of a row (`came in late`), whatever their part of speech: never filler. */
 const ROW_STATES = new Set(['late', 'early', 'overdue', 'delayed', 'ontime', 'lost', 'damaged', 'broken', 'expired', 'missed', 'stale', 'idle', 'flaky', 'stuck', 'abandoned', 'unpaid', 'unresolved', 'unassigned']);
 const ANAPHORA = /\b(?:of|among|from|out of) (?:those|these|them|that list)\b/;
+/** `the successful ones`, `which ones?`: rows of an earlier answer, when the question names none itself. */
+const ONES = /\b(?:the|those|these|which)\s+(?:[a-z-]+\s+)?ones\b/;
 const FOLLOW_UP_START = /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
 
 export function chartFromText(text: string): { chart: ChartType | 'auto' | null; spans: Array<[number, number]> } {
@@ -1162,6 +1164,10 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   }
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
   intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
+  if (ONES.test(text) && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.event === null) {
+    intent.anaphora = true;
+    intent.followUpCue = true;
+  }
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
   giveToElapsed();
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
