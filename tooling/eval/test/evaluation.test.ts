@@ -4,28 +4,31 @@ import { listSets, loadSet } from '../src/cases.ts';
 
 /**
  * Floors the service's own pipeline (offline planner) must keep on each evaluation set: the figures
- * measured on 2026-11-24 (third session) less a margin of about two or three questions, so that an
+ * measured on 2026-11-24 (fourth session) less a margin of about three questions, so that an
  * improvement elsewhere that moves a case or two does not fail CI while a regression in context,
- * planning, compiling, validation or execution does. Tuned sets hold fit; blind sets (fleet) and the
- * holdouts (clinic, cicd, and the fresh lettings and telemetry: written blind and frozen before use)
- * hold the blind figures. This test reports only whether a floor holds: no failure of a blind set is
- * read from it. Measured (accuracy / precision):
- *   demo 45/48 / 45/47, weblogs 30/30 / 30/30, saas 63/108 / 52/54, hr 39/97 / 29/33,
- *   support 63/96 / 54/56, observability 53/103 / 43/47, clickstream 38/96 / 30/38 (tuned);
- *   fleet 32/97 / 22/40 (blind); clinic 23/90 / 15/34, cicd 18/93 / 9/18, lettings 17/93 / 8/19,
- *   telemetry 18/95 / 9/19 (holdout).
+ * planning, compiling, validation or execution does. Tuned sets hold fit (fleet, clinic and cicd
+ * became tuned in the fourth session, when their wrong answers were read); the holdouts (lettings,
+ * telemetry, and the fresh donations and payments: written blind and frozen before use) hold the
+ * blind figures. This test reports only whether a floor holds: no failure of a holdout is read from
+ * it. Measured (accuracy / precision):
+ *   demo 46/48 / 46/47, weblogs 30/30 / 30/30, saas 63/108 / 52/54, hr 39/97 / 29/33,
+ *   support 64/96 / 55/55, observability 54/103 / 44/47, clickstream 39/96 / 30/37, fleet 41/97 / 31/35,
+ *   clinic 40/90 / 31/32, cicd 26/93 / 17/20 (tuned); donations 21/100 / 11/29, payments 31/99 / 21/40,
+ *   lettings 17/93 / 8/17, telemetry 18/95 / 9/19 (holdout).
  */
 const FLOORS: Record<string, { accuracy: number; precision: number }> = {
-  demo: { accuracy: 0.88, precision: 0.9 },
+  demo: { accuracy: 0.89, precision: 0.91 },
   weblogs: { accuracy: 0.9, precision: 0.9 },
-  saas: { accuracy: 0.55, precision: 0.88 },
-  hr: { accuracy: 0.37, precision: 0.8 },
-  support: { accuracy: 0.62, precision: 0.9 },
-  observability: { accuracy: 0.48, precision: 0.85 },
-  clickstream: { accuracy: 0.36, precision: 0.7 },
-  fleet: { accuracy: 0.29, precision: 0.47 },
-  clinic: { accuracy: 0.22, precision: 0.36 },
-  cicd: { accuracy: 0.16, precision: 0.38 },
+  saas: { accuracy: 0.55, precision: 0.9 },
+  hr: { accuracy: 0.37, precision: 0.78 },
+  support: { accuracy: 0.63, precision: 0.94 },
+  observability: { accuracy: 0.49, precision: 0.87 },
+  clickstream: { accuracy: 0.37, precision: 0.72 },
+  fleet: { accuracy: 0.39, precision: 0.8 },
+  clinic: { accuracy: 0.41, precision: 0.87 },
+  cicd: { accuracy: 0.24, precision: 0.7 },
+  donations: { accuracy: 0.18, precision: 0.27 },
+  payments: { accuracy: 0.28, precision: 0.45 },
   lettings: { accuracy: 0.15, precision: 0.32 },
   telemetry: { accuracy: 0.16, precision: 0.36 },
 };

@@ -168,10 +168,10 @@ function sharesStem(a: string, b: string): boolean {
 
 /** Words for an analysis a plan cannot say (`bought together`, `predict`), whatever their part of speech: never filler. */
 const ANALYSES = new Set(['together', 'jointly', 'alongside', 'predict', 'predicted', 'forecast', 'forecasted', 'projected', 'projection', 'correlate', 'correlated', 'correlation', 'cohort', 'cohorts', 'retention', 'retained', 'funnel', 'consecutive', 'consecutively', 'streak', 'sequence', 'repeat', 'repeated', 'returning']);
-/** Words for the state of a row (`came in late`), whatever their part of speech: never filler. */
+/** Words for the state of a row (`finished late`), whatever their part of speech: never filler. */
 const ROW_STATES = new Set(['late', 'early', 'overdue', 'delayed', 'ontime', 'lost', 'damaged', 'broken', 'expired', 'missed', 'stale', 'idle', 'flaky', 'stuck', 'abandoned', 'unpaid', 'unresolved', 'unassigned']);
 const ANAPHORA = /\b(?:of|among|from|out of) (?:those|these|them|that list)\b/;
-/** `the successful ones`, `which ones?`: rows of an earlier answer, when the question names none itself. */
+/** `the Permanent ones`, `which ones?`: rows of an earlier answer, when the question names none itself. */
 const ONES = /\b(?:the|those|these|which)\s+(?:[a-z-]+\s+)?ones\b/;
 const FOLLOW_UP_START = /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
 
@@ -398,14 +398,14 @@ function matchAt(
     const tables = lex.tables.get(lemmas);
     const columns = lex.columns.get(lemmas);
     // A value wins when it is long or when no structure has the same name.
-    // `new patients this year` where one visit type is `new patient`: with a table of that name, new
+    // `new patients in 2024` where one visit type is `new patient`: with a table of that name, new
     // ones are those it gained (its own date), not rows of another table carrying the phrase.
     if (values && n === 2 && slice[0]?.text === 'new') {
       const named = lex.tables.get(slice[1]!.lemma);
       if (named && values.every((v) => !named.includes(v.table))) values = undefined;
     }
     // `a van` where vans are vehicles of type van: the value says which of the table's rows (but
-    // `procedures` is the table itself, even where one category of procedure is called `Procedure`).
+    // `vehicles` is the table itself, even where one type of vehicle is called `Vehicle`).
     const kindOfTable = values && tables && values.some((v) => tables.includes(v.table) && typeof v.value === 'string' && phraseOf(v.value) === lemmas && !tableWords(v.table).includes(lemmas));
     if (values && (n > 1 || kindOfTable || (!tables && !(columns && columns.some((c) => c.score >= 0.9))))) {
       return { n, item: { kind: 'value', cands: values, text, pos } };
@@ -415,7 +415,7 @@ function matchAt(
     // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`;
     // a column reached only through a synonym (`signups` -> users.created_at) does not outrank it.
     if (events && (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
-    // `failed runs` where a count column is named `failed` and a status is `failure`: a participle
+    // `failed builds` where a count column is named `failed` and a status is `failure`: a participle
     // says which rows (the value), not how many of something.
     if (columns && n === 1 && !tables && /ed$/.test(text) && columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) && !STOPWORDS.has(text) && !GRAMMAR.has(text)) {
       const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`)?.filter((v) => typeof v.value === 'string');
@@ -733,7 +733,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       // `new customers last month`: new ones are those created in the period, whose main date is their creation.
       if ((w === 'new' || w === 'newly') && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')) continue;
-      // `only count agents with at least 20 tickets`: `count` as in "take into account" restricts; it asks for no number.
+      // `only count offices with at least 10 absences`: `count` as in "take into account" restricts; it asks for no number.
       if (w === 'count' && isWord(prev, 'only', 'just') && k > 2) continue;
       if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
         // `average number of days`: the average of a number column, not a count.
@@ -802,7 +802,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         intent.unknown.push(w);
         continue;
       }
-      // `rated tickets`, `shipped orders`: a participle of a column's verb before its rows says the
+      // `rated appointments`, `shipped orders`: a participle of a column's verb before its rows says the
       // column is filled in (a rating given, a shipping date set).
       if (/ed$/.test(w) && w.length > 4 && (next?.kind === 'table' || next?.kind === 'rows')) {
         const rows = next.kind === 'table' ? next.tables : lex.schema.tables;
@@ -815,7 +815,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !CONTRACTION_PARTS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) {
         // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
-        // about (`unpaid invoices`, `female Medicare patients`), a participle (`retired`) or a
+        // about (`unpaid invoices`, `female Permanent staff`), a participle (`retired`) or a
         // comparative (`older`): they say which rows. Interjections, adverbs and other verbs are filler.
         const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column' || next?.kind === 'value' || /(ed|er)$/.test(w));
         if (isContentTag(item.tag) || modifiesEntity || ROW_STATES.has(w) || ANALYSES.has(w) || NEGATIONS.has(w) || capitalised.has(w)) intent.unknown.push(w);
@@ -861,7 +861,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         // A column said before does not take the number when rows follow it (`teams that handled over 300 tickets`).
         const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
         if (counted && (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)) {
-          // `vehicles with at least 3 brake services`: the rows a value names are counted, in the value's table.
+          // `staff with more than 4 holidays`: the rows a value names are counted, in the value's table.
           const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : counted.kind === 'value' ? tableOfValue(counted.cands) : null;
           if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
             intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text }, text: item.text });
@@ -880,7 +880,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           intent.having.push({ op: item.op, value: item.value, table: null, measure: lastMeasure, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
           continue;
         }
-        // `billed more than 2.5k in total`: the comparison is of the sum per entity, not of each row.
+        // `invoiced more than 5,000 in total`: the comparison is of the sum per entity, not of each row.
         const summed = target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
         if (summed && /\b(in total|altogether|combined|all together|cumulatively)\b/.test(text)) {
           if (summed.length > 0) dropListed(summed);
@@ -990,7 +990,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         next.cands = next.cands.filter((c) => c.table === table);
         continue;
       }
-      // `names of procedures`: a label said before `of <table>` is that table's, or that of the row it
+      // `names of offices`: a label said before `of <table>` is that table's, or that of the row it
       // belongs to (the staff member's name on an appraisal); never some other table's of the same
       // name. (A number may be its rows': `absence days of people`.)
       const owner = isWord(prev, 'of') ? items[k - 2] : undefined;
@@ -1074,7 +1074,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `no email`, `without a coupon code`: a null check.
     if (isWord(prev, 'no', 'without', 'missing') || (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))) {
-      // `include people with no licence on file`: the empty ones are kept beside the others, not picked out.
+      // `including people with no contract on file`: the empty ones are kept beside the others, not picked out.
       const kept = items.slice(Math.max(0, k - 6), k).some((x) => x.kind === 'word' && /^(include|including|includes|incl|plus|counting)$/.test(x.text));
       if (!kept) intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
       else {
@@ -1102,7 +1102,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `the mobile channel`: the column named after one of its values adds nothing.
     if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
-    // `per trigger type` where the column is `trigger`: a generic word after a column's name says
+    // `builds by trigger type` where the column is `trigger`: a generic word after a column's name says
     // what the column is, not another column that happens to be called `type`.
     if (prev?.kind === 'column' && /^(type|types|kind|kinds|category|categories|class|classes)$/.test(item.text) && !prev.cands.some((c) => identifierWords(c.column.name).includes(lemma(item.text)))) continue;
     const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
@@ -1144,7 +1144,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     if (groupMode) {
       const unit = isDate ? null : undefined;
-      // `per quarter ..., by invoice date`: with a period bucket already said, the date names which date it buckets.
+      // `per quarter ..., by bill date`: with a period bucket already said, the date names which date it buckets.
       if (unit === null && best && /date|time/.test(best.column.type) && intent.groups.some((g) => g.kind === 'time')) {
         const named = namedDates(cands, item.text, lex);
         if (named.length > 0) intent.timeColumn = named;
@@ -1171,7 +1171,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
   giveToElapsed();
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
-  // `no-show total for last quarter`: a total of rows a value names, with no amount said, is their number.
+  // `Holiday total for 2024`: a total of rows a value names, with no amount said, is their number.
   if (pendingAgg?.fn === 'sum' && pendingAgg.word === 'total' && !intent.count && intent.measures.length === 0 && intent.filters.some((f) => f.kind === 'value')) {
     intent.count = { distinct: false, cands: null, table: null };
     intent.asksCount = true;
@@ -1196,7 +1196,7 @@ function namesColumnHead(text: string, column: string): boolean {
 }
 
 /**
- * The dates words name: `invoice date` says no more than the invoice's own date, so it does not pick
+ * The dates words name: `bill date` says no more than the bill's own date, so it does not pick
  * `paid_date` for sharing the word `date`; `paid date` does. None: the table's main date applies.
  */
 function namedDates(cands: ColumnCandidate[], text: string, lex: Lexicon): ColumnCandidate[] {

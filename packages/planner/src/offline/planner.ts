@@ -1327,7 +1327,7 @@ function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   if (index < 0 || !source) return spec;
   if (source.primary_key.length === 0) {
     // An index's documents have no declared key, but `run.id` in `ci-runs-*` is each document's own:
-    // a group on it is one document. `top labels on failed runs` counts per label.
+    // a group on it is one document. `top labels of cancelled runs` counts per label.
     const own = (g: QuerySpec['group_by'][number]): boolean => !g.time_bucket && isIdentifierName(g.column.column) && tableWords(source).includes(lemma(g.column.column.replace(/[._]id$/i, '').split('.').pop() ?? ''));
     if (!spec.group_by.some(own)) return spec;
     const kept = spec.group_by.filter((g) => !own(g));
@@ -1488,14 +1488,14 @@ function planOffline(request: PlanRequest): Plan {
     }
   }
   if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked) spec.aggregates = [{ fn: 'count', alias: 'count' }];
-  // `which teams had a cancelled run`: the teams, each once; the identifiers of the rows that
+  // `which hosts served a purchase session`: the hosts, each once; the identifiers of the rows that
   // mention them are how they were found, not what was asked.
   const asked = /^\s*(?:which|what)\s+([a-z][a-z-]*)/i.exec(request.question)?.[1]?.toLowerCase();
   const first = spec.columns[0];
   if (asked && first && !followUp && spec.aggregates.length === 0 && spec.group_by.length === 0 && spec.columns.length > 1 && !isIdentifierName(first.column) && identifierWords(first.column).includes(lemma(asked)) && spec.columns.slice(1).every((c) => isIdentifierName(c.column))) {
     spec.columns = [first];
   }
-  // `every fatal log: when it happened, which service ...`: rows listed with `when` show their time.
+  // `fatal log lines with the service, and when they happened`: rows listed with `when` show their time.
   if (spec.columns.length > 0 && spec.aggregates.length === 0 && spec.group_by.length === 0 && /\bwhen\b|\bthe (?:time|date|timestamp)\b/i.test(request.question) && !/^\s*when\b/i.test(request.question)) {
     const source = schema.tables.find((t) => t.name === spec.source);
     const time = source ? timeColumnOf(source) : null;

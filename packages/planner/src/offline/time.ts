@@ -156,7 +156,7 @@ const RULES: Rule[] = [
     },
   ],
   [
-    // `across 2024 and 2025`: two consecutive years said together are one span (not two apart).
+    // `across 2023 and 2024`: two consecutive years said together are one span (not two apart).
     /\b(?:(?:in|across|over|during|for|covering)\s+)?(?:both\s+)?((?:19|20)\d{2})\s+and\s+((?:19|20)\d{2})\b/g,
     (m) => {
       const a = Number(m[1]);
@@ -226,7 +226,7 @@ const RULES: Rule[] = [
       // `over 2000`, `more than 2023`, `top 2024`: a number, not a year.
       if (m[0] === expr && /(?:over|above|under|below|than|least|most|exceeding|top|bottom|first|>|<|=|\$)\s*$/.test(text.slice(0, m.index ?? 0))) return null;
       if (m[0] === expr && /^\d{4}$/.test(expr) && /^\s*(?:[.,]\d|%|\s*(?:eur|usd|bytes?|ms|items?|units?)\b)/.test(text.slice((m.index ?? 0) + m[0].length))) return null;
-      // A bare month name is the whole month (`and november?`), but `may` and abbreviations (`dec`,
+      // A bare month name is the whole month (`and october?`), but `may` and abbreviations (`dec`,
       // `mar`) need a preposition ("in may"), or a verb or another word would become a range.
       if (m[0] === expr && /^(may|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)$/.test(expr)) return null;
       const p = parsePeriod(expr, now);
