@@ -90,7 +90,7 @@ describe('words that change the question are never dropped', () => {
   it('`which N ... the most` is a top N', async () => {
     const p = await plan(shop, 'which 3 countries have the most customers');
     expect(p.spec.limit).toBe(3);
-    expect(p.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }]);
+    expect(p.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }, { ref: 'country', direction: 'asc' }]);
   });
 
   it('a little filler is ignored; a lot, or filler with nothing understood, is refused', async () => {

@@ -49,7 +49,8 @@ describe('offline planner over the weblogs index', () => {
         filter: { op: 'is_not_null', column: { column: 'geo.country_name' } },
         group_by: [{ column: { column: 'geo.country_name' }, alias: 'country_name' }],
         aggregates: [count] as QuerySpec['aggregates'],
-        order_by: [{ ref: 'count', direction: 'desc' }],
+        // Ties at the cut-off are broken by the group, so the top 5 is the same on every run.
+        order_by: [{ ref: 'count', direction: 'desc' }, { ref: 'country_name', direction: 'asc' }],
         limit: 5,
       },
     ],
@@ -147,7 +148,7 @@ describe('offline planner over the weblogs index', () => {
     expect(byMonth!.spec.group_by).toEqual([{ column: { column: '@timestamp' }, time_bucket: 'month', alias: 'month' }]);
     expect(byMonth!.chart_type).toBe('bar');
     expect(top5!.spec.limit).toBe(5);
-    expect(top5!.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }]);
+    expect(top5!.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }, { ref: 'month', direction: 'asc' }]);
   });
 
   it('fails with a helpful message instead of guessing', async () => {
@@ -234,7 +235,7 @@ describe('offline planner over the demo shop', () => {
       filter: { op: 'is_not_null', column: { column: 'country' } },
       group_by: [{ column: { column: 'country' }, alias: 'country' }],
       aggregates: [count],
-      order_by: [{ ref: 'count', direction: 'desc' }],
+      order_by: [{ ref: 'count', direction: 'desc' }, { ref: 'country', direction: 'asc' }],
       limit: 1,
     });
     const signups = await plan(shop, 'customers who signed up in 2023');
@@ -261,7 +262,8 @@ describe('offline planner over the demo shop', () => {
       { table: 'shop.customers', column: 'full_name' },
       { table: 'shop.customers', column: 'customer_id' },
     ]);
-    expect(customers.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }]);
+    // Ties broken by the customer's key first, then the name.
+    expect(customers.spec.order_by).toEqual([{ ref: 'count', direction: 'desc' }, { ref: 'customer_id', direction: 'asc' }, { ref: 'full_name', direction: 'asc' }]);
     expect(customers.spec.limit).toBe(5);
   });
 

@@ -990,7 +990,11 @@ function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates
   if (pieces.listOrder) return { order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }], limit: pieces.listOrder.limit };
   // A measure only there to filter groups (`with at least 20 tickets`) is not the one ranked when another is asked for.
   const firstAgg = aggregates.find((a) => !having.some((h) => h.ref === a.alias)) ?? aggregates[0];
-  if (pieces.orderMeasure && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }], limit: pieces.orderMeasure.limit };
+  if (pieces.orderMeasure && firstAgg) {
+    // Ties at a cut-off are broken by the groups' keys, then their labels, so a top N is the same on every run.
+    const ties = pieces.orderMeasure.limit === null ? [] : [...groups.filter((g) => isIdentifierName(g.column.column)), ...groups.filter((g) => !isIdentifierName(g.column.column))].map((g) => ({ ref: g.alias, direction: 'asc' as const }));
+    return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }, ...ties], limit: pieces.orderMeasure.limit };
+  }
   const timeGroup = groups.find((g) => g.time_bucket);
   // A series split by a category reads period by period, the categories in the same order in each.
   if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }, ...groups.filter((g) => !g.time_bucket).map((g) => ({ ref: g.alias, direction: 'asc' as const }))], limit: null };
