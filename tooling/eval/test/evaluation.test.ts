@@ -11,7 +11,7 @@ import { listSets, loadSet } from '../src/cases.ts';
  * telemetry, and the fresh donations and payments: written blind and frozen before use) hold the
  * blind figures. This test reports only whether a floor holds: no failure of a holdout is read from
  * it. Measured (accuracy / precision):
- *   demo 46/48 / 46/47, weblogs 30/30 / 30/30, saas 63/108 / 52/54, hr 39/97 / 29/33,
+ *   demo 47/48 / 47/47, weblogs 30/30 / 30/30, saas 63/108 / 52/54, hr 39/97 / 29/33,
  *   support 64/96 / 55/55, observability 54/103 / 44/47, clickstream 39/96 / 30/37, fleet 41/97 / 31/35,
  *   clinic 40/90 / 31/32, cicd 26/93 / 17/20 (tuned); donations 21/100 / 11/29, payments 31/99 / 21/40,
  *   lettings 17/93 / 8/17, telemetry 18/95 / 9/19 (holdout).
