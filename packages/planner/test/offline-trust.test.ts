@@ -360,6 +360,7 @@ describe('what the question asks for is what the plan answers, or it is refused'
     expect(leaves(next.spec)).toEqual(expect.arrayContaining([expect.objectContaining({ value: 'Leeds' }), expect.objectContaining({ value: 'Permanent' })]));
     expect((await refusal(staff, 'how many of those are Permanent?')).message).toMatch(/follow-up/);
     expect((await refusal(staff, 'ok, only count the Permanent ones')).message).toMatch(/follow-up/);
+    expect((await refusal(staff, 'which ones? name and office please')).message).toMatch(/follow-up/);
     const named = await plan(staff, 'how many staff are there, not counting the Permanent ones?');
     expect(leaves(named.spec)).toEqual([{ op: 'neq', column: { column: 'contract' }, value: 'Permanent' }]);
   });

@@ -1164,7 +1164,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   }
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
   intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
-  if (ONES.test(text) && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.event === null) {
+  if ((ONES.test(text) && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.event === null) || /^\s*(?:and\s+|ok,?\s+|so\s+)?(?:which|what) ones\b/.test(text)) {
     intent.anaphora = true;
     intent.followUpCue = true;
   }
