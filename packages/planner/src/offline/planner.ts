@@ -169,6 +169,8 @@ interface Resolver {
   notes: string[];
   /** Columns chosen on weak evidence: the plan is refused rather than answered on a guess. */
   weak: string[];
+  /** `which branches never had a cancelled build`: rows the listed values must have none of. */
+  absent?: Condition;
 }
 
 function fkGraph(schema: PlannerSchema, base: SchemaTable, joins: boolean): Pick<Resolver, 'distance' | 'parents'> {
@@ -665,8 +667,9 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       // `which branches have never had a cancelled build`: the absence is per branch, over all its
       // rows; dropping the cancelled rows would still list every branch that had any other build.
       if (v.negated && neverSaid && v.table === r.base && intent.listColumns.length > 0 && /^\s*(which|what|list|show)\b/i.test(request.question)) {
-        const each = lemma(intent.listTexts[0] ?? 'value');
-        throw unanswerable(r.schema, `'${intent.negations[0]}' here is about each ${each} over all of its rows, which I cannot plan yet: ask for the number of ${v.values.join(', ')} rows per ${each} instead.`);
+        if (r.absent) throw unanswerable(r.schema, `I can say only one thing the ${lemma(intent.listTexts[0] ?? 'value')} never had.`);
+        r.absent = v.values.length === 1 ? { op: 'eq', column, value: v.values[0]! } : { op: 'in', column, values: v.values };
+        continue;
       }
       use(r, v.table);
       v.values = withWorseSeverities(v.column, v.values);
@@ -686,6 +689,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
 
   // Related rows: `customers who never ordered`, `plans with no subscriptions`.
   for (const rel of intent.related) {
+    // `never had a cancelled build` over builds themselves: the absence is taken per value listed.
+    if (r.absent && rel.table === r.base) continue;
     const on = linkBetween(r.base, rel.table);
     if (!on) throw unanswerable(r.schema, `I cannot tell how ${rel.table.name} relates to ${r.base.name}: no key links them directly.`);
     leaves.push({ op: rel.negated ? 'not_exists' : 'exists', table: rel.table.name, on });
@@ -1354,6 +1359,28 @@ function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   return { ...spec, aggregates };
 }
 
+/**
+ * `which branches have never had a cancelled build`: each value listed, over all of its rows, with
+ * none of them matching; a row of another kind does not make the branch count.
+ */
+function noneOf(spec: QuerySpec, absent: Condition, schema: PlannerSchema): QuerySpec {
+  const listed = spec.columns[0] ?? spec.group_by[0]?.column;
+  if (!listed || spec.columns.length + spec.group_by.length !== 1 || spec.aggregates.some((a) => !a.hidden)) {
+    throw unanswerable(schema, 'I can list what never had something only one value at a time: ask for one column.');
+  }
+  const name = alias(shortName(listed.column));
+  return {
+    ...spec,
+    columns: [],
+    filter: andOf([...flatten(spec.filter).filter((c) => !(c.op === 'is_not_null' && 'column' in c && sameColumn(c.column, listed))), { op: 'is_not_null', column: listed }]),
+    group_by: [{ column: listed, alias: name }],
+    aggregates: [{ fn: 'count', alias: 'matching', where: absent, hidden: true }],
+    having: [{ ref: 'matching', op: 'eq', value: 0 }],
+    order_by: [{ ref: name, direction: 'asc' }],
+    limit: null,
+  };
+}
+
 /** `which plans ...`, `list (all) agents ...`: the question asks for rows of this table itself. */
 function asksForRowsOf(question: string, lex: Lexicon, table: SchemaTable | undefined): boolean {
   if (!table) return false;
@@ -1536,6 +1563,7 @@ function planOffline(request: PlanRequest): Plan {
     const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
     if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
   }
+  if (r.absent) spec = noneOf(spec, r.absent, schema);
   spec = paidOnly(spec, schema, request.question);
   spec = grantedOnly(spec, schema, request.question);
   const perUnit = perUnitAverage(spec, schema);
