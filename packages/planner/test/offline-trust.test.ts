@@ -441,6 +441,18 @@ describe('what a count counts', () => {
     expect(types.spec.aggregates).toMatchObject([{ fn: 'count_distinct', column: { column: 'visit_type' } }]);
   });
 
+  it('a total of a price per unit with no quantity to multiply it by is refused, never summed', async () => {
+    const listings = postgresSource('market', [['listings', [col('listing_id', 'integer'), col('seller', 'text'), col('unit_price', 'numeric(8,2)')], ['listing_id']]], { 'market.listings': { seller: ['Acme', 'Globex'] } });
+    expect((await refusal(listings, 'revenue by seller')).message).toMatch(/price per unit/);
+  });
+
+  it('within each group said, the entity ranked is grouped too (`top 2 staff ... in each office`)', async () => {
+    const p = await plan(staff, 'top 2 staff by absence days in each office');
+    expect(p.spec.limit_per_group).toMatchObject({ n: 2, partition_by: expect.arrayContaining(['city']) });
+    expect(p.spec.group_by.map((g) => g.column.column)).toEqual(expect.arrayContaining(['city', 'full_name']));
+    expect(p.spec.aggregates[0]).toMatchObject({ fn: 'sum', column: { column: 'days' } });
+  });
+
   it('a count column is summed by default, whatever words its name hides (`packages` holds `age`)', async () => {
     const p = await plan(ci, 'packages published per branch');
     expect(p.spec.aggregates).toMatchObject([{ fn: 'sum', column: { column: 'packages_published' } }]);

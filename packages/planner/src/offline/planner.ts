@@ -452,11 +452,15 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
   }
   // `top 3 clients by count of purchases`: a table named next to a ranking groups by its label.
-  if ((intent.order?.by === 'measure' || intent.superlative) && groupIntents.length === 0 && leftovers.length === 0 && (intent.count !== null || measureIntents.length > 0)) {
+  // `top 3 drivers by trips at each depot`: within each group said, the entity ranked is grouped too.
+  const rankedWithin = intent.perGroup && groupIntents.length > 0;
+  let partitionCount = groupIntents.length;
+  if ((intent.order?.by === 'measure' || intent.superlative) && (groupIntents.length === 0 || rankedWithin) && leftovers.length === 0 && (intent.count !== null || measureIntents.length > 0)) {
     // The entity ranked is a table named that is not what is counted or measured; it may be the base
     // itself when the measure lives in another table (`the people with the most leave days`).
     const measuredElsewhere = measureIntents.some((m) => m.cands.some((c) => c.table !== r.base)) || (intent.event?.some((c) => c.table !== r.base) ?? false);
-    const other = intent.tables.find((t) => (t !== r.base || measuredElsewhere) && t !== intent.count?.table && !measureIntents.some((m) => m.table === t));
+    const grouped = (t: SchemaTable): boolean => groupIntents.some((g) => g.kind === 'table' && g.table === t);
+    const other = intent.tables.find((t) => (t !== r.base || measuredElsewhere) && t !== intent.count?.table && !measureIntents.some((m) => m.table === t) && !grouped(t));
     if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
   }
   // `services with more than 20 errors`: the entity named is grouped, and its rows counted.
@@ -464,7 +468,7 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     const subject = intent.tables.find((t) => !intent.having.some((h) => h.table === t) && t !== r.base) ?? intent.tables.find((t) => !intent.having.some((h) => h.table === t));
     if (subject) groupIntents.push({ kind: 'table', table: subject, text: tableWords(subject).join(' ') });
   }
-  const partitionCount = groupIntents.length;
+  if (!rankedWithin) partitionCount = groupIntents.length;
   const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent || intent.having.length > 0 || intent.elapsed !== null;
   for (const m of measureIntents) {
     const measured = measureColumn(r, m.cands, m.table, m.word);
@@ -492,6 +496,11 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     // `revenue by category` over order lines: a total of a price per unit is the price times the
     // quantity of each line (summing unit prices counts a line of ten like a line of one).
     const quantity = fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word) ? quantityOf(table) : null;
+    // A total of a rate or a price per unit (`monthly_price_per_seat`) with nothing to multiply it by is no amount.
+    const perUnit = /per_/.test(column.name.toLowerCase()) || column.name.toLowerCase().split(/[^a-z0-9]+/).some((w) => /^(price|prices|rate|rates)$/.test(w));
+    if (!quantity && fn === 'sum' && perUnit && !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(request.question)) {
+      throw unanswerable(r.schema, `${column.name} is a rate or a price per unit: adding it up gives no amount. Ask for its average, or for a total of an amount.`);
+    }
     if (quantity) {
       value = { expression: { op: 'multiply', left: ref(table, quantity), right: ref(table, column) } };
       aggregates.push({ fn, ...value, alias: uniq(alias(`${name}_${/revenue|sale|turnover|income/.test(m.word) ? 'revenue' : 'total'}`)) });
