@@ -497,8 +497,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     // quantity of each line (summing unit prices counts a line of ten like a line of one).
     const quantity = fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word) ? quantityOf(table) : null;
     // A total of a rate or a price per unit (`monthly_price_per_seat`) with nothing to multiply it by is no amount.
-    const perUnit = /per_/.test(column.name.toLowerCase()) || column.name.toLowerCase().split(/[^a-z0-9]+/).some((w) => /^(price|prices|rate|rates)$/.test(w));
-    if (!quantity && fn === 'sum' && perUnit && !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(request.question)) {
+    const pricePerUnit = /per_/.test(column.name.toLowerCase()) || column.name.toLowerCase().split(/[^a-z0-9]+/).some((w) => /^(price|prices|rate|rates)$/.test(w));
+    if (!quantity && fn === 'sum' && pricePerUnit && !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(request.question)) {
       throw unanswerable(r.schema, `${column.name} is a rate or a price per unit: adding it up gives no amount. Ask for its average, or for a total of an amount.`);
     }
     if (quantity) {
@@ -1349,23 +1349,27 @@ function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
     const own = (g: QuerySpec['group_by'][number]): boolean => !g.time_bucket && isIdentifierName(g.column.column) && tableWords(source).includes(lemma(g.column.column.replace(/[._]id$/i, '').split('.').pop() ?? ''));
     if (!spec.group_by.some(own)) return spec;
     const kept = spec.group_by.filter((g) => !own(g));
-    if (kept.length === 0) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: nothing in ${source.name} records how many times it happened.`);
+    if (kept.length === 0) throw countsOnceEach(source, schema);
     const dropped = new Set(spec.group_by.filter(own).map((g) => g.alias));
     const partition = spec.limit_per_group?.partition_by.filter((p) => !dropped.has(p)) ?? [];
     return { ...spec, group_by: kept, order_by: spec.order_by.filter((o) => !dropped.has(o.ref)), limit_per_group: spec.limit_per_group && partition.length > 0 ? { ...spec.limit_per_group, partition_by: partition } : null, filter: andOf(flatten(spec.filter).filter((c) => !(c.op === 'is_not_null' && spec.group_by.some((g) => own(g) && sameColumn(g.column, c.column))))) };
   }
   const perSourceRow = source.primary_key.every((k) => spec.group_by.some((g) => !g.time_bucket && (g.column.table ?? spec.source) === source.name && g.column.column === k));
   if (!perSourceRow) return spec;
-  if (spec.joins.length === 0) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: nothing in ${source.name} records how many times it happened.`);
+  if (spec.joins.length === 0) throw countsOnceEach(source, schema);
   const keyJoined = (t: SchemaTable): boolean => spec.joins.some((j) => j.on.some((o) => [o.left, o.right].some((c) => c.table === t.name && t.primary_key.includes(c.column))));
   const many = spec.joins
     .map((j) => schema.tables.find((t) => t.name === j.table))
     .filter((t): t is SchemaTable => !!t && t.primary_key.length === 1 && !keyJoined(t));
-  if (many.length !== 1) throw unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every ${tableWords(source).join(' ')} counts once: I cannot tell which rows to count.`);
+  if (many.length !== 1) throw countsOnceEach(source, schema);
   const counted = many[0]!;
   const aggregates = [...spec.aggregates];
   aggregates[index] = { ...aggregates[index]!, fn: 'count_distinct', column: { table: counted.name, column: counted.primary_key[0]! } };
   return { ...spec, aggregates };
+}
+
+function countsOnceEach(source: SchemaTable, schema: PlannerSchema): PlanningError {
+  return unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: I cannot tell which rows in ${source.name} say how many times it happened.`);
 }
 
 /**
