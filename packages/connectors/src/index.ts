@@ -10,7 +10,7 @@ export { ConnectorError, type ConnectorErrorKind } from './errors.ts';
 export { abortedError, deadlinePassed, DEADLINE_GRACE_MS } from './bounded.ts';
 export { isBlockedAddress, guardedLookup, assertHostAllowed } from './network.ts';
 export { openDemoDatabase, DEMO_CONNECTION } from './demo/database.ts';
-export { compileEsql, compileSql, CompileError, pinRange, quoteIdent, quoteTable, type CompileOptions } from './compile/index.ts';
+export { compileEsql, compileMultiValuedProbe, compileSql, CompileError, pinRange, quoteIdent, quoteTable, type CompileOptions } from './compile/index.ts';
 
 // Every operation of every connector has a total deadline and ends with the caller's signal.
 const connectors: Record<string, Connector> = {

@@ -136,6 +136,19 @@ function sourceName(source: string): string {
 }
 
 /**
+ * The probe for fields that hold several values in some document: the largest `MV_COUNT` of each
+ * field over the source's first `sample` documents, as `max0`, `max1`... in the fields' order.
+ */
+export function compileMultiValuedProbe(source: string, fields: readonly string[], sample: number): string {
+  return [
+    `FROM ${sourceName(source)}`,
+    `LIMIT ${sample}`,
+    `EVAL ${fields.map((name, i) => `mv${i} = MV_COUNT(${column({ column: name })})`).join(', ')}`,
+    `STATS ${fields.map((_, i) => `max${i} = MAX(mv${i})`).join(', ')}`,
+  ].join(' | ');
+}
+
+/**
  * `labels == "canary"` over a field with several values in some documents: ES|QL compares only single
  * values, so the field is expanded first (`MV_EXPAND labels`, one row per value) and each document
  * whose labels include the value is kept once. Only one equality per such field, as a top-level

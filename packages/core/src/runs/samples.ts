@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { connectionSchemas } from '@aqs/db';
 import type { QuerySpec } from '@aqs/contracts';
-import { ConnectorError, connectorFor, type ConnectorErrorKind, type Introspection, type IntrospectedColumn, type IntrospectedTable } from '@aqs/connectors';
+import { compileMultiValuedProbe, ConnectorError, connectorFor, type ConnectorErrorKind, type Introspection, type IntrospectedColumn, type IntrospectedTable } from '@aqs/connectors';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import { connectorContext, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { qualifiedName } from '../connections/schema.ts';
@@ -203,10 +203,6 @@ const MULTI_VALUED_PER_TABLE = 60;
 /** Documents read per table: bounded on any cluster, and every document of a small index. */
 const MULTI_VALUED_SAMPLE = 10_000;
 
-function quoteField(name: string): string {
-  return `\`${name.replace(/`/g, '``')}\``;
-}
-
 /**
  * Which keyword fields hold several values in some document. ES|QL compares only single values: a
  * filter `labels == "canary"` leaves out every document whose labels has more than one value, so the
@@ -232,13 +228,8 @@ export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tabl
     if (keywords.length === 0) continue;
     const remaining = Math.floor(budgetMs - (performance.now() - started));
     if (bound.aborted || remaining <= 0) break;
-    const text = [
-      `FROM ${table.name}`,
-      `LIMIT ${MULTI_VALUED_SAMPLE}`,
-      `EVAL ${keywords.map((c, i) => `mv${i} = MV_COUNT(${quoteField(c.name)})`).join(', ')}`,
-      `STATS ${keywords.map((_, i) => `max${i} = MAX(mv${i})`).join(', ')}`,
-    ].join(' | ');
     try {
+      const text = compileMultiValuedProbe(table.name, keywords.map((c) => c.name), MULTI_VALUED_SAMPLE);
       const validated = connector.validateQuery(target, text, { rowCap: 1 });
       const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: 1, timeoutMs: remaining });
       const first = result.rows[0] ?? [];

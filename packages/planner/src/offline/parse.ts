@@ -553,8 +553,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     arithmetic: [],
     eventNouns: [],
     asksCount: false,
-    followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text) || ANAPHORA.test(text),
-    anaphora: ANAPHORA.test(text),
+    followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
+    anaphora: false,
     additive: /^(?:and\s+)?also\b|\b(as well|too)\b|\bbreak (?:that|this|it|them) down\b|\bsplit (?:that|this|it|them)\b/.test(text.trim()),
     entity: false,
     listing: LISTING_START.test(text.trim()),
@@ -808,7 +808,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         const rows = next.kind === 'table' ? next.tables : lex.schema.tables;
         const verb = stem(lemma(w));
         const filled = rows.flatMap((table) => table.columns.filter((c) => c.queryable && identifierWords(c.name).some((x) => x.length > 3 && stem(x) === verb)).map((column) => ({ table, column, score: 0.6 })));
-        if (filled.length > 0 && new Set(filled.map((c) => c.table)).size === 1) {
+        if (soleTable(filled)) {
           intent.filters.push({ kind: 'null', negated: true, cands: filled, text: w });
           continue;
         }
@@ -862,7 +862,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
         if (counted && (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)) {
           // `staff with more than 4 holidays`: the rows a value names are counted, in the value's table.
-          const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : counted.kind === 'value' ? tableOfValue(counted.cands) : null;
+          const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : counted.kind === 'value' ? soleTable(counted.cands) : null;
           if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
             intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text }, text: item.text });
             used.add(items.indexOf(counted));
@@ -925,7 +925,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       if (pluralNoun && namedBefore(k) < 0 && !negated) intent.entity = true;
       // `how many warnings came from services ...`: the count is of the rows the value names.
       if (pendingAgg?.fn === 'count' && plural) {
-        intent.count ??= { distinct: false, cands: null, table: tableOfValue(item.cands) };
+        intent.count ??= { distinct: false, cands: null, table: soleTable(item.cands) };
         pendingAgg = null;
       }
       // `fatal errors`: a value said right before another value of the same column narrows it.
@@ -1125,7 +1125,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         // `how many visits` over `visit_type`: the word names the rows the column describes, not its values.
         const strongest = cands.filter((c) => c.score === best.score);
         const describesRows = strongest.every((c) => !namesColumnHead(item.text, c.column.name));
-        const rowsTable = describesRows && new Set(strongest.map((c) => c.table)).size === 1 ? best.table : null;
+        const rowsTable = describesRows ? soleTable(strongest) : null;
         if (rowsTable) intent.count = { distinct: false, cands: null, table: rowsTable };
         // `how many failed` over a number column: distinct numbers are not what is counted.
         else if (fn === 'count' && cands.every((c) => isNumberColumn(c) && !isIdentifierName(c.column.name))) intent.unknown.push(item.text);
@@ -1164,10 +1164,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   }
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
   intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
-  if ((ONES.test(text) && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.event === null) || /^\s*(?:and\s+|ok,?\s+|so\s+)?(?:which|what) ones\b/.test(text)) {
-    intent.anaphora = true;
-    intent.followUpCue = true;
-  }
+  intent.anaphora = ANAPHORA.test(text) || (ONES.test(text) && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.event === null) || /^\s*(?:and\s+|ok,?\s+|so\s+)?(?:which|what) ones\b/.test(text);
+  intent.followUpCue ||= intent.anaphora;
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
   giveToElapsed();
   if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
@@ -1208,8 +1206,8 @@ function namedDates(cands: ColumnCandidate[], text: string, lex: Lexicon): Colum
   });
 }
 
-/** The one table every reading of a value belongs to, if there is one. */
-function tableOfValue(cands: ValueCandidate[]): SchemaTable | null {
+/** The one table every candidate (a value's readings, a word's columns) belongs to, if there is one. */
+function soleTable(cands: readonly { table: SchemaTable }[]): SchemaTable | null {
   const tables = new Set(cands.map((c) => c.table));
   return tables.size === 1 ? cands[0]!.table : null;
 }
