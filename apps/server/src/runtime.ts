@@ -5,7 +5,7 @@ import type { DestinationStream, Logger } from 'pino';
 import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
 import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, refundStaleCharges, type MailTransport, type RunDeps } from '@aqs/core';
 import { createCascadePlanner, createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
-import { closeElasticsearchClients, openDemoDatabase } from '@aqs/connectors';
+import { closeConnectors, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@aqs/api';
 import type { Config } from './config.ts';
@@ -60,7 +60,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       },
     },
     close: async () => {
-      await closeElasticsearchClients();
+      await closeConnectors();
       if (demo) {
         const { db, release } = await demo;
         await db.close();

@@ -72,10 +72,9 @@ const rethrow = (error: ConnectorError): never => {
 };
 
 export function bounded(connector: Connector): Connector {
+  // What runs no I/O (descriptions, parsing, compiling, validating) is the connector's own.
   return {
-    descriptor: connector.descriptor,
-    parseConfig: (authMode, input, options) => connector.parseConfig(authMode, input, options),
-    warnings: (target) => connector.warnings(target),
+    ...connector,
     validateQuery: (target, text, options) => connector.validateQuery(target, text, options),
     test: (target, ctx) => {
       const budget = ctx.requestTimeoutMs + DEADLINE_GRACE_MS;

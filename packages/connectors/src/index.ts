@@ -1,7 +1,5 @@
 import type { Connector, DialectDescriptor } from './types.ts';
 import { elasticsearchConnector } from './elasticsearch/connector.ts';
-import { dropElasticsearchClient } from './elasticsearch/connector.ts';
-export { closeElasticsearchClients } from './elasticsearch/connector.ts';
 import { postgresConnector } from './postgres/connector.ts';
 import { bounded } from './bounded.ts';
 
@@ -10,7 +8,7 @@ export { ConnectorError, type ConnectorErrorKind } from './errors.ts';
 export { abortedError, deadlinePassed, DEADLINE_GRACE_MS } from './bounded.ts';
 export { isBlockedAddress, guardedLookup, assertHostAllowed } from './network.ts';
 export { openDemoDatabase, DEMO_CONNECTION } from './demo/database.ts';
-export { compileEsql, compileMultiValuedProbe, compileSql, CompileError, pinRange, quoteIdent, quoteTable, type CompileOptions } from './compile/index.ts';
+export { CompileError, pinRange, type CompileOptions } from './compile/index.ts';
 
 // Every operation of every connector has a total deadline and ends with the caller's signal.
 const connectors: Record<string, Connector> = {
@@ -31,7 +29,9 @@ const unavailable: DialectDescriptor[] = [
   availability: 'unavailable' as const,
   availability_note: note as string,
   query_language: id === 'opensearch' ? 'PPL' : 'SQL',
+  color: '#8a8f98',
   auth_modes: [],
+  capabilities: null,
 }));
 
 /** The authoritative list of engines: the available connectors first, then the planned ones. */
@@ -53,6 +53,11 @@ export function connectorFor(dialect: string): Connector | undefined {
  * connection is re-pointed or deleted, so nothing opened for the old target is reused.
  */
 export function releaseConnection(connectionId: string): void {
-  dropElasticsearchClient(connectionId);
+  for (const connector of Object.values(connectors)) connector.release?.(connectionId);
+}
+
+/** Closes every client the connectors keep open (at shutdown). */
+export async function closeConnectors(): Promise<void> {
+  await Promise.all(Object.values(connectors).map((connector) => connector.close?.()));
 }
 export { matchesName as matchesIndexPattern } from './elasticsearch/patterns.ts';

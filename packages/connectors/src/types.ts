@@ -1,4 +1,5 @@
-import type { FieldError } from '@aqs/contracts';
+import type { FieldError, QuerySpec } from '@aqs/contracts';
+import type { CompileOptions } from './compile/common.ts';
 
 // ---------- descriptors (drive GET /connections/dialects and the connection form) ----------
 
@@ -34,6 +35,42 @@ export interface AuthModeDescriptor {
   fields: FormField[];
 }
 
+/**
+ * What an engine can run and how it names things. Core, the planners and the web app read these
+ * rather than switch on a dialect's id, so a new connector is one folder and one registry line.
+ */
+export interface DialectCapabilities {
+  /** Id of the query language, as a run's `query.dialect` carries it: `sql`, `esql`. */
+  query_language_id: string;
+  /** The engine and its language as a model prompt names them: `PostgreSQL`, `Elasticsearch (ES|QL)`. */
+  engine: string;
+  /** What the engine calls its tables, for messages and the UI: `table`/`tables`, `index`/`indices`. */
+  table_noun: { one: string; many: string };
+  /** Joins between tables along their foreign keys. */
+  joins: boolean;
+  /** Tests for related rows in another table (`exists` / `not_exists`). */
+  related_rows: boolean;
+  /** A measure as a share of the whole result's total. */
+  share_of_total: boolean;
+  /** The top N rows within each group. */
+  limit_per_group: boolean;
+  median: boolean;
+  percentiles: boolean;
+  /** Grouping dates into day/week/month/... buckets. */
+  time_buckets: boolean;
+  /** Cross-table LOOKUP JOIN from this server version on; null when the engine has none. */
+  lookup_join_from: string | null;
+  /** A column of type `text` is analysed full text: matched by words, a poor group key (an exact sibling is preferred). */
+  analyzed_text: boolean;
+  /** Some fields hold several values in one row, which comparisons leave out: discovery probes which ones. */
+  multi_valued_fields: boolean;
+  /**
+   * Wildcard scope patterns, aliases and data streams are planned as one table over their members
+   * (their fields merged; a field typed differently across members is not queryable through them).
+   */
+  grouped_sources: boolean;
+}
+
 export interface DialectDescriptor {
   id: string;
   name: string;
@@ -41,7 +78,11 @@ export interface DialectDescriptor {
   /** Why an unavailable dialect cannot be chosen yet. */
   availability_note: string | null;
   query_language: string;
+  /** The engine's brand colour (`#rrggbb`), for its marker in lists. */
+  color: string;
   auth_modes: AuthModeDescriptor[];
+  /** Null for a dialect that is not available yet. */
+  capabilities: DialectCapabilities | null;
 }
 
 // ---------- a connection as the connector sees it ----------
@@ -200,6 +241,7 @@ export interface ParsedConfig {
 
 export interface Connector {
   readonly descriptor: DialectDescriptor;
+  readonly capabilities: DialectCapabilities;
   /**
    * Validates a whole configuration for an auth mode and splits it into non-secret config and
    * secrets. Errors name fields as `config.<name>` with a sentence that says how to fix them.
@@ -208,10 +250,25 @@ export interface Connector {
   parseConfig(authMode: string, input: Record<string, unknown>, options?: ParseConfigOptions): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] };
   /** Standing warnings of a connection (basic auth, TLS verification off, ...). */
   warnings(target: ConnectionTarget): string[];
+  /** Where a connection points, in a few words for lists: `prod-db / analytics`, `logs-*`. */
+  describeTarget(authMode: string, config: Record<string, unknown>): string;
+  /** The query text of a QuerySpec in this engine's language. Throws CompileError for a shape it cannot express. */
+  compile(spec: QuerySpec, options?: CompileOptions): string;
+  /**
+   * With `capabilities.multi_valued_fields`: the query that finds which of a table's columns hold
+   * several values in some row, over its first `sample` rows (up to `maxFields` columns that can).
+   * Its one row gives, as `max0`, `max1`, ..., the most values any row holds in each of `fields`.
+   * Null when no column of the table can hold several values.
+   */
+  multiValuedProbe?(source: string, columns: readonly { name: string; type: string; queryable: boolean }[], limits: { maxFields: number; sample: number }): { text: string; fields: string[] } | null;
   test(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult>;
   introspect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection>;
   /** Parses and checks a generated query (read-only, in scope, row cap). Throws ConnectorError kind `query_rejected`. */
   validateQuery(target: ConnectionTarget, text: string, options: { rowCap: number }): ValidatedQuery;
+  /** Forgets what it keeps for a connection (cached clients, pooled sockets): it was re-pointed or deleted. */
+  release?(connectionId: string): void;
+  /** Closes everything it keeps open, at shutdown. */
+  close?(): Promise<void>;
   /** Runs a validated query read-only, cancelled by `ctx.signal`. Throws ConnectorError mapped to the symptom table. */
   execute(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult>;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { querySpecSchema, type QuerySpecInput } from '@aqs/contracts';
-import { compileEsql, compileSql, CompileError, connectorFor, type ConnectionTarget } from '../src/index.ts';
+import { compileEsql, compileSql } from '../src/compile/index.ts';
+import { CompileError, connectorFor, type ConnectionTarget } from '../src/index.ts';
 import { openDemoDatabase, type DemoDatabase } from '../src/demo/database.ts';
 
 /**

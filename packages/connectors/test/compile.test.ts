@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { querySpecSchema, type QuerySpecInput } from '@aqs/contracts';
-import { compileEsql, compileSql, CompileError, connectorFor, pinRange, type ConnectionTarget } from '../src/index.ts';
+import { compileEsql, compileSql } from '../src/compile/index.ts';
+import { CompileError, connectorFor, pinRange, type ConnectionTarget } from '../src/index.ts';
 
 const elasticsearchConnector = connectorFor('elasticsearch')!;
 const postgresConnector = connectorFor('postgres')!;

@@ -12,7 +12,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_SCENARIOS, startHostileHttp, type HostileHttpServer, type HttpScenario } from '@aqs/hostile-servers';
 import { generateTls } from '../../../tooling/es-test-cluster/src/tls.ts';
-import { closeElasticsearchClients, connectorFor } from '../src/index.ts';
+import { closeConnectors, connectorFor } from '../src/index.ts';
 import { MAX_RESPONSE_BYTES, cachedClient, dropElasticsearchClient } from '../src/elasticsearch/client.ts';
 import { elasticsearchConnector } from '../src/elasticsearch/connector.ts';
 import { ConnectorError } from '../src/errors.ts';
@@ -35,7 +35,7 @@ afterEach(() => {
   expect(escaped).toEqual([]);
 });
 afterAll(async () => {
-  await closeElasticsearchClients();
+  await closeConnectors();
   // Late events of the last test (sockets closing) would land here.
   await new Promise((resolve) => setTimeout(resolve, 100));
   process.off('uncaughtException', onUncaught);

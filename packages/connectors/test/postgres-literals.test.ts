@@ -17,7 +17,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { querySpecSchema } from '@aqs/contracts';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
-import { compileSql, connectorFor, ConnectorError, type ConnectionTarget, type ConnectorContext } from '../src/index.ts';
+import { compileSql } from '../src/compile/index.ts';
+import { connectorFor, ConnectorError, type ConnectionTarget, type ConnectorContext } from '../src/index.ts';
 import { checkPinnedSettings, runReadOnly } from '../src/postgres/session.ts';
 
 const available = await isPostgresAvailable();

@@ -46,6 +46,7 @@ export const connectionSchema = z
     tags: z.array(z.string()),
     paused: z.boolean(),
     is_demo: z.boolean(),
+    target: z.string().describe('Where the connection points, in a few words for lists (host and database, or the indices in scope).'),
     warnings: z.array(z.string()),
     created_at: isoDateTime,
     updated_at: isoDateTime,
@@ -78,6 +79,25 @@ export const authModeSchema = z
   })
   .meta({ id: 'AuthMode' });
 
+export const dialectCapabilitiesSchema = z
+  .object({
+    query_language_id: z.string().describe("The id of the engine's query language, as a run's `query.dialect` carries it."),
+    engine: z.string().describe('The engine and its language, e.g. `Elasticsearch (ES|QL)`.'),
+    table_noun: z.object({ one: z.string(), many: z.string() }).describe('What the engine calls its tables (`table`/`tables`, `index`/`indices`).'),
+    joins: z.boolean().describe('Joins between tables along their foreign keys.'),
+    related_rows: z.boolean().describe('Questions about related rows in another table ("customers who never ordered").'),
+    share_of_total: z.boolean().describe('A measure as a share of the whole result.'),
+    limit_per_group: z.boolean().describe('The top N within each group.'),
+    median: z.boolean(),
+    percentiles: z.boolean(),
+    time_buckets: z.boolean().describe('Dates grouped by day, week, month, quarter or year.'),
+    lookup_join_from: z.string().nullable().describe('Server version from which cross-table LOOKUP JOIN exists; null when the engine has none.'),
+    analyzed_text: z.boolean().describe('Columns of type `text` are analysed full text, matched by words.'),
+    multi_valued_fields: z.boolean().describe('A field may hold several values in one row.'),
+    grouped_sources: z.boolean().describe('Wildcard patterns, aliases and data streams are asked about as one table over the indices they read.'),
+  })
+  .meta({ id: 'DialectCapabilities' });
+
 export const dialectSchema = z
   .object({
     id: z.string(),
@@ -85,7 +105,9 @@ export const dialectSchema = z
     availability: z.enum(['available', 'unavailable']),
     availability_note: z.string().nullable(),
     query_language: z.string(),
+    color: z.string().describe("The engine's brand colour (`#rrggbb`), for its marker in lists."),
     auth_modes: z.array(authModeSchema),
+    capabilities: dialectCapabilitiesSchema.nullable().describe('What the engine can answer; null for a dialect that is not available yet.'),
   })
   .meta({ id: 'Dialect' });
 

@@ -204,7 +204,7 @@ export function buildContext(
     });
 
   return {
-    schema: { dialect: schema.dialect, tables },
+    schema: { capabilities: schema.capabilities, tables },
     stats: {
       tables_total: schema.tables.length,
       tables_kept: tables.length,

@@ -151,8 +151,7 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
     return { spec: null, errors: parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`) };
   }
   const errors = validateSpecAgainstSchema(parsed.data, request.schema);
-  if (parsed.data.joins.length > 0 && !request.capabilities.joins) errors.push('This source does not support joins: use a single table.');
-  return errors.length > 0 ? { spec: null, errors } : { spec: parsed.data, errors: [] };
+    return errors.length > 0 ? { spec: null, errors } : { spec: parsed.data, errors: [] };
 }
 
 // ---------- prompt ----------
@@ -160,7 +159,7 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
 function renderSchema(request: PlanRequest): string {
   const lines: string[] = [];
   for (const t of request.schema.tables) {
-    const head = `${request.schema.dialect === 'postgres' ? 'TABLE' : t.kind.toUpperCase()} ${t.name}${t.row_estimate !== null ? ` (~${t.row_estimate} rows)` : ''}${t.description ? ` -- ${t.description}` : ''}`;
+    const head = `${t.kind.toUpperCase()} ${t.name}${t.row_estimate !== null ? ` (~${t.row_estimate} rows)` : ''}${t.description ? ` -- ${t.description}` : ''}`;
     lines.push(head);
     for (const c of t.columns) {
       if (!c.queryable) continue;
@@ -179,13 +178,21 @@ function renderCondition(c: Condition | null): string {
 
 /** The system and user prompt the LLM planner sends (also measured by the benchmark). */
 export function renderPlannerPrompt(request: PlanRequest): { system: string; prompt: string } {
-  const dialect = request.schema.dialect === 'postgres' ? 'PostgreSQL' : 'Elasticsearch (ES|QL)';
+  const can = request.schema.capabilities;
+  const unavailable = [
+    can.related_rows ? null : 'exists/not_exists',
+    can.share_of_total ? null : 'share of the total',
+    can.limit_per_group ? null : 'limit_per_group',
+    can.median ? null : 'median',
+    can.percentiles ? null : 'percentile',
+    can.time_buckets ? null : 'time buckets',
+  ].filter((x): x is string => x !== null);
   const system = [
     'You translate analytics questions into a QuerySpec: a dialect-neutral JSON query.',
-    `The data source is ${dialect}. Use ONLY the tables${request.schema.dialect === 'elasticsearch' ? ' (indices, aliases, data streams)' : ''} and columns listed in the schema, spelled exactly.`,
+    `The data source is ${can.engine}. Use ONLY the tables${can.grouped_sources ? ' (indices, index patterns, aliases, data streams)' : ''} and columns listed in the schema, spelled exactly.`,
     'Rules:',
     '- source: one table from the schema. Columns: set `table` only when the spec joins tables, else null.',
-    request.capabilities.joins ? '- joins: only along the listed foreign keys (FK), at most 4.' : '- joins: not available for this source; always [].',
+    can.joins ? '- joins: only along the listed foreign keys (FK), at most 4.' : '- joins: not available for this source; always [].',
     '- Aggregates: count (column null for count(*)), count_distinct, sum, avg, min, max, median, percentile (with percentile: 90). Give every group and aggregate a short snake_case alias.',
     '- Per-row measures use expression (multiply, subtract, add, divide; elapsed = end date minus start date in a unit). where limits a measure to some rows; share makes it a percentage.',
     '- having filters on aggregate aliases; exists/not_exists test related rows ("never ordered"); limit_per_group keeps the top N per group.',
@@ -197,6 +204,7 @@ export function renderPlannerPrompt(request: PlanRequest): { system: string; pro
     '- filters: a list ANDed together; each item ORs its any_of conditions and may be negated.',
     '- chart_type: bar, line, pie or scatter when the user asks for that chart, else null.',
     '- A follow-up question refines the previous query: keep what it does not change.',
+    ...(unavailable.length > 0 ? [`- Not available for this source: ${unavailable.join(', ')}.`] : []),
   ].join('\n');
   const parts: string[] = [`Current time: ${request.now.toISOString()}`, '', 'Schema:', renderSchema(request)];
   const turns = request.history.slice(-5);

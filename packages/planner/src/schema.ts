@@ -1,5 +1,5 @@
 import { soleTopLevelEqualities, type Aggregate, type ColumnRef, type Condition, type QuerySpec, type RelatedRows } from '@aqs/contracts';
-import { matchesIndexPattern, type Introspection } from '@aqs/connectors';
+import { matchesIndexPattern, type DialectCapabilities, type Introspection } from '@aqs/connectors';
 import type { PlannerSchema, SchemaColumn, SchemaTable } from './types.ts';
 
 // ---------- column type families ----------
@@ -58,8 +58,7 @@ function pick<T>(record: Record<string, T> | undefined, qualified: string, bare:
 }
 
 /** Turns a connector's introspection (plus discovery's descriptions and samples) into the planner's schema. */
-export function fromIntrospection(introspection: Introspection, extras: SchemaExtras = {}): PlannerSchema {
-  const dialect = introspection.dialect === 'postgres' ? 'postgres' : 'elasticsearch';
+export function fromIntrospection(introspection: Introspection, capabilities: DialectCapabilities, extras: SchemaExtras = {}): PlannerSchema {
   const tables: SchemaTable[] = introspection.tables.map((t) => {
     const qualified = t.schema ? `${t.schema}.${t.name}` : t.name;
     const samples = pick(extras.samples, qualified, t.name) ?? {};
@@ -90,17 +89,14 @@ export function fromIntrospection(introspection: Introspection, extras: SchemaEx
         })),
     };
   });
-  if (dialect === 'elasticsearch') return { dialect, tables: planningTables(tables, introspection) };
-  return { dialect, tables };
+  return { capabilities, tables: capabilities.grouped_sources ? planningTables(tables, introspection) : tables };
 }
 
-// ES|QL widens these before comparing the types of one field across indices.
-const WIDENED: Record<string, string> = { byte: 'integer', short: 'integer', float: 'double', half_float: 'double', scaled_float: 'double', constant_keyword: 'keyword', wildcard: 'keyword' };
-
 /**
- * Elasticsearch sources as the planner should see them: each wildcard scope pattern, alias and data
- * stream is one table (`FROM logs-*` reads every matched index), its fields merged over the indices
- * it reads; a field mapped with different types in different indices is kept but marked
+ * Sources as the planner should see them on an engine with grouped sources (Elasticsearch): each
+ * wildcard scope pattern, alias and data stream is one table (`FROM logs-*` reads every matched
+ * index), its fields merged over the indices it reads (by the type the query language reads, which
+ * introspection gives); a field typed differently in different indices is kept but marked
  * unqueryable, as ES|QL reads it as `unsupported`. Concrete indices reached through one of these
  * are left out of planning (the schema routes still list them).
  */
@@ -133,7 +129,7 @@ function mergeTables(name: string, kind: string, members: SchemaTable[]): Schema
   const columns = new Map<string, { column: SchemaColumn; types: Map<string, number> }>();
   for (const m of members) {
     for (const c of m.columns) {
-      const type = WIDENED[c.type] ?? c.type;
+      const type = c.type;
       const entry = columns.get(c.name) ?? { column: { ...c, type, sample_values: [] }, types: new Map<string, number>() };
       entry.types.set(type, (entry.types.get(type) ?? 0) + 1);
       entry.column.queryable &&= c.queryable;
@@ -200,11 +196,13 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
   const known = schema.tables.map((t) => t.name).join(', ');
   const source = schema.tables.find((t) => t.name === spec.source);
   if (!source) {
-    errors.push(`Unknown source '${spec.source}'. Known ${schema.dialect === 'postgres' ? 'tables' : 'indices'}: ${known}.`);
+    errors.push(`Unknown source '${spec.source}'. Known ${schema.capabilities.table_noun.many}: ${known}.`);
     return errors;
   }
   const inScope: SchemaTable[] = [source];
-  if (spec.joins.length > 0 && schema.dialect === 'elasticsearch') errors.push('Joins are not available for Elasticsearch sources.');
+  const can = schema.capabilities;
+  const engine = can.engine;
+  if (spec.joins.length > 0 && !can.joins) errors.push(`Joins are not available for ${engine} sources.`);
   for (const j of spec.joins) {
     const t = schema.tables.find((x) => x.name === j.table);
     if (!t) errors.push(`Unknown joined table '${j.table}'. Known tables: ${known}.`);
@@ -260,7 +258,7 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
       spec.filter,
       (leaf) => checkLeaf(leaf, resolve(leaf.column, `filter (${leaf.op})`)),
       (rel) => {
-        if (schema.dialect === 'elasticsearch') errors.push(`filter (${rel.op}): related-row tests are not available for Elasticsearch sources.`);
+        if (!can.related_rows) errors.push(`filter (${rel.op}): related-row tests are not available for ${engine} sources.`);
         const table = schema.tables.find((t) => t.name === rel.table);
         if (!table) {
           errors.push(`filter (${rel.op}): unknown table '${rel.table}'. Known tables: ${known}.`);
@@ -288,6 +286,7 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
   spec.group_by.forEach((g, i) => {
     const col = resolve(g.column, `group_by[${i}]`);
     if (col && g.time_bucket !== undefined && !isTimeType(col.type)) errors.push(`group_by[${i}]: time_bucket needs a date column; '${g.column.column}' is ${col.type}.`);
+    if (g.time_bucket !== undefined && !can.time_buckets) errors.push(`group_by[${i}]: time buckets are not available for ${engine} sources.`);
     addAlias(g.alias, `group_by[${i}]`);
   });
   const numericFns = new Set<Aggregate['fn']>(['sum', 'avg', 'median', 'percentile']);
@@ -316,7 +315,8 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
       if (col && numericFns.has(a.fn) && !isNumericType(col.type)) errors.push(`${where}: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
     }
     if (a.where) walkConditions(a.where, (leaf) => checkLeaf(leaf, resolve(leaf.column, `${where}.where (${leaf.op})`)), () => errors.push(`${where}.where: related-row tests are not allowed in a measure's condition.`));
-    if (a.share && !a.where && schema.dialect === 'elasticsearch') errors.push(`${where}: a share of the total is not available for Elasticsearch sources.`);
+    if (a.share && !a.where && !can.share_of_total) errors.push(`${where}: a share of the total is not available for ${engine} sources.`);
+    if ((a.fn === 'median' && !can.median) || (a.fn === 'percentile' && !can.percentiles)) errors.push(`${where}: ${a.fn} is not available for ${engine} sources.`);
     addAlias(a.alias, where);
   });
   const aggregateAliases = new Set(spec.aggregates.map((a) => a.alias));
@@ -324,7 +324,7 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
     if (!aggregateAliases.has(h.ref)) errors.push(`having[${i}]: '${h.ref}' is not an aggregate alias (${[...aggregateAliases].join(', ') || 'none'}).`);
   });
   if (spec.limit_per_group) {
-    if (schema.dialect === 'elasticsearch') errors.push('limit_per_group is not available for Elasticsearch sources.');
+    if (!can.limit_per_group) errors.push(`limit_per_group is not available for ${engine} sources.`);
     for (const p of spec.limit_per_group.partition_by) {
       if (!spec.group_by.some((g) => g.alias === p)) errors.push(`limit_per_group: '${p}' is not a group alias.`);
     }

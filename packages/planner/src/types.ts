@@ -1,4 +1,5 @@
 import type { ChartType, QuerySpec } from '@aqs/contracts';
+import type { DialectCapabilities } from '@aqs/connectors';
 
 /** One column as the planner sees it: structure plus what discovery learnt about it. */
 export interface SchemaColumn {
@@ -25,7 +26,8 @@ export interface SchemaTable {
 }
 
 export interface PlannerSchema {
-  dialect: 'elasticsearch' | 'postgres';
+  /** What the engine can run, from its connector: plans use nothing it lacks. */
+  capabilities: DialectCapabilities;
   tables: SchemaTable[];
 }
 
@@ -45,7 +47,6 @@ export interface PlanRequest {
   chartRequested: boolean;
   now: Date;
   signal?: AbortSignal;
-  capabilities: { joins: boolean };
 }
 
 export interface Plan {

@@ -3,7 +3,7 @@ import { createCascadePlanner, offlinePlanner, PlanningError, type Plan, type Pl
 import { shopSchema } from './fixtures.ts';
 
 const now = new Date('2024-06-15T12:00:00Z');
-const request = (question: string): PlanRequest => ({ question, schema: shopSchema(), history: [], chartRequested: false, now, capabilities: { joins: true } });
+const request = (question: string): PlanRequest => ({ question, schema: shopSchema(), history: [], chartRequested: false, now });
 
 function fakeModel(behaviour: 'answers' | 'down'): Planner & { calls: number } {
   const model = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildContext, type PlannerSchema, type SchemaColumn } from '../src/index.ts';
-import { shopSchema, weblogsSchema } from './fixtures.ts';
+import { capabilitiesOf, shopSchema, weblogsSchema } from './fixtures.ts';
 
 function wideIndex(fields: number): PlannerSchema {
   const columns: SchemaColumn[] = [{ name: '@timestamp', type: 'date', description: null, sample_values: [], queryable: true }];
@@ -9,7 +9,7 @@ function wideIndex(fields: number): PlannerSchema {
   }
   columns.push({ name: 'service.name', type: 'keyword', description: 'Name of the service that handled the request', sample_values: ['checkout', 'search'], queryable: true });
   columns.push({ name: 'http.response.latency_ms', type: 'long', description: 'Response latency', sample_values: [], queryable: true });
-  return { dialect: 'elasticsearch', tables: [{ name: 'big-index', kind: 'index', description: null, row_estimate: null, columns, primary_key: [], foreign_keys: [] }] };
+  return { capabilities: capabilitiesOf('elasticsearch'), tables: [{ name: 'big-index', kind: 'index', description: null, row_estimate: null, columns, primary_key: [], foreign_keys: [] }] };
 }
 
 describe('buildContext', () => {

@@ -1,8 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Introspection, IntrospectedColumn } from '@aqs/connectors';
+import { connectorFor, type DialectCapabilities, type Introspection, type IntrospectedColumn } from '@aqs/connectors';
 import type { Condition, QuerySpec } from '@aqs/contracts';
 import { fromIntrospection, type PlannerSchema } from '../src/index.ts';
+
+/** What the named engine's connector can run. */
+export function capabilitiesOf(dialect: string): DialectCapabilities {
+  return connectorFor(dialect)!.capabilities;
+}
+
+/** The schema on an engine that can (or cannot) join tables. */
+export function withJoins(schema: PlannerSchema, joins: boolean): PlannerSchema {
+  return { ...schema, capabilities: { ...schema.capabilities, joins } };
+}
 
 const ES_TYPES: Record<string, string> = {
   keyword: 'keyword', wildcard: 'keyword', text: 'text', match_only_text: 'text', date: 'date', long: 'long', short: 'integer',
@@ -60,7 +70,7 @@ export function weblogsSchema(): PlannerSchema {
     warnings: [],
     server_version: '8.15.0',
   };
-  return fromIntrospection(introspection, { samples: { weblogs: samples } });
+  return fromIntrospection(introspection, capabilitiesOf(introspection.dialect), { samples: { weblogs: samples } });
 }
 
 function col(name: string, type: string, description: string | null = null): IntrospectedColumn {
@@ -91,7 +101,7 @@ export function shopSchema(): PlannerSchema {
   const countries = ['Germany', 'France', 'United Kingdom', 'Netherlands', 'Spain', 'Italy', 'Poland', 'Sweden', 'United States'];
   const status = ['delivered', 'shipped', 'paid', 'placed', 'cancelled', 'returned'];
   const channel = ['web', 'mobile_app', 'marketplace', 'phone'];
-  return fromIntrospection(introspection, {
+  return fromIntrospection(introspection, capabilitiesOf(introspection.dialect), {
     descriptions: {
       tables: {
         'shop.customers': 'People and companies who created an account in the shop.',

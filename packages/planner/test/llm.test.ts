@@ -12,7 +12,7 @@ import {
   type PlannerSchema,
 } from '../src/index.ts';
 import type { PlannerOutput } from '../src/llm.ts';
-import { shopSchema, weblogsSchema } from './fixtures.ts';
+import { shopSchema, weblogsSchema, withJoins } from './fixtures.ts';
 
 const now = new Date('2024-06-15T12:00:00Z');
 const weblogs: PlannerSchema = weblogsSchema();
@@ -44,7 +44,6 @@ const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
   history: [],
   chartRequested: false,
   now,
-  capabilities: { joins: false },
   ...extra,
 });
 
@@ -126,9 +125,9 @@ describe('LLM planner with the mock language model', () => {
       order_by: [],
     };
     const model = new MockLanguageModelV3({ doGenerate: [result(JSON.stringify(joined)), result(JSON.stringify({ ...joined, joins: [], source: 'shop.nope' }))] });
-    const error = await createLlmPlanner({ model }).plan(request({ schema: shop, question: 'orders by country' })).catch((e: unknown) => e);
+    const error = await createLlmPlanner({ model }).plan(request({ schema: withJoins(shop, false), question: 'orders by country' })).catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('invalid_model_output');
-    expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain('does not support joins');
+    expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain('Joins are not available for PostgreSQL sources');
     expect((error as PlanningError).message).toContain("Unknown source 'shop.nope'");
   });
 
@@ -160,7 +159,7 @@ describe('LLM planner with the mock language model', () => {
 describe('renderPlannerPrompt', () => {
   it('lists the pruned schema with samples and the rules', () => {
     const { schema } = buildContext('orders by channel', shopSchema(), { maxTables: 2 });
-    const { system, prompt } = renderPlannerPrompt(request({ schema, question: 'orders by channel', capabilities: { joins: true } }));
+    const { system, prompt } = renderPlannerPrompt(request({ schema, question: 'orders by channel' }));
     expect(system).toContain('joins: only along the listed foreign keys');
     expect(prompt).toContain('TABLE shop.orders');
     expect(prompt).toContain('channel text');
@@ -171,9 +170,9 @@ describe('renderPlannerPrompt', () => {
   it('says which fields hold several values, and how they may be filtered', () => {
     const { schema } = buildContext('orders by channel', shopSchema(), { maxTables: 2 });
     const marked = { ...schema, tables: schema.tables.map((t) => ({ ...t, columns: t.columns.map((c) => (c.name === 'channel' ? { ...c, multi_valued: true } : c)) })) };
-    const { prompt } = renderPlannerPrompt(request({ schema: marked, question: 'orders by channel', capabilities: { joins: true } }));
+    const { prompt } = renderPlannerPrompt(request({ schema: marked, question: 'orders by channel' }));
     expect(prompt).toMatch(/channel text MULTI-VALUED \(only one eq filter on it; group by it to count each value\)/);
-    expect(renderPlannerPrompt(request({ schema, question: 'orders by channel', capabilities: { joins: true } })).prompt).not.toContain('MULTI-VALUED');
+    expect(renderPlannerPrompt(request({ schema, question: 'orders by channel' })).prompt).not.toContain('MULTI-VALUED');
   });
 });
 

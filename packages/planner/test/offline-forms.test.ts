@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { offlinePlanner, PlanningError, validateSpecAgainstSchema, type Plan, type PlannerSchema } from '../src/index.ts';
-import { shopSchema, weblogsSchema } from './fixtures.ts';
+import { capabilitiesOf, shopSchema, weblogsSchema } from './fixtures.ts';
 
 /**
  * The question forms beyond count/sum/group: filters on aggregates, related rows that must (not)
@@ -12,13 +12,13 @@ const shop = shopSchema();
 const weblogs = weblogsSchema();
 
 async function plan(schema: PlannerSchema, question: string): Promise<Plan> {
-  const p = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } });
+  const p = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now });
   expect(validateSpecAgainstSchema(p.spec, schema)).toEqual([]);
   return p;
 }
 
 async function refusal(schema: PlannerSchema, question: string): Promise<PlanningError> {
-  const error = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: true } }).catch((e: unknown) => e);
+  const error = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now }).catch((e: unknown) => e);
   expect(error, question).toBeInstanceOf(PlanningError);
   return error as PlanningError;
 }
@@ -108,7 +108,7 @@ describe('words that change the question are never dropped', () => {
 
 describe('time between two dates of a row', () => {
   const desk: PlannerSchema = {
-    dialect: 'postgres',
+    capabilities: capabilitiesOf('postgres'),
     tables: [
       {
         name: 'desk.cases',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { QuerySpec } from '@aqs/contracts';
 import { offlinePlanner, validateSpecAgainstSchema, type Plan, type PlannerSchema, type PlanTurn } from '../src/index.ts';
-import { shopSchema, weblogsSchema, withoutRequestRows } from './fixtures.ts';
+import { shopSchema, weblogsSchema, withJoins, withoutRequestRows } from './fixtures.ts';
 
 const now = new Date('2024-06-15T12:00:00Z');
 const weblogs = weblogsSchema();
@@ -22,7 +22,7 @@ const weblogsUnsampled = withSamples(weblogsSchema(), 'weblogs', 'http.response.
 const shopRatings = withSamples(shopSchema(), 'shop.reviews', 'rating', [5, 4, 3, 2, 1]);
 
 async function plan(schema: PlannerSchema, question: string, history: PlanTurn[] = [], joins = true): Promise<Plan> {
-  const planned = await offlinePlanner.plan({ question, schema, history, chartRequested: false, now, capabilities: { joins } });
+  const planned = await offlinePlanner.plan({ question, schema: withJoins(schema, joins), history, chartRequested: false, now });
   expect(validateSpecAgainstSchema(planned.spec, schema)).toEqual([]);
   const p = { ...planned, spec: withoutRequestRows(planned.spec) };
   return p;
@@ -201,10 +201,10 @@ describe('a sum or average never means a date', () => {
 
 describe('rows named by a noun that is also an object of the mapping', () => {
   it('are the documents that have that object (`requests` are documents with request fields)', async () => {
-    const p = await offlinePlanner.plan({ question: 'count the requests', schema: weblogs, history: [], chartRequested: false, now, capabilities: { joins: false } });
+    const p = await offlinePlanner.plan({ question: 'count the requests', schema: weblogs, history: [], chartRequested: false, now });
     expect(p.spec.filter).toEqual({ op: 'is_not_null', column: { column: 'http.request.method' } });
     // A table named after its rows (`orders`) gets no such condition.
-    const orders = await offlinePlanner.plan({ question: 'count the orders', schema: shop, history: [], chartRequested: false, now, capabilities: { joins: true } });
+    const orders = await offlinePlanner.plan({ question: 'count the orders', schema: shop, history: [], chartRequested: false, now });
     expect(orders.spec.filter).toBeNull();
   });
 });

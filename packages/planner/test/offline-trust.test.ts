@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Introspection, IntrospectedColumn } from '@aqs/connectors';
 import type { Condition, QuerySpec } from '@aqs/contracts';
 import { fromIntrospection, offlinePlanner, PlanningError, validateSpecAgainstSchema, type Plan, type PlannerSchema } from '../src/index.ts';
-import { shopSchema } from './fixtures.ts';
+import { capabilitiesOf, shopSchema } from './fixtures.ts';
 
 /**
  * Readings that keep an answer right or refuse it: what a question says must reach the plan (a
@@ -28,7 +28,7 @@ function postgresSource(schema: string, tables: [string, IntrospectedColumn[], s
       foreign_keys: fks.map(([c, table, rc]) => ({ columns: [c], references: { schema, table, columns: [rc] } })),
     })),
   };
-  return fromIntrospection(introspection, { samples });
+  return fromIntrospection(introspection, capabilitiesOf(introspection.dialect), { samples });
 }
 
 /** A small HR source: staff in offices, their absences, and their appraisals. */
@@ -64,7 +64,7 @@ function eventsSchema(): PlannerSchema {
     warnings: [],
     server_version: '8.15.0',
   };
-  return fromIntrospection(introspection, {
+  return fromIntrospection(introspection, capabilitiesOf(introspection.dialect), {
     samples: {
       'app-events': {
         'event.action': ['page_view', 'add_to_cart', 'purchase', 'refund'],
@@ -147,13 +147,13 @@ const billing = billingSchema();
 
 async function plan(schema: PlannerSchema, question: string, history: Plan[] = [], questions: string[] = []): Promise<Plan> {
   const turns = history.map((p, i) => ({ question: questions[i] ?? '', spec: p.spec, chart_type: p.chart_type }));
-  const p = await offlinePlanner.plan({ question, schema, history: turns, chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } });
+  const p = await offlinePlanner.plan({ question, schema, history: turns, chartRequested: false, now });
   expect(validateSpecAgainstSchema(p.spec, schema)).toEqual([]);
   return p;
 }
 
 async function refusal(schema: PlannerSchema, question: string): Promise<PlanningError> {
-  const error = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } }).catch((e: unknown) => e);
+  const error = await offlinePlanner.plan({ question, schema, history: [], chartRequested: false, now }).catch((e: unknown) => e);
   expect(error, question).toBeInstanceOf(PlanningError);
   return error as PlanningError;
 }
@@ -543,7 +543,7 @@ describe('existence and filters on counts', () => {
 
   it('a comparison said `in total` is of the sum per entity, never of each row (or it is refused)', async () => {
     for (const question of ['clients invoiced more than 5,000 in total', 'clients with an invoice amount over 5,000 in total']) {
-      const outcome = await offlinePlanner.plan({ question, schema: billing, history: [], chartRequested: false, now, capabilities: { joins: true } }).catch((e: unknown) => e);
+      const outcome = await offlinePlanner.plan({ question, schema: billing, history: [], chartRequested: false, now }).catch((e: unknown) => e);
       if (outcome instanceof PlanningError) continue;
       const p = outcome as Plan;
       expect(leaves(p.spec).filter((c) => c.op === 'gt'), question).toEqual([]);
@@ -592,6 +592,7 @@ describe('event indices', () => {
         dialect: 'elasticsearch', schemas: [{ name: 'ci-runs-*', table_count: 1 }], warnings: [], server_version: '8.15.0',
         tables: [{ name: 'ci-runs-*', schema: null, kind: 'index', columns: [col('@timestamp', 'date'), col('run.id', 'keyword'), col('labels', 'keyword'), col('status', 'keyword')], primary_key: [], foreign_keys: [], row_estimate: 500, members: [], warnings: [] }],
       },
+      capabilitiesOf('elasticsearch'),
       { samples: { 'ci-runs-*': { status: ['success', 'failure', 'cancelled'], labels: ['docs', 'flaky'] } } },
     );
     const p = await plan(runs, 'top 2 labels of cancelled runs');

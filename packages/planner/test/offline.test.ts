@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { QuerySpec } from '@aqs/contracts';
 import { offlinePlanner, PlanningError, validateSpecAgainstSchema, type Plan, type PlannerSchema, type PlanTurn } from '../src/index.ts';
-import { shopSchema, weblogsSchema, withoutRequestRows } from './fixtures.ts';
+import { shopSchema, weblogsSchema, withJoins, withoutRequestRows } from './fixtures.ts';
 
 const now = new Date('2024-06-15T12:00:00Z');
 const weblogs = weblogsSchema();
 const shop = shopSchema();
 
 async function plan(schema: PlannerSchema, question: string, history: PlanTurn[] = [], joins = true): Promise<Plan> {
-  const planned = await offlinePlanner.plan({ question, schema, history, chartRequested: false, now, capabilities: { joins } });
+  const planned = await offlinePlanner.plan({ question, schema: withJoins(schema, joins), history, chartRequested: false, now });
   expect(validateSpecAgainstSchema(planned.spec, schema)).toEqual([]);
   const p = { ...planned, spec: withoutRequestRows(planned.spec) };
   expect(p.planner).toBe('offline');
@@ -152,7 +152,7 @@ describe('offline planner over the weblogs index', () => {
   });
 
   it('fails with a helpful message instead of guessing', async () => {
-    const error = await offlinePlanner.plan({ question: 'what is the churn rate?', schema: weblogs, history: [], chartRequested: false, now, capabilities: { joins: false } }).catch((e: unknown) => e);
+    const error = await offlinePlanner.plan({ question: 'what is the churn rate?', schema: weblogs, history: [], chartRequested: false, now }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlanningError);
     expect((error as PlanningError).type).toBe('unanswerable');
     expect((error as PlanningError).recoverable).toBe(false);
@@ -268,7 +268,7 @@ describe('offline planner over the demo shop', () => {
   });
 
   it('does not join when the source cannot', async () => {
-    const error = await offlinePlanner.plan({ question: 'average rating by product category', schema: shop, history: [], chartRequested: false, now, capabilities: { joins: false } }).catch((e: unknown) => e);
+    const error = await offlinePlanner.plan({ question: 'average rating by product category', schema: withJoins(shop, false), history: [], chartRequested: false, now }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlanningError);
     expect((error as PlanningError).message).toMatch(/joins are not available/);
   });
@@ -303,7 +303,7 @@ describe('offline planner over the demo shop', () => {
 
   it('rejects what it cannot map', async () => {
     for (const question of ['churn by month', 'what is the weather in Paris tomorrow?', 'average sentiment of reviews']) {
-      const error = await offlinePlanner.plan({ question, schema: shop, history: [], chartRequested: false, now, capabilities: { joins: true } }).catch((e: unknown) => e);
+      const error = await offlinePlanner.plan({ question, schema: shop, history: [], chartRequested: false, now }).catch((e: unknown) => e);
       expect(error, question).toBeInstanceOf(PlanningError);
       expect((error as PlanningError).message).toMatch(/I can count, sum, average/);
       expect((error as PlanningError).message).toMatch(/orders \(/);
@@ -320,7 +320,7 @@ describe('offline planner over the demo shop', () => {
   it('is cancellable', async () => {
     const ac = new AbortController();
     ac.abort();
-    const error = await offlinePlanner.plan({ question: 'orders per status', schema: shop, history: [], chartRequested: false, now, signal: ac.signal, capabilities: { joins: true } }).catch((e: unknown) => e);
+    const error = await offlinePlanner.plan({ question: 'orders per status', schema: shop, history: [], chartRequested: false, now, signal: ac.signal }).catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('cancelled');
   });
 });

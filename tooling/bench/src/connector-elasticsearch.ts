@@ -11,7 +11,7 @@ import { Client } from '@elastic/elasticsearch';
 import { startTestCluster } from '@aqs/es-test-cluster';
 import { benchLogsFixtures } from './fixtures.ts';
 import { median } from './processes.ts';
-import { closeElasticsearchClients, connectorFor } from '@aqs/connectors';
+import { closeConnectors, connectorFor } from '@aqs/connectors';
 
 const elasticsearchConnector = connectorFor('elasticsearch')!;
 import type { ConnectionTarget, ConnectorContext } from '@aqs/connectors';
@@ -106,7 +106,7 @@ export async function benchElasticsearchConnector(): Promise<void> {
     console.log(`execute, ${ROWS}-row result (${conn.length} pairs): connector ${c.toFixed(1)} ms, raw client ${b.toFixed(1)} ms, ratio ${(c / b).toFixed(2)} (connector / raw)`);
   } finally {
     await raw.close();
-    await closeElasticsearchClients();
+    await closeConnectors();
     await cluster.stop();
   }
 }

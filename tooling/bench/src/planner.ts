@@ -4,7 +4,12 @@
  * planner for a 1000-field index after buildContext, against a naive prompt listing the whole schema.
  * Tokens are estimated as characters / 4 (no tokenizer is installed in the repository).
  */
+import { connectorFor, type DialectCapabilities } from '@aqs/connectors';
 import { buildContext, offlinePlanner, renderPlannerPrompt, type PlannerSchema, type PlanRequest, type SchemaColumn, type SchemaTable } from '@aqs/planner';
+
+function capabilitiesOf(dialect: string): DialectCapabilities {
+  return connectorFor(dialect)!.capabilities;
+}
 
 function column(name: string, type: string, samples: (string | number)[] = [], description: string | null = null): SchemaColumn {
   return { name, type, description, sample_values: samples, queryable: true };
@@ -15,7 +20,7 @@ function table(name: string, columns: SchemaColumn[], pk: string[], fks: [string
 }
 
 const SHOP: PlannerSchema = {
-  dialect: 'postgres',
+  capabilities: capabilitiesOf('postgres'),
   tables: [
     table('shop.customers', [column('customer_id', 'integer'), column('full_name', 'text'), column('country', 'text', ['Germany', 'France', 'Spain', 'Italy']), column('segment', 'text', ['consumer', 'small_business', 'enterprise']), column('signup_date', 'date')], ['customer_id']),
     table('shop.products', [column('product_id', 'integer'), column('product_name', 'text'), column('category', 'text', ['Electronics', 'Books', 'Beauty']), column('price', 'numeric(10,2)')], ['product_id']),
@@ -25,7 +30,7 @@ const SHOP: PlannerSchema = {
 };
 
 const WEB: PlannerSchema = {
-  dialect: 'elasticsearch',
+  capabilities: capabilitiesOf('elasticsearch'),
   tables: [
     {
       name: 'weblogs', kind: 'index', description: null, row_estimate: 2400, primary_key: [], foreign_keys: [],
@@ -57,7 +62,7 @@ const QUESTIONS: Array<[PlannerSchema, string]> = [
 ];
 
 function request(schema: PlannerSchema, question: string): PlanRequest {
-  return { question, schema, history: [], chartRequested: false, now: new Date('2024-06-15T12:00:00Z'), capabilities: { joins: true } };
+  return { question, schema, history: [], chartRequested: false, now: new Date('2024-06-15T12:00:00Z') };
 }
 
 function wideIndex(fields: number): PlannerSchema {
@@ -68,7 +73,7 @@ function wideIndex(fields: number): PlannerSchema {
   }
   columns.push(column('service.name', 'keyword', ['checkout', 'search', 'payments'], 'Service that handled the request'));
   columns.push(column('http.response.latency_ms', 'long', [], 'Response latency in milliseconds'));
-  return { dialect: 'elasticsearch', tables: [{ name: 'metrics-app', kind: 'data_stream', description: null, row_estimate: null, columns, primary_key: [], foreign_keys: [] }] };
+  return { capabilities: capabilitiesOf('elasticsearch'), tables: [{ name: 'metrics-app', kind: 'data_stream', description: null, row_estimate: null, columns, primary_key: [], foreign_keys: [] }] };
 }
 
 const tokens = (p: { system: string; prompt: string }): number => Math.ceil((p.system.length + p.prompt.length) / 4);

@@ -4,13 +4,16 @@
  */
 import type { ConnectionTarget, Connector } from '../types.ts';
 import { parseEsConfig, readConfig, scopePatterns } from './config.ts';
-import { BASIC_AUTH_WARNING, PLAIN_HTTP_WARNING, VERIFY_TLS_OFF_WARNING, elasticsearchDescriptor } from './descriptor.ts';
+import { compileEsql, compileMultiValuedProbe } from '../compile/esql.ts';
+import { BASIC_AUTH_WARNING, PLAIN_HTTP_WARNING, VERIFY_TLS_OFF_WARNING, elasticsearchCapabilities, elasticsearchDescriptor } from './descriptor.ts';
 import { executeEs } from './execute.ts';
 import { introspectEs } from './introspect.ts';
 import { testEs } from './test-connection.ts';
 import { validateEsql } from './validator.ts';
 
-export { closeElasticsearchClients, dropElasticsearchClient } from './client.ts';
+import { closeElasticsearchClients, dropElasticsearchClient } from './client.ts';
+
+export { closeElasticsearchClients };
 
 function warnings(target: ConnectionTarget): string[] {
   const config = readConfig(target);
@@ -21,12 +24,28 @@ function warnings(target: ConnectionTarget): string[] {
   return out;
 }
 
+function describeTarget(_authMode: string, config: Record<string, unknown>): string {
+  const allowed = Array.isArray(config.allowed_indices) ? config.allowed_indices.filter((x): x is string => typeof x === 'string') : [];
+  if (allowed.length > 0) return allowed.join(', ');
+  return typeof config.index_pattern === 'string' ? config.index_pattern : '';
+}
+
 export const elasticsearchConnector: Connector = {
   descriptor: elasticsearchDescriptor,
+  capabilities: elasticsearchCapabilities,
   parseConfig: parseEsConfig,
   warnings,
+  describeTarget,
+  compile: compileEsql,
+  multiValuedProbe(source, columns, limits) {
+    // Keyword fields are the ones compared by value; a probe of text or numbers would tell nothing the planner uses.
+    const fields = columns.filter((c) => c.queryable && c.type === 'keyword').slice(0, limits.maxFields).map((c) => c.name);
+    return fields.length === 0 ? null : { text: compileMultiValuedProbe(source, fields, limits.sample), fields };
+  },
   test: testEs,
   introspect: introspectEs,
+  release: dropElasticsearchClient,
+  close: closeElasticsearchClients,
   validateQuery(target, text, options) {
     const { text: canonical, warnings: w } = validateEsql(text, scopePatterns(readConfig(target)), options.rowCap);
     return { text: canonical, warnings: w };

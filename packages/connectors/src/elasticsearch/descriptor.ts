@@ -1,4 +1,4 @@
-import type { AuthModeDescriptor, DialectDescriptor, FormField } from '../types.ts';
+import type { AuthModeDescriptor, DialectCapabilities, DialectDescriptor, FormField } from '../types.ts';
 
 export const BASIC_AUTH_WARNING =
   'Basic auth is for development only: every request is attributed to one user, so there is no per-connection audit trail, and rotating the credentials requires editing the connection. Prefer an API key.';
@@ -122,13 +122,33 @@ const basicMode: AuthModeDescriptor = {
   fields: fieldsFor([username, password]),
 };
 
+/** ES|QL on 8.11+: no joins across indices but LOOKUP JOIN (8.13+, not planned yet), no window functions. */
+export const elasticsearchCapabilities: DialectCapabilities = {
+  query_language_id: 'esql',
+  engine: 'Elasticsearch (ES|QL)',
+  table_noun: { one: 'index', many: 'indices' },
+  joins: false,
+  related_rows: false,
+  share_of_total: false,
+  limit_per_group: false,
+  median: true,
+  percentiles: true,
+  time_buckets: true,
+  lookup_join_from: '8.13.0',
+  analyzed_text: true,
+  multi_valued_fields: true,
+  grouped_sources: true,
+};
+
 export const elasticsearchDescriptor: DialectDescriptor = {
   id: 'elasticsearch',
   name: 'Elasticsearch',
   availability: 'available',
   availability_note: null,
   query_language: 'ES|QL',
+  color: '#00a9a5',
   auth_modes: [apiKeyMode, basicMode],
+  capabilities: elasticsearchCapabilities,
 };
 
 /** Field names of each auth mode (the only keys `parseConfig` accepts). */

@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { FieldError } from '@aqs/contracts';
-import type { AuthModeDescriptor, ConnectionTarget, DialectDescriptor, FormField, ParsedConfig } from '../types.ts';
+import type { AuthModeDescriptor, ConnectionTarget, DialectCapabilities, DialectDescriptor, FormField, ParsedConfig } from '../types.ts';
 import { isSystemSchema } from './validator.ts';
 
 export const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
@@ -52,13 +52,32 @@ const passwordMode: AuthModeDescriptor = {
   fields: FIELDS,
 };
 
+export const capabilities: DialectCapabilities = {
+  query_language_id: 'sql',
+  engine: 'PostgreSQL',
+  table_noun: { one: 'table', many: 'tables' },
+  joins: true,
+  related_rows: true,
+  share_of_total: true,
+  limit_per_group: true,
+  median: true,
+  percentiles: true,
+  time_buckets: true,
+  lookup_join_from: null,
+  analyzed_text: false,
+  multi_valued_fields: false,
+  grouped_sources: false,
+};
+
 export const descriptor: DialectDescriptor = {
   id: 'postgres',
   name: 'PostgreSQL',
   availability: 'available',
   availability_note: null,
   query_language: 'SQL',
+  color: '#336791',
   auth_modes: [passwordMode],
+  capabilities,
 };
 
 const identifier = (label: string) =>

@@ -16,7 +16,8 @@ import {
   type ValidatedQuery,
 } from '../types.ts';
 import { openClient, type SocketState, type Sql } from './client.ts';
-import { descriptor, EMBEDDED_AUTH_MODE, parsePgConfig, pgWarnings, readConfig, type PgConfig } from './config.ts';
+import { compileSql } from '../compile/sql.ts';
+import { capabilities, descriptor, EMBEDDED_AUTH_MODE, parsePgConfig, pgWarnings, readConfig, type PgConfig } from './config.ts';
 import { introspectCatalog, type MetaQuery } from './introspect.ts';
 import { mapPgError, sqlState, type ErrorContext } from './pg-errors.ts';
 import { jsonSafe, textArrayLiteral } from './results.ts';
@@ -327,10 +328,19 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
   }
 }
 
+function describeTarget(authMode: string, config: Record<string, unknown>): string {
+  if (authMode === EMBEDDED_AUTH_MODE) return 'Demo shop (embedded PostgreSQL)';
+  const text = (key: string) => (typeof config[key] === 'string' ? (config[key] as string) : '');
+  return [text('host'), text('database')].filter(Boolean).join(' / ');
+}
+
 export const postgresConnector: Connector = {
   descriptor,
+  capabilities,
   parseConfig: parsePgConfig,
   warnings: pgWarnings,
+  describeTarget,
+  compile: compileSql,
   test: runTest,
   introspect: runIntrospect,
   validateQuery: (target, text, options) => validate(target, text, options.rowCap),

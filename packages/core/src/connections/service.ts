@@ -32,7 +32,7 @@ export function dialects(): DialectDescriptor[] {
 }
 
 export function authModesOf(dialect: string | undefined): { dialect: string; auth_modes: AuthModeDescriptor[] } {
-  if (!dialect) throw validation([{ field: 'dialect', message: 'is required, e.g. ?dialect=elasticsearch' }]);
+  if (!dialect) throw validation([{ field: 'dialect', message: `is required: one of ${listDialects().map((d) => d.id).join(', ')}` }]);
   const found = findDialect(dialect);
   if (!found) {
     const known = listDialects().map((d) => d.id).join(', ');
@@ -105,6 +105,7 @@ export function toConnection(row: ConnectionRow): Connection {
     tags: row.tags,
     paused: row.paused,
     is_demo: row.isDemo,
+    target: connector?.describeTarget(row.authMode, row.config) ?? '',
     warnings: connector && row.authMode !== EMBEDDED_AUTH_MODE ? connector.warnings(target) : [],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -10,7 +10,6 @@ import type { Principal } from '../principal.ts';
 import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
-import { compileSpec, queryLanguageOf } from './compile.ts';
 import { ensureMultiValued, ensureSamples, type MultiValued, type Samples } from './samples.ts';
 import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
 
@@ -178,7 +177,7 @@ async function runPipeline(
       const fingerprint = structureFingerprint(structure.introspection);
       const { full, multiValued } = await step('sample_values', `${structure.introspection.tables.length} tables`, async () => {
         const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
-        const schema = fromIntrospection(structure.introspection, plannerExtras(structure.curated, structure.overrides, samples));
+        const schema = fromIntrospection(structure.introspection, connector.capabilities, plannerExtras(structure.curated, structure.overrides, samples));
         const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
         return { full: markMultiValued(schema, fields), multiValued: fields };
       });
@@ -204,7 +203,6 @@ async function runPipeline(
           chartRequested: request.chart_requested,
           now: nowOf(deps),
           signal,
-          capabilities: { joins: row.dialect === 'postgres' },
         }),
       ),
     );
@@ -213,12 +211,13 @@ async function runPipeline(
     run.querySpec = plan.spec;
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
-    const text = await phase('planning', () => step('compile', queryLanguageOf(row.dialect), async () => compileSpec(row.dialect, plan.spec, { uniqueKeys: context.uniqueKeys, multiValued: context.multiValued, ...(deps.now ? { now: nowOf(deps) } : {}) })),
+    const language = connector.capabilities.query_language_id;
+    const text = await phase('planning', () => step('compile', language, async () => connector.compile(plan.spec, { uniqueKeys: context.uniqueKeys, multiValued: context.multiValued, ...(deps.now ? { now: nowOf(deps) } : {}) })),
     );
     const validated = await phase('planning', () =>
-      step('validate', queryLanguageOf(row.dialect), async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),
+      step('validate', language, async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),
     );
-    run.query = { dialect: queryLanguageOf(row.dialect), text: validated.text };
+    run.query = { dialect: language, text: validated.text };
     run.warnings.push(...validated.warnings);
 
     // Values, column names and warnings come from the data source: made storable before they are kept.

@@ -1,11 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { connectionSchemas } from '@aqs/db';
 import type { QuerySpec } from '@aqs/contracts';
-import { compileMultiValuedProbe, ConnectorError, connectorFor, type ConnectorErrorKind, type Introspection, type IntrospectedColumn, type IntrospectedTable } from '@aqs/connectors';
+import { ConnectorError, connectorFor, type ConnectorErrorKind, type DialectCapabilities, type Introspection, type IntrospectedColumn } from '@aqs/connectors';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import { connectorContext, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { qualifiedName } from '../connections/schema.ts';
-import { compileSpec } from './compile.ts';
 
 export type Samples = Record<string, Record<string, (string | number | boolean)[]>>;
 
@@ -18,11 +17,11 @@ const PER_TABLE = 16;
 const TOTAL = 80;
 const VALUES = 25;
 
-function sampleable(table: IntrospectedTable, column: IntrospectedColumn): boolean {
-  // The native type decides for widened ones (an ES `short` status code reads as `integer`).
+function sampleable(capabilities: DialectCapabilities, column: IntrospectedColumn): boolean {
+  // The native type decides for widened ones (a `short` status code the language reads as `integer`).
   if (!column.queryable || !(CATEGORICAL.test(column.type) || CATEGORICAL.test(column.native_type))) return false;
-  // ES text fields cannot be grouped; their .keyword multi-field is sampled instead.
-  if (table.kind !== 'table' && table.kind !== 'view' && table.kind !== 'materialized_view' && column.type === 'text') return false;
+  // Analysed text cannot be grouped; an exact sibling (a keyword multi-field) is sampled instead.
+  if (capabilities.analyzed_text && column.type === 'text') return false;
   return !SENSITIVE_OR_UNIQUE.test(column.name);
 }
 
@@ -68,12 +67,12 @@ interface SamplesAnalysis {
 }
 
 /** The columns worth sampling, in a fixed order (so an interrupted sampling can resume by index). */
-function candidates(introspection: Introspection): { table: string; column: string }[] {
+function candidates(introspection: Introspection, capabilities: DialectCapabilities): { table: string; column: string }[] {
   const list: { table: string; column: string }[] = [];
   for (const table of introspection.tables) {
     if (table.kind === 'alias' || table.kind === 'data_stream') continue;
     const name = qualifiedName(table);
-    for (const column of table.columns.filter((c) => sampleable(table, c)).slice(0, PER_TABLE)) {
+    for (const column of table.columns.filter((c) => sampleable(capabilities, c)).slice(0, PER_TABLE)) {
       if (list.length >= TOTAL) return list;
       list.push({ table: name, column: column.name });
     }
@@ -119,7 +118,7 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
   const budgetMs = samplingBudgetMs(deps);
   const started = performance.now();
   const bound = signal ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
-  const list = candidates(introspection);
+  const list = candidates(introspection, connector.capabilities);
   const first = Math.min(pending?.next ?? 0, list.length);
   let index = first;
   let stopped: string | undefined;
@@ -143,7 +142,7 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
       limit_per_group: null,
     };
     try {
-      const validated = connector.validateQuery(target, compileSpec(row.dialect, spec), { rowCap: VALUES });
+      const validated = connector.validateQuery(target, connector.compile(spec), { rowCap: VALUES });
       const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: VALUES, timeoutMs: remaining });
       // The grouped column comes back under its own name (ES|QL) or its alias (SQL).
       const valueIndex = result.columns.findIndex((c) => c.name !== 'n');
@@ -204,19 +203,20 @@ const MULTI_VALUED_PER_TABLE = 60;
 const MULTI_VALUED_SAMPLE = 10_000;
 
 /**
- * Which keyword fields hold several values in some document. ES|QL compares only single values: a
- * filter `labels == "canary"` leaves out every document whose labels has more than one value, so the
- * planner must know these fields to refuse or expand such filters. One query per planning table
- * (`MAX(MV_COUNT(field))` over its keyword fields in its first 10,000 documents), within the sampling
- * budget, kept per structure fingerprint. A probe stopped by a source that is down is not stored (the
+ * Which fields hold several values in some row, on engines whose fields can (capability
+ * `multi_valued_fields`). ES|QL, for one, compares only single values: a filter `labels == "canary"`
+ * leaves out every document whose labels has more than one value, so the planner must know these
+ * fields to refuse or expand such filters. One probe query per planning table (the connector writes
+ * it) over its first 10,000 rows, within the sampling budget, kept per structure fingerprint. A probe stopped by a source that is down is not stored (the
  * next run probes again); one out of budget keeps what it found.
  */
 export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tables: { name: string; columns: { name: string; type: string; queryable: boolean }[] }[], fingerprint: string, signal?: AbortSignal): Promise<MultiValued> {
-  if (row.dialect !== 'elasticsearch') return {};
+  const connector = connectorFor(row.dialect);
+  const probe = connector?.capabilities.multi_valued_fields ? connector.multiValuedProbe?.bind(connector) : undefined;
+  if (!connector || !probe) return {};
   const cached = (await storedAnalysis(deps, row.id))?.multi_valued;
   if (cached?.fingerprint === fingerprint) return cached.fields;
-  const connector = connectorFor(row.dialect);
-  if (!connector || signal?.aborted) return {};
+  if (signal?.aborted) return {};
   const target = targetOf(deps, row);
   const ctx = await connectorContext(deps, row, signal);
   const budgetMs = samplingBudgetMs(deps);
@@ -224,20 +224,19 @@ export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tabl
   const bound = signal ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
   const fields: MultiValued = {};
   for (const table of tables) {
-    const keywords = table.columns.filter((c) => c.queryable && c.type === 'keyword').slice(0, MULTI_VALUED_PER_TABLE);
-    if (keywords.length === 0) continue;
+    const planned = probe(table.name, table.columns, { maxFields: MULTI_VALUED_PER_TABLE, sample: MULTI_VALUED_SAMPLE });
+    if (!planned) continue;
     const remaining = Math.floor(budgetMs - (performance.now() - started));
     if (bound.aborted || remaining <= 0) break;
     try {
-      const text = compileMultiValuedProbe(table.name, keywords.map((c) => c.name), MULTI_VALUED_SAMPLE);
-      const validated = connector.validateQuery(target, text, { rowCap: 1 });
+      const validated = connector.validateQuery(target, planned.text, { rowCap: 1 });
       const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: 1, timeoutMs: remaining });
       const first = result.rows[0] ?? [];
-      const many = keywords.filter((_, i) => {
+      const many = planned.fields.filter((_, i) => {
         const at = result.columns.findIndex((c) => c.name === `max${i}`);
         return typeof first[at] === 'number' && (first[at] as number) > 1;
       });
-      if (many.length > 0) fields[table.name] = many.map((c) => c.name);
+      if (many.length > 0) fields[table.name] = many;
     } catch (error) {
       // A source that is down says nothing: the next run probes again. Out of budget, what was found is kept.
       if (signal?.aborted || (error instanceof ConnectorError && SOURCE_DOWN.has(error.kind) && !bound.aborted)) return fields;

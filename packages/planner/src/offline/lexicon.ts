@@ -182,7 +182,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       // Sampled values of label columns become filters.
       if (isCategoricalType(column.type) || (isNumericType(column.type) && !isTimeType(column.type))) {
         const labelColumn = column.name.endsWith('.keyword') ? column : (table.columns.find((c) => c.name === `${column.name}.keyword`) ?? column);
-        if (schema.dialect === 'elasticsearch' && isTextType(labelColumn.type) && labelColumn === column) continue;
+        if (schema.capabilities.analyzed_text && isTextType(labelColumn.type) && labelColumn === column) continue;
         for (const v of column.sample_values) {
           if (typeof v === 'string') {
             const phrase = phraseOf(v);

@@ -145,7 +145,7 @@ export function suggestQuestions(schema: PlannerSchema, now: Date = new Date()):
   for (const question of candidates) {
     if (out.length >= 3) break;
     try {
-      planOffline({ question, schema, history: [], chartRequested: false, now, capabilities: { joins: schema.dialect === 'postgres' } });
+      planOffline({ question, schema, history: [], chartRequested: false, now });
       out.push(question);
     } catch {
       // not answerable as phrased: not offered
@@ -923,7 +923,7 @@ function pickValue(r: Resolver, cands: ValueCandidate[]): ValueCandidate | null 
   let best: ValueCandidate | null = null;
   let bestScore = -Infinity;
   for (const c of cands) {
-    const s = rank(r, c.table, 1) - (r.schema.dialect === 'elasticsearch' && isTextType(c.column.type) ? 0.2 : 0);
+    const s = rank(r, c.table, 1) - (r.schema.capabilities.analyzed_text && isTextType(c.column.type) ? 0.2 : 0);
     if (s > bestScore) {
       best = c;
       bestScore = s;
@@ -1443,8 +1443,8 @@ function planOffline(request: PlanRequest): Plan {
   const aboutPeople = lex.people !== null && intent.tables.length > 0 && intent.tables.every((t) => t === lex.people);
   if (!followUp && readsAsCount(intent) && !aboutPeople) intent.count = { distinct: false, cands: null, table: null };
 
-  const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres')) : resolveBase(intent, schema, previous, request.capabilities.joins && schema.dialect === 'postgres');
-  const joins = request.capabilities.joins && schema.dialect === 'postgres';
+  const joins = schema.capabilities.joins;
+  const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, joins)) : resolveBase(intent, schema, previous, joins);
   const graph = fkGraph(schema, base, joins);
   const r: Resolver = { schema, base, joins, mentioned: intent.tables, ...graph, needed: new Set(), notes: [], weak: [] };
   if (previous) {

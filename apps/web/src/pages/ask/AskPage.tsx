@@ -6,7 +6,7 @@ import { keys, toApiError, trpc, type Connection, type Conversation, type Onboar
 import { streamRun, type RunEvent } from '../../lib/run-stream.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { Badge, Button, ConfirmDialog, EmptyState, ErrorNote, Spinner, formatDate, formatMs } from '../../components/ui.tsx';
-import { useConnections } from '../connections/hooks.ts';
+import { useConnections, useDialect, useEngineNames } from '../connections/hooks.ts';
 import { PHASES, RunError, RunView, STEP_LABELS } from './RunView.tsx';
 
 const MAX = 2000;
@@ -463,15 +463,16 @@ function LiveRunView({ live, onStop, onDismiss }: { live: LiveRun; onStop: () =>
 }
 
 function OnboardingCard({ status, demo, onTryDemo }: { status: Onboarding; demo: Connection | undefined; onTryDemo: () => void }) {
+  const engines = useEngineNames();
   const steps = [
     { id: 'verify_email', done: status.steps.verify_email, title: 'Confirm your email', body: 'Open the link we emailed you (without SMTP it is in the server log and the outbox_emails table).' },
     {
       id: 'first_question',
       done: status.steps.first_question,
       title: 'Ask a first question',
-      body: demo ? `Your account includes “${demo.name}”, an embedded PostgreSQL shop with orders, customers and products.` : 'Pick a connection and ask in plain language.',
+      body: demo ? `Your account includes “${demo.name}”, an embedded demo shop with orders, customers and products.` : 'Pick a connection and ask in plain language.',
     },
-    { id: 'first_connection', done: status.steps.first_connection, title: 'Connect your own data', body: 'Elasticsearch (ES|QL) or PostgreSQL, read-only, with your own credentials.' },
+    { id: 'first_connection', done: status.steps.first_connection, title: 'Connect your own data', body: `${engines}, read-only, with your own credentials.` },
   ];
   const done = steps.filter((s) => s.done).length;
   return (
@@ -511,6 +512,8 @@ function OnboardingCard({ status, demo, onTryDemo }: { status: Onboarding; demo:
 }
 
 function NewThreadHint({ connection, connectionsLoaded, onPick }: { connection: Connection | undefined; connectionsLoaded: boolean; onPick: (q: string) => void }) {
+  const dialect = useDialect(connection?.dialect);
+  const engines = useEngineNames();
   if (!connectionsLoaded) return <Spinner label="Loading connections…" />;
   if (!connection) {
     return (
@@ -522,7 +525,7 @@ function NewThreadHint({ connection, connectionsLoaded, onPick }: { connection: 
           </Link>
         }
       >
-        Connect Elasticsearch or PostgreSQL first, or resume a paused connection.
+        Connect {engines} first, or resume a paused connection.
       </EmptyState>
     );
   }
@@ -545,7 +548,7 @@ function NewThreadHint({ connection, connectionsLoaded, onPick }: { connection: 
         </div>
       ) : (
         <p className="small">
-          <Badge>{connection.dialect === 'elasticsearch' ? 'ES|QL' : 'SQL'}</Badge>{' '}
+          {dialect ? <Badge>{dialect.query_language}</Badge> : null}{' '}
           <Link to={`/connections/${connection.id}/schema`}>Browse the schema</Link> to see which fields you can ask about.
         </p>
       )}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { RunPhase } from '@aqs/contracts';
 import type { RunResult } from '../../lib/api.ts';
 import { Badge, Button, CopyButton, formatDate, formatMs } from '../../components/ui.tsx';
+import { queryLanguageName, useDialects } from '../connections/hooks.ts';
 import { Chart } from './Chart.tsx';
 import { DataTable } from './DataTable.tsx';
 
@@ -74,6 +75,7 @@ export function RunView({
   /** Asks another question in the same conversation (a suggestion after a refusal). */
   onAsk?: (question: string) => void;
 }) {
+  const dialects = useDialects();
   const table = run.artifacts.find((a) => a.kind === 'table');
   const chart = run.artifacts.find((a) => a.kind === 'chart');
   const [view, setView] = useState<'chart' | 'table'>('chart');
@@ -168,7 +170,7 @@ export function RunView({
         {run.query ? (
           <details className="query-block">
             <summary>
-              Generated {run.query.dialect === 'esql' ? 'ES|QL' : run.query.dialect.toUpperCase()} query
+              Generated {queryLanguageName(dialects.data, run.query.dialect)} query
             </summary>
             <div className="query-body">
               <pre className="code" aria-label="Generated query (read-only)">

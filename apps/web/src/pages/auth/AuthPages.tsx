@@ -50,7 +50,7 @@ export function SignInPage() {
   return (
     <AuthLayout
       title="Sign in"
-      subtitle="Ask questions of your Elasticsearch and PostgreSQL data in plain language."
+      subtitle="Ask questions of your data in plain language."
       footer={
         <>
           New here? <Link to="/register">Create an account</Link>

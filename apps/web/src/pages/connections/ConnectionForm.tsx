@@ -185,7 +185,7 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
                         }}
                       />
                       <span className="dialect-name">
-                        <span className={`dialect-dot dialect-${d.id}`} aria-hidden="true" />
+                        <span className="dialect-dot" style={{ background: d.color }} aria-hidden="true" />
                         {d.name}
                       </span>
                       <span className="muted small">Queried with {d.query_language}</span>
@@ -214,7 +214,7 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
         </fieldset>
 
         <Field label="Name" error={fieldError(save.error, 'name')}>
-          {(p) => <input {...p} type="text" required maxLength={120} value={name} onChange={(e) => setName(e.target.value)} placeholder={dialect?.id === 'elasticsearch' ? 'Production logs' : 'Analytics warehouse'} />}
+          {(p) => <input {...p} type="text" required maxLength={120} value={name} onChange={(e) => setName(e.target.value)} placeholder="Production analytics" />}
         </Field>
 
         {dialect && dialect.auth_modes.length > 1 ? (

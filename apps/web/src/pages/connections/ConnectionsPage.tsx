@@ -2,12 +2,13 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { Connection } from '../../lib/api.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { Badge, Button, ConfirmDialog, EmptyState, ErrorNote, PageHeader, Spinner, formatDate } from '../../components/ui.tsx';
-import { dialectName, scopeOf, useConnectionActions, useConnections, useDialects } from './hooks.ts';
+import { dialectName, useConnectionActions, useEngineNames, useConnections, useDialects } from './hooks.ts';
 import { TestResultView } from './TestResultView.tsx';
 
 export function ConnectionsPage() {
   const connections = useConnections();
   const dialects = useDialects();
+  const engines = useEngineNames();
   const [tag, setTag] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<Connection | null>(null);
   const actions = useConnectionActions();
@@ -55,7 +56,7 @@ export function ConnectionsPage() {
               </Link>
             }
           >
-            Connect Elasticsearch or PostgreSQL to start asking questions.
+            Connect {engines} to start asking questions.
           </EmptyState>
         )
       ) : null}
@@ -68,7 +69,7 @@ export function ConnectionsPage() {
             <li key={c.id} className={`card conn-card${c.paused ? ' is-paused' : ''}`}>
               <div className="conn-main">
                 <div className="conn-title-row">
-                  <span className={`dialect-dot dialect-${c.dialect}`} aria-hidden="true" />
+                  <span className="dialect-dot" style={{ background: dialects.data?.find((d) => d.id === c.dialect)?.color }} aria-hidden="true" />
                   <h2 className="conn-name">
                     <Link to={`/connections/${c.id}`}>{c.name}</Link>
                   </h2>
@@ -77,7 +78,7 @@ export function ConnectionsPage() {
                   {c.paused ? <Badge tone="warning">Paused</Badge> : null}
                 </div>
                 <div className="conn-meta muted small">
-                  <span>{scopeOf(c) || 'No scope set'}</span>
+                  <span>{c.target || 'No scope set'}</span>
                   <span aria-hidden="true">·</span>
                   <span>Updated {formatDate(c.updated_at)}</span>
                 </div>

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { keys, trpc } from '../../lib/api.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { Badge, Button, EmptyState, ErrorNote, PageHeader, Spinner, formatDate } from '../../components/ui.tsx';
-import { useConnection } from './hooks.ts';
+import { tableNoun, useConnection, useDialect } from './hooks.ts';
 
 const KIND: Record<string, string> = {
   table: 'Table',
@@ -26,7 +26,7 @@ export function SchemaPage({ connectionId }: { connectionId: string }) {
   const [filter, setFilter] = useState('');
   const selected = query.get('table') ?? tables.data?.tables[0]?.name ?? null;
   const list = (tables.data?.tables ?? []).filter((t) => t.name.toLowerCase().includes(filter.trim().toLowerCase()));
-  const isEs = connection.data?.dialect === 'elasticsearch';
+  const noun = tableNoun(useDialect(connection.data?.dialect));
 
   return (
     <div className="page">
@@ -39,7 +39,7 @@ export function SchemaPage({ connectionId }: { connectionId: string }) {
         description={
           tables.data ? (
             <>
-              {tables.data.tables.length} {isEs ? 'indices and aliases' : 'tables and views'} in scope · read {formatDate(tables.data.introspected_at)}
+              {tables.data.tables.length} {noun.many} in scope · read {formatDate(tables.data.introspected_at)}
             </>
           ) : (
             'What the planner can see in this connection.'
@@ -55,18 +55,16 @@ export function SchemaPage({ connectionId }: { connectionId: string }) {
       <ErrorNote error={tables.error} title="The schema could not be read" onRetry={() => void tables.refetch()} />
       {tables.data && tables.data.tables.length === 0 ? (
         <EmptyState title="Nothing in scope">
-          {isEs
-            ? 'No index matches Allowed indices / Index pattern, or the key lacks view_index_metadata. Check the connection scope and the key’s privileges (cluster 8.11 or later).'
-            : 'No table or view is readable in the configured schemas.'}
+          {`No ${noun.one} in this connection’s scope is readable. Check the scope in the connection’s settings and the privileges of its credentials (the connection test names what is missing).`}
         </EmptyState>
       ) : null}
       {tables.data && tables.data.tables.length > 0 ? (
         <div className="schema-layout">
-          <aside className="card schema-tables" aria-label={isEs ? 'Indices' : 'Tables'}>
+          <aside className="card schema-tables" aria-label={noun.many[0]!.toUpperCase() + noun.many.slice(1)}>
             <label className="visually-hidden" htmlFor="table-filter">
-              Filter {isEs ? 'indices' : 'tables'}
+              Filter {noun.many}
             </label>
-            <input id="table-filter" type="search" placeholder={`Filter ${isEs ? 'indices' : 'tables'}…`} value={filter} onChange={(e) => setFilter(e.target.value)} />
+            <input id="table-filter" type="search" placeholder={`Filter ${noun.many}…`} value={filter} onChange={(e) => setFilter(e.target.value)} />
             <ul className="table-list">
               {list.map((t) => (
                 <li key={t.name}>
@@ -143,7 +141,7 @@ function TableDetailView({ connectionId, name }: { connectionId: string; name: s
           ))}
         </div>
       ) : t.kind === 'index' || t.kind === 'alias' || t.kind === 'data_stream' ? (
-        <p className="muted small">Elasticsearch has no primary or foreign keys; nested fields appear as dot-notation columns.</p>
+        <p className="muted small">Indices have no primary or foreign keys; nested fields appear as dot-notation columns.</p>
       ) : null}
       {t.warnings.map((w) => (
         <p key={w} className="text-warning small">

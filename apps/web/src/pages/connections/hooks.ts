@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { keys, trpc, type Connection } from '../../lib/api.ts';
+import { keys, trpc, type Connection, type Dialect } from '../../lib/api.ts';
 
 /** The connection list is fetched once and kept in sync locally by every mutation (no refetch). */
 export function useConnections() {
@@ -16,6 +16,29 @@ export function useDialects() {
     queryFn: async () => (await trpc.connections.dialects.query()).dialects,
     staleTime: Infinity,
   });
+}
+
+/** The descriptor of a connection's engine (cached for the session): its language, capabilities, nouns. */
+export function useDialect(id: string | undefined): Dialect | undefined {
+  const dialects = useDialects();
+  return id === undefined ? undefined : dialects.data?.find((d) => d.id === id);
+}
+
+/** What an engine calls its tables (`tables`, `indices`); `tables` until its descriptor is known. */
+export function tableNoun(dialect: Dialect | undefined): { one: string; many: string } {
+  return dialect?.capabilities?.table_noun ?? { one: 'table', many: 'tables' };
+}
+
+/** The engines a user can connect now, for sentences: `Elasticsearch or PostgreSQL`. */
+export function useEngineNames(): string {
+  const names = (useDialects().data ?? []).filter((d) => d.availability === 'available').map((d) => d.name);
+  if (names.length === 0) return 'your database';
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** The display name of a run's query language (`ES|QL`, `SQL`) from its id. */
+export function queryLanguageName(dialects: Dialect[] | undefined, languageId: string): string {
+  return dialects?.find((d) => d.capabilities?.query_language_id === languageId)?.query_language ?? languageId.toUpperCase();
 }
 
 export function useConnection(id: string | null) {
@@ -72,15 +95,3 @@ export function dialectName(dialects: { id: string; name: string }[] | undefined
   return dialects?.find((d) => d.id === id)?.name ?? id;
 }
 
-export function scopeOf(c: Connection): string {
-  const cfg = c.config;
-  if (c.dialect === 'elasticsearch') {
-    const allowed = Array.isArray(cfg.allowed_indices) ? (cfg.allowed_indices as string[]) : [];
-    if (allowed.length > 0) return allowed.join(', ');
-    return typeof cfg.index_pattern === 'string' ? cfg.index_pattern : '';
-  }
-  if (c.is_demo) return 'Demo shop (embedded PostgreSQL)';
-  const host = typeof cfg.host === 'string' ? cfg.host : '';
-  const db = typeof cfg.database === 'string' ? cfg.database : '';
-  return [host, db].filter(Boolean).join(' / ');
-}

@@ -49,7 +49,7 @@ export const connectionsRouter = router({
 
   authModes: authedProcedure
     .meta({ openapi: { method: 'GET', path: '/api/v1/connections/auth-modes', tags, summary: 'Auth modes of one dialect, with their form fields' } })
-    .input(z.strictObject({ dialect: z.string().min(1, 'is required, e.g. ?dialect=elasticsearch') }))
+    .input(z.strictObject({ dialect: z.string().min(1, 'is required: a dialect id from GET /api/v1/connections/dialects') }))
     .output(authModeListSchema)
     .query(({ input }) => connections.authModesOf(input.dialect)),
 
