@@ -94,6 +94,50 @@ describe('bad input gets the documented status and a detail naming the problem',
   });
 });
 
+describe('one error mapping, strict JSON bodies', () => {
+  it('a tRPC caller gets the error\'s own code (NOT_FOUND for a foreign id) with the problem body', async () => {
+    const browser = await signedInBrowser(server);
+    const res = await browser.get(`/trpc/connections.get?input=${encodeURIComponent(JSON.stringify({ id: 'not-a-connection' }))}`);
+    expect(res.status).toBe(404);
+    expect(res.json.error).toMatchObject({ code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404 }, problem: { detail: expect.stringMatching(/not-a-connection was not found/) } });
+  });
+
+  it('a tRPC caller with a bad input is told UNPROCESSABLE_CONTENT', async () => {
+    const bad = await fetch(`${server.url}/trpc/auth.login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ email: 'nope', password: PASSWORD }),
+    });
+    expect(((await bad.json()) as { error: { data: { code: string } } }).error.data.code).toBe('UNPROCESSABLE_CONTENT');
+  });
+
+  it('JSON body values are never coerced: a string for a boolean is a 422 naming the field, and nothing changes', async () => {
+    const browser = await signedInBrowser(server);
+    const demo = (await browser.get('/api/v1/connections')).json.connections[0];
+    const res = await browser.post(`/api/v1/connections/${demo.id}/paused`, { paused: 'false' });
+    expect(res.status).toBe(422);
+    expect(res.json.errors).toEqual([{ field: 'paused', message: expect.stringMatching(/expected boolean/) }]);
+    expect((await browser.get(`/api/v1/connections/${demo.id}`)).json.paused).toBe(false);
+    const run = await browser.post('/api/v1/run', { question: 'how many orders', connection_id: demo.id, chart_requested: 'false' });
+    expect(run.status).toBe(422);
+    expect(run.json.errors[0].field).toBe('chart_requested');
+  });
+
+  it('query-string values are read as the type their parameter expects, and refused by name otherwise', async () => {
+    const browser = await signedInBrowser(server);
+    expect((await browser.get('/api/v1/runs?limit=2')).status).toBe(200);
+    const res = await browser.get('/api/v1/runs?limit=two');
+    expect(res.status).toBe(422);
+    expect(res.json.errors[0].field).toBe('limit');
+  });
+
+  it('a path that exists under another method is a 405 naming the methods it takes', async () => {
+    const res = await fetch(`${server.url}/auth/me`, { method: 'PUT' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+  });
+});
+
 describe('operations', () => {
   it('every response carries a request id, and a sane incoming one is kept', async () => {
     const a = await fetch(`${server.url}/healthz`);

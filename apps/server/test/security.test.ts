@@ -150,7 +150,8 @@ describe('CSRF: cookie-authenticated changes must come from our origin', () => {
   it('never changes state on GET (a GET to a mutation route is refused)', async () => {
     const browser = await signedInBrowser(server);
     const res = await browser.get('/auth/logout');
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
     const trpc = await browser.get('/trpc/auth.logout');
     expect(trpc.status).toBe(405);
     expect((await browser.get('/auth/me')).status).toBe(200);

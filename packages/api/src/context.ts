@@ -12,10 +12,7 @@ export interface Context {
     set(token: string, expiresAt: Date): void;
     clear(): void;
   };
-  /**
-   * Aborts when the client goes away, for tRPC and REST alike (trpc-to-openapi does not hand its
-   * procedures a signal): work toward data sources and runs stops with it.
-   */
+  /** Aborts when the client goes away, for tRPC and REST alike: work toward data sources and runs stops with it. */
   signal: AbortSignal;
   /** A procedure may set a success status other than 200 (201, 202); the adapters send it. */
   response: { status?: number };

@@ -1,15 +1,40 @@
 import { TRPCError } from '@trpc/server';
-import { DomainError, statusOfKind } from '@aqs/core';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { DomainError, type DomainErrorKind } from '@aqs/core';
 import type { FieldError, Problem } from '@aqs/contracts';
+
+type TrpcCode = TRPCError['code'];
 
 /** Detail of a 404 raised by the adapter itself (no procedure matched); the HTTP layer names the route. */
 export const NO_ROUTE_DETAIL = 'No such route.';
 
 export interface ProblemResponse {
+  /** The tRPC error code tRPC clients get (`NOT_FOUND`, `TOO_MANY_REQUESTS`, ...); `status` is its HTTP status. */
+  code: TrpcCode;
   status: number;
   body: Problem;
   headers: Record<string, string>;
 }
+
+/** The one mapping of a domain error: to a tRPC code, and through it (tRPC's own table) to an HTTP status. */
+const TRPC_CODE_OF_KIND: Record<DomainErrorKind, TrpcCode> = {
+  bad_request: 'BAD_REQUEST',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
+  validation: 'UNPROCESSABLE_CONTENT',
+  rate_limited: 'TOO_MANY_REQUESTS',
+  quota_exceeded: 'TOO_MANY_REQUESTS',
+  data_source: 'BAD_GATEWAY',
+  unavailable: 'SERVICE_UNAVAILABLE',
+};
+
+function statusOf(code: TrpcCode): number {
+  return getHTTPStatusCodeFromError(new TRPCError({ code }));
+}
+
 
 interface ZodLikeIssue {
   code: string;
@@ -61,28 +86,27 @@ function validationProblem(all: FieldError[]): ProblemResponse {
   const shown = fields.slice(0, 5);
   const more = all.length > shown.length ? `; more are listed in \`errors\` (up to ${MAX_LISTED_ERRORS})` : '';
   const summary = shown.map((f) => `\`${f.field}\` ${f.message}`).join('; ');
-  return { status: 422, body: { detail: `The request is invalid: ${summary}${more}.`, errors: fields }, headers: {} };
+  return { code: 'UNPROCESSABLE_CONTENT', status: 422, body: { detail: `The request is invalid: ${summary}${more}.`, errors: fields }, headers: {} };
 }
 
-const TRPC_STATUS: Partial<Record<TRPCError['code'], { status: number; detail: string }>> = {
-  PARSE_ERROR: { status: 400, detail: 'The request body is not valid JSON.' },
-  BAD_REQUEST: { status: 400, detail: 'The request could not be understood.' },
-  UNAUTHORIZED: { status: 401, detail: 'Sign in, or send an API key in the X-API-Key header.' },
-  FORBIDDEN: { status: 403, detail: 'You are not allowed to do this.' },
-  NOT_FOUND: { status: 404, detail: NO_ROUTE_DETAIL },
-  METHOD_NOT_SUPPORTED: { status: 405, detail: 'This method is not allowed on this route.' },
-  CONFLICT: { status: 409, detail: 'The request conflicts with the current state.' },
-  PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, detail: 'Send the body as JSON with `Content-Type: application/json`.' },
-  UNPROCESSABLE_CONTENT: { status: 422, detail: 'The request is invalid.' },
-  TOO_MANY_REQUESTS: { status: 429, detail: 'Too many requests.' },
+/** Our sentence for the errors tRPC and its adapters raise themselves. */
+const TRPC_DETAIL: Partial<Record<TrpcCode, string>> = {
+  PARSE_ERROR: 'The request body is not valid JSON.',
+  BAD_REQUEST: 'The request could not be understood.',
+  UNAUTHORIZED: 'Sign in, or send an API key in the X-API-Key header.',
+  FORBIDDEN: 'You are not allowed to do this.',
+  NOT_FOUND: NO_ROUTE_DETAIL,
+  METHOD_NOT_SUPPORTED: 'This method is not allowed on this route.',
+  CONFLICT: 'The request conflicts with the current state.',
+  PAYLOAD_TOO_LARGE: 'The request body is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'Send the body as JSON with `Content-Type: application/json`.',
+  UNPROCESSABLE_CONTENT: 'The request is invalid.',
+  TOO_MANY_REQUESTS: 'Too many requests.',
 };
 
-/**
- * Maps any error to the service's one error body. Domain errors carry their own sentence; anything
- * unexpected becomes a 500 that says nothing about internals.
- */
-export function toProblem(error: unknown): ProblemResponse {
+const INTERNAL: Problem = { detail: 'Something went wrong on our side. The error was logged; try again.' };
+
+function problemOf(error: unknown): ProblemResponse {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof DomainError) {
     const headers: Record<string, string> = {};
@@ -92,17 +116,36 @@ export function toProblem(error: unknown): ProblemResponse {
     if (cause.code) body.code = cause.code;
     if (cause.fields) body.errors = cause.fields.slice(0, MAX_LISTED_ERRORS);
     if (cause.dataSource) Object.assign(body, cause.dataSource);
-    return { status: statusOfKind[cause.kind], body, headers };
+    const code = TRPC_CODE_OF_KIND[cause.kind];
+    return { code, status: statusOf(code), body, headers };
   }
   if (isZodError(cause)) return validationProblem(fieldErrorsOf(cause.issues));
   if (error instanceof TRPCError) {
-    const known = TRPC_STATUS[error.code];
+    const known = TRPC_DETAIL[error.code];
     if (known) {
       // Messages we wrote ourselves are kept; the adapters' generic ones are replaced by ours.
       const generic = !error.message || /^(Not found|Failed to parse request body|Missing content-type header|Unsupported content-type)/.test(error.message) || error.message === error.code;
-      const detail = error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PARSE_ERROR' || generic ? known.detail : error.message;
-      return { status: known.status, body: { detail }, headers: {} };
+      const detail = error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PARSE_ERROR' || generic ? known : error.message;
+      return { code: error.code, status: statusOf(error.code), body: { detail }, headers: {} };
     }
   }
-  return { status: 500, body: { detail: 'Something went wrong on our side. The error was logged; try again.' }, headers: {} };
+  return { code: 'INTERNAL_SERVER_ERROR', status: 500, body: INTERNAL, headers: {} };
+}
+
+const problems = new WeakMap<object, ProblemResponse>();
+
+/**
+ * Maps any error to the service's one error body, with the tRPC code and HTTP status that go with it.
+ * Domain errors carry their own sentence; anything unexpected becomes a 500 that says nothing about
+ * internals. Worked out once per error: the tRPC error formatter, the response status and the log
+ * line all read the same answer.
+ */
+export function toProblem(error: unknown): ProblemResponse {
+  if (typeof error !== 'object' || error === null) return problemOf(error);
+  let problem = problems.get(error);
+  if (!problem) {
+    problem = problemOf(error);
+    problems.set(error, problem);
+  }
+  return problem;
 }

@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Principal } from '@aqs/core';
 import type { Context } from './context.ts';
@@ -20,10 +21,16 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // The same problem body reaches tRPC clients (the web app) and, through the REST wrapper, REST clients.
-    errorFormatter: ({ shape, error }) => {
+    // tRPC clients (the web app) get the problem body REST clients get, under the error's own code
+    // (NOT_FOUND, TOO_MANY_REQUESTS, ...) rather than INTERNAL_SERVER_ERROR for every domain error.
+    errorFormatter: ({ error }) => {
       const problem = toProblem(error);
-      return { message: problem.body.detail, code: shape.code, data: { httpStatus: problem.status }, problem: problem.body };
+      return {
+        message: problem.body.detail,
+        code: TRPC_ERROR_CODES_BY_KEY[problem.code],
+        data: { code: problem.code, httpStatus: problem.status },
+        problem: problem.body,
+      };
     },
   });
 

@@ -1039,6 +1039,8 @@ export interface components {
             tags: string[];
             paused: boolean;
             is_demo: boolean;
+            /** @description Where the connection points, in a few words for lists (host and database, or the indices in scope). */
+            target: string;
             warnings: string[];
             /** @description ISO-8601 UTC timestamp. */
             created_at: string;
@@ -1055,7 +1057,11 @@ export interface components {
             availability: "available" | "unavailable";
             availability_note: string | null;
             query_language: string;
+            /** @description The engine's brand colour (`#rrggbb`), for its marker in lists. */
+            color: string;
             auth_modes: components["schemas"]["AuthMode"][];
+            /** @description What the engine can answer; null for a dialect that is not available yet. */
+            capabilities: components["schemas"]["DialectCapabilities"] | null;
         };
         AuthMode: {
             id: string;
@@ -1075,6 +1081,37 @@ export interface components {
                 options?: string[];
                 placeholder?: string;
             }[];
+        };
+        DialectCapabilities: {
+            /** @description The id of the engine's query language, as a run's `query.dialect` carries it. */
+            query_language_id: string;
+            /** @description The engine and its language, e.g. `Elasticsearch (ES|QL)`. */
+            engine: string;
+            /** @description What the engine calls its tables (`table`/`tables`, `index`/`indices`). */
+            table_noun: {
+                one: string;
+                many: string;
+            };
+            /** @description Joins between tables along their foreign keys. */
+            joins: boolean;
+            /** @description Questions about related rows in another table ("customers who never ordered"). */
+            related_rows: boolean;
+            /** @description A measure as a share of the whole result. */
+            share_of_total: boolean;
+            /** @description The top N within each group. */
+            limit_per_group: boolean;
+            median: boolean;
+            percentiles: boolean;
+            /** @description Dates grouped by day, week, month, quarter or year. */
+            time_buckets: boolean;
+            /** @description Server version from which cross-table LOOKUP JOIN exists; null when the engine has none. */
+            lookup_join_from: string | null;
+            /** @description Columns of type `text` are analysed full text, matched by words. */
+            analyzed_text: boolean;
+            /** @description A field may hold several values in one row. */
+            multi_valued_fields: boolean;
+            /** @description Wildcard patterns, aliases and data streams are asked about as one table over the indices they read. */
+            grouped_sources: boolean;
         };
         AuthModeList: {
             dialect: string;

@@ -56,20 +56,6 @@ export function fromConnectorError(error: unknown): unknown {
   });
 }
 
-export const statusOfKind: Record<DomainErrorKind, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  validation: 422,
-  rate_limited: 429,
-  quota_exceeded: 429,
-  data_source: 502,
-  unavailable: 503,
-};
-
 export function notFound(what: string): DomainError {
   return new DomainError('not_found', `${what} was not found.`);
 }

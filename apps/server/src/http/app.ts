@@ -5,13 +5,14 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Logger as PinoLogger } from 'pino';
 import { accounts, apiKeys, DomainError, hitFixedWindow, type Principal, type RunDeps } from '@aqs/core';
 import type { Store } from '@aqs/db';
-import { appRouter, NO_ROUTE_DETAIL, procedureMeta, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
+import { TRPCError } from '@trpc/server';
+import { appRouter, procedureMeta, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
 import { randomUUID } from 'node:crypto';
 import { readBodyText, withBody } from './body.ts';
 import { assertSafeJsonText, assertSafeUrl } from './input-text.ts';
 import { clearSessionCookie, readCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
 import { mountDocs } from './docs.ts';
-import { createRestHandler } from './rest.ts';
+import { createRestApi, parseJsonObjectBody, takesBody } from './rest.ts';
 import { createRunStreamHandler } from './run-stream.ts';
 import { mountWeb } from './web.ts';
 
@@ -28,7 +29,8 @@ export interface AppDeps {
 
 type Env = {
   Bindings: Partial<HttpBindings>;
-  Variables: { requestId: string; principal: Principal | undefined; log: PinoLogger };
+  /** bodyText: the request body as read once by the guard (size, UTF-8), for the REST handler to parse. */
+  Variables: { requestId: string; principal: Principal | undefined; log: PinoLogger; bodyText: string };
 };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -56,22 +58,6 @@ function problemResponse(c: HonoContext<Env>, problem: ProblemResponse): Respons
 
 function noRoute(c: HonoContext<Env>) {
   return { detail: `No route ${c.req.method} ${c.req.path}. The API reference is at /docs.` };
-}
-
-/** REST bodies are JSON objects; an array or a bare value gets a 422 that says so (invalid JSON is left to the adapter's 400). */
-function assertJsonObjectBody(text: string): void {
-  if (text.trim() === '') return;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new DomainError('validation', 'The request body must be a JSON object.', {
-      fields: [{ field: 'body', message: 'must be a JSON object such as {"name": "value"}' }],
-    });
-  }
 }
 
 function originOf(value: string | undefined): string | undefined {
@@ -149,14 +135,14 @@ export function createApp(deps: AppDeps): Hono<Env> {
       throw new DomainError('payload_too_large', `A tRPC batch may hold at most ${MAX_BATCH_PROCEDURES} procedures; this one has ${procedures}. Split it into smaller batches.`);
     }
 
-    // 1. Buffer the body once, within the size limit and as valid UTF-8 (the adapters then read the copy).
+    // 1. Read the body once, within the size limit and as valid UTF-8. REST parses this text; tRPC's
+    //    adapter reads it from a buffered copy of the request.
+    c.set('bodyText', '');
     if (!SAFE_METHODS.has(c.req.method)) {
       const text = await readBodyText(c.req.raw);
-      const isRest = !c.req.path.startsWith('/trpc/');
-      if (isRest) assertJsonObjectBody(text);
       assertSafeJsonText(text);
-      // REST clients may POST without a body; the adapter wants `{}` as JSON.
-      c.req.raw = isRest && text.trim() === '' ? withBody(c.req.raw, '{}', 'application/json') : withBody(c.req.raw, text);
+      c.set('bodyText', text);
+      if (c.req.path.startsWith('/trpc/')) c.req.raw = withBody(c.req.raw, text);
     }
 
     // 2. Authenticate. An API key wins over a cookie; an invalid key is a 401 with no fallback.
@@ -250,24 +236,32 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return c.newResponse(res.body, res);
   });
 
-  // REST: the same router through trpc-to-openapi, with errors rewritten to `{detail}`.
-  const restHandler = createRestHandler((error) => logProblem(deps.logger, error));
+  // REST: the same procedures, called in process with the body parsed once and validated strictly.
+  const restApi = createRestApi();
   const rest = async (c: HonoContext<Env>) => {
-    const bodyText = SAFE_METHODS.has(c.req.method) ? '' : await c.req.raw.text();
-    const res = await restHandler(c.req.raw, bodyText, (setHeader) =>
-      contextFor(c, (value) => setHeader('Set-Cookie', value)),
-    );
-    if (res.status < 400) return c.newResponse(res.body, res);
-    const body = (await res.json().catch(() => ({}))) as { problem?: ProblemResponse['body'] };
-    let problem = body.problem ?? { detail: 'Something went wrong on our side. The error was logged; try again.' };
-    if (res.status === 404 && problem.detail === NO_ROUTE_DETAIL) problem = noRoute(c);
-    const headers = new Headers(res.headers);
-    headers.delete('content-length');
-    return c.newResponse(JSON.stringify(problem), { status: res.status as ContentfulStatusCode, headers });
+    const method = c.req.method;
+    let body: Record<string, unknown> | undefined;
+    try {
+      if (takesBody(method)) {
+        const text = c.get('bodyText');
+        const type = c.req.header('content-type') ?? '';
+        if (text.trim() !== '' && !type.toLowerCase().startsWith('application/json')) {
+          throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content-type' });
+        }
+        body = parseJsonObjectBody(text);
+      }
+      const outcome = await restApi.handle({ method, url: new URL(c.req.url), body }, contextFor(c, (value) => c.header('Set-Cookie', value, { append: true })));
+      if (outcome === null) return c.json(noRoute(c), 404);
+      for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
+      return outcome.body === undefined ? c.body(null, outcome.status as ContentfulStatusCode) : c.json(outcome.body, outcome.status as ContentfulStatusCode);
+    } catch (error) {
+      logFailure(c, error);
+      return problemResponse(c, toProblem(error));
+    }
   };
   // Plain routes the REST adapter cannot express come before its catch-all.
   const runStream = createRunStreamHandler({ deps: deps.core, heartbeatMs: deps.sseHeartbeatMs, maxStreamsPerPrincipal: 3 });
-  app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), await c.req.raw.text()));
+  app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), c.get('bodyText')));
 
   app.all('/api/*', rest);
   app.all('/auth/*', rest);

@@ -1,67 +1,182 @@
-import { TRPCError } from '@trpc/server';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import { appRouter, toProblem, type Context as ApiContext } from '@aqs/api';
+import type { z } from 'zod';
+import { appRouter, type Context as ApiContext } from '@aqs/api';
+import { DomainError } from '@aqs/core';
 
-/** The response shim the node-http handler writes to; it also carries the request's API context. */
-interface ResponseShim {
-  statusCode: number;
-  apiContext: ApiContext;
-  setHeader(name: string, value: string | string[]): void;
-  end(body?: string): void;
+interface OpenApiMeta {
+  openapi?: { method: string; path: string };
+  successStatus?: number;
+}
+
+interface ProcedureDef {
+  type: 'query' | 'mutation' | 'subscription';
+  meta?: OpenApiMeta;
+  inputs: z.ZodType[];
+}
+
+interface RestRoute {
+  method: string;
+  pattern: RegExp;
+  /** The tRPC path (`connections.get`), called through a server-side caller. */
+  procedure: string;
+  input: z.ZodType | undefined;
+  successStatus: number | undefined;
+}
+
+/** How a REST call ended: the JSON to send (or nothing) and its status and headers. */
+export interface RestOutcome {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** GET and DELETE take their input from the path and the query string; every other method from a JSON body. */
+export function takesBody(method: string): boolean {
+  return method !== 'GET' && method !== 'DELETE' && method !== 'HEAD';
+}
+
+function routesOf(): RestRoute[] {
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>;
+  const routes: RestRoute[] = [];
+  for (const [name, procedure] of Object.entries(procedures)) {
+    const openapi = procedure._def.meta?.openapi;
+    if (!openapi || procedure._def.type === 'subscription') continue;
+    const segments = openapi.path.split('/').filter(Boolean).map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      return parameter ? `(?<${parameter[1]}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    });
+    const pattern = new RegExp(`^/${segments.join('/')}$`, 'i');
+    routes.push({ method: openapi.method, pattern, procedure: name, input: procedure._def.inputs[0], successStatus: procedure._def.meta?.successStatus });
+  }
+  return routes;
+}
+
+// ---------- query-string coercion, by the input schema ----------
+
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> };
+
+function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+/** The schema under optional/default/nullable/pipe wrappers. */
+function bare(schema: z.ZodType): Def {
+  let def = defOf(schema);
+  for (;;) {
+    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
+    if (!inner) return def;
+    def = defOf(inner);
+  }
 }
 
 /**
- * Serves the router as REST (trpc-to-openapi). The handler is built once: the package's fetch adapter
- * builds a new one per request, and outside production each build regenerates the whole OpenAPI
- * document. The body arrives already buffered and size-checked by the HTTP layer.
+ * A query-string or path value read as the type its field expects: numbers and booleans are typed
+ * only when the text says exactly that (`2`, `true`); anything else stays text, so the input schema
+ * refuses it with the field's name. JSON bodies are never coerced.
  */
-export function createRestHandler(onError: (error: unknown) => void) {
-  const handler = createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ res }: { res: ResponseShim }) => res.apiContext,
-    onError: ({ error }: { error: unknown }) => onError(error),
-    responseMeta: ({ ctx, errors }: { ctx?: ApiContext; errors: unknown[] }) => {
-      if (errors.length > 0) {
-        const problem = toProblem(errors[0]);
-        return { status: problem.status, headers: problem.headers };
-      }
-      return ctx?.response.status ? { status: ctx.response.status } : {};
-    },
-  } as never) as unknown as (req: Request, res: ResponseShim) => Promise<void>;
+function coerceText(def: Def, text: string): unknown {
+  if (def.type === 'number' || def.type === 'int') return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+  if (def.type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  return text;
+}
 
-  return (request: Request, bodyText: string, makeContext: (setHeader: ResponseShim['setHeader']) => ApiContext) =>
-    new Promise<Response>((resolve, reject) => {
-      let parsed: { ok: true; value: unknown } | { ok: false; error: unknown } = { ok: true, value: undefined };
-      if (bodyText !== '') {
-        try {
-          parsed = { ok: true, value: JSON.parse(bodyText) };
-        } catch (error) {
-          parsed = { ok: false, error };
-        }
-      }
-      const req = new Proxy(request, {
-        get(target, prop) {
-          if (prop === 'body') {
-            if (!parsed.ok) throw new TRPCError({ code: 'PARSE_ERROR', message: 'Failed to parse request body', cause: parsed.error as Error });
-            return parsed.value;
-          }
-          const value = Reflect.get(target, prop, target) as unknown;
-          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        },
-      });
-      const headers = new Headers();
-      const res: ResponseShim = {
-        statusCode: 200,
-        apiContext: undefined as unknown as ApiContext,
-        setHeader(name, value) {
-          if (typeof value === 'string') headers.set(name, value);
-          else for (const v of value) headers.append(name, v);
-        },
-        end(body) {
-          resolve(new Response(body ?? null, { status: res.statusCode, headers }));
-        },
-      };
-      res.apiContext = makeContext((name, value) => res.setHeader(name, value));
-      handler(req, res).catch(reject);
+function fromQuery(input: z.ZodType | undefined, params: URLSearchParams, pathInput: Record<string, string>): Record<string, unknown> {
+  const shape = input ? bare(input).shape : undefined;
+  const out: Record<string, unknown> = {};
+  const keys = new Set(params.keys());
+  for (const key of keys) {
+    const values = params.getAll(key);
+    const def = shape?.[key] ? bare(shape[key]) : undefined;
+    if (def?.type === 'array') {
+      const element = def.element ? bare(def.element) : undefined;
+      out[key] = values.map((v) => (element ? coerceText(element, v) : v));
+    } else {
+      const text = values[values.length - 1] ?? '';
+      out[key] = def ? coerceText(def, text) : values.length === 1 ? text : values;
+    }
+  }
+  for (const [key, text] of Object.entries(pathInput)) {
+    const def = shape?.[key] ? bare(shape[key]) : undefined;
+    out[key] = def ? coerceText(def, text) : text;
+  }
+  return out;
+}
+
+function decodedGroups(match: RegExpExecArray): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(match.groups ?? {})) {
+    try {
+      out[key] = decodeURIComponent(raw);
+    } catch {
+      out[key] = raw;
+    }
+  }
+  return out;
+}
+
+/**
+ * The REST API: each procedure with an `openapi` meta, called in process through a server-side
+ * caller. The HTTP layer has read the body once (size, UTF-8) and hands over the parsed JSON object;
+ * the input schemas then validate it strictly (no coercion of JSON values). A procedure's error is
+ * thrown to the caller, which answers with the one problem body (`toProblem`).
+ */
+export function createRestApi() {
+  const routes = routesOf();
+  const createCaller = (appRouter as unknown as { createCaller(ctx: ApiContext): Record<string, unknown> }).createCaller;
+
+  /** The route for a method and path; `allowed` when the path exists under other methods only; null when it does not. */
+  function match(requested: string, path: string): { route: RestRoute; pathInput: Record<string, string> } | { allowed: string[] } | null {
+    // HEAD is GET without the body (Node's server sends none for HEAD).
+    const method = requested === 'HEAD' ? 'GET' : requested;
+    const normalized = `/${path.replace(/^\/|\/$/g, '')}`;
+    const allowed: string[] = [];
+    for (const route of routes) {
+      const found = route.pattern.exec(normalized);
+      if (!found) continue;
+      if (route.method === method) return { route, pathInput: decodedGroups(found) };
+      allowed.push(route.method);
+    }
+    return allowed.length > 0 ? { allowed } : null;
+  }
+
+  async function call(route: RestRoute, input: unknown, ctx: ApiContext): Promise<unknown> {
+    let target: unknown = createCaller(ctx);
+    for (const segment of route.procedure.split('.')) target = (target as Record<string, unknown>)[segment];
+    return (target as (input: unknown) => Promise<unknown>)(input);
+  }
+
+  /**
+   * Serves one REST call. `body` is the parsed JSON object of a method that takes one (undefined
+   * when none was sent); GET and DELETE read the query string.
+   */
+  async function handle(request: { method: string; url: URL; body: Record<string, unknown> | undefined }, ctx: ApiContext): Promise<RestOutcome | null> {
+    const found = match(request.method, request.url.pathname);
+    if (found === null) return null;
+    if ('allowed' in found) {
+      const allow = [...new Set(found.allowed)].join(', ');
+      return { status: 405, headers: { Allow: allow }, body: { detail: `Method ${request.method} is not allowed on ${request.url.pathname}. Use ${allow}.` } };
+    }
+    const { route, pathInput } = found;
+    const input = takesBody(route.method) ? { ...(request.body ?? {}), ...pathInput } : fromQuery(route.input, request.url.searchParams, pathInput);
+    const data = await call(route, route.input && defOf(route.input).type === 'void' ? undefined : input, ctx);
+    return { status: ctx.response.status ?? route.successStatus ?? 200, headers: {}, body: data };
+  }
+
+  return { handle, match };
+}
+
+/** A REST body: a JSON object, parsed once; anything else is refused naming the body. */
+export function parseJsonObjectBody(text: string): Record<string, unknown> | undefined {
+  if (text.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new DomainError('bad_request', 'The request body is not valid JSON.');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new DomainError('validation', 'The request body must be a JSON object.', {
+      fields: [{ field: 'body', message: 'must be a JSON object such as {"name": "value"}' }],
     });
+  }
+  return value as Record<string, unknown>;
 }
