@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -23,6 +24,7 @@ const envSchema = z.object({
   PORT: positiveInt('PORT', 8080).pipe(z.number().max(65535, 'PORT must be at most 65535')),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.data'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .optional()
@@ -58,6 +60,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** The built web app served at `/` (WEB_DIST_DIR; by default the monorepo's apps/web/dist). */
+  webDistDir: string;
   databaseUrl: string | undefined;
   appUrl: string;
   /** Where the secret key came from: the environment, or a key file under DATA_DIR (`generated` when made now). */
@@ -100,6 +104,9 @@ function loadSecretKey(dataDir: string, fromEnv: string | undefined): Config['se
   return { value, source: 'generated', path };
 }
 
+/** Where `npm run build -w @aqs/web` writes the app in this repository. */
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
 /** The only reader of the environment. Relative DATA_DIR is taken from where the command was run. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -114,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    webDistDir: e.WEB_DIST_DIR ? resolve(baseDir, e.WEB_DIST_DIR) : DEFAULT_WEB_DIST_DIR,
     databaseUrl: e.DATABASE_URL || undefined,
     appUrl,
     secretKey: loadSecretKey(dataDir, e.SECRET_KEY),

@@ -108,6 +108,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     rateLimitPerMinute: config.rateLimitPerMinute,
     anonRateLimitPerMinute: config.anonRateLimitPerMinute,
     openApiDocument: buildOpenApiDocument(config.appUrl),
+    webDistDir: config.webDistDir,
   });
   const adminSocket = store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;
 

@@ -1,14 +1,12 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { connections as connectionsTable } from '@aqs/db';
 import { apiKeys } from '@aqs/core';
-import { startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
+import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import type { Browser} from '../src/testing.ts';
 import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'es-test');
+const fixtures = fixtureDir('es-test');
 const SECRET = 'read-secret';
 
 let server: TestServer;

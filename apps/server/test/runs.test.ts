@@ -1,14 +1,12 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { usageCounters } from '@aqs/db';
-import { startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
+import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import type { Browser} from '../src/testing.ts';
 import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
 import { readSse } from './sse.ts';
 
-const weblogs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'weblogs');
+const weblogs = fixtureDir('weblogs');
 
 let server: TestServer;
 let cluster: TestCluster;

@@ -1,8 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, startTestCluster } from '@aqs/es-test-cluster';
+import { buildIndex, fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
 import type { TestCluster } from '@aqs/es-test-cluster';
 import { cachedClientCount, createGuardedAgent } from '../src/elasticsearch/client.ts';
 import { closeElasticsearchClients, elasticsearchConnector as es } from '../src/elasticsearch/connector.ts';
@@ -10,9 +9,8 @@ import { ConnectorError } from '../src/errors.ts';
 import type { ConnectionTarget, ConnectorContext, ExecuteResult, IntrospectedTable, TestResult } from '../src/types.ts';
 import { unrelatedCa } from './fixtures/elasticsearch/pem.ts';
 
-const FIXTURES = fileURLToPath(new URL('../../../tooling/es-test-cluster/fixtures/', import.meta.url));
-const ES_TEST = `${FIXTURES}es-test`;
-const WEBLOGS = `${FIXTURES}weblogs`;
+const ES_TEST = fixtureDir('es-test');
+const WEBLOGS = fixtureDir('weblogs');
 const SECRETS = ['read-secret', 'emp-secret', 'admin-secret', 'weblogs-secret', 'changeme', 'reader-pass', 'emp-pass', 'meta-pass', 'wrong-secret-xyz'];
 const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 5000 };
 const SCOPE = ['employees', 'languages', 'logs-*', 'metrics-*'];

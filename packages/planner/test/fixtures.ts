@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fixtureDir } from '@aqs/es-test-cluster';
 import { connectorFor, type DialectCapabilities, type Introspection, type IntrospectedColumn } from '@aqs/connectors';
 import type { Condition, QuerySpec } from '@aqs/contracts';
 import { fromIntrospection, type PlannerSchema } from '../src/index.ts';
@@ -48,11 +49,11 @@ function get(doc: unknown, path: string): unknown {
 
 /** The weblogs fixture as the planner sees it: columns from the mapping, samples from the documents. */
 export function weblogsSchema(): PlannerSchema {
-  const dir = fileURLToPath(new URL('../../../tooling/es-test-cluster/fixtures/weblogs/indices/weblogs/', import.meta.url));
-  const mapping = JSON.parse(readFileSync(`${dir}mapping.json`, 'utf8')) as { properties: Record<string, MappingNode> };
+  const dir = join(fixtureDir('weblogs'), 'indices', 'weblogs');
+  const mapping = JSON.parse(readFileSync(join(dir, 'mapping.json'), 'utf8')) as { properties: Record<string, MappingNode> };
   const columns: IntrospectedColumn[] = [];
   flatten(mapping.properties, '', false, columns);
-  const docs = readFileSync(`${dir}docs.ndjson`, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+  const docs = readFileSync(join(dir, 'docs.ndjson'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
   const samples: Record<string, (string | number | boolean)[]> = {};
   for (const c of columns) {
     if (!['keyword', 'integer', 'boolean'].includes(c.type) || c.name.endsWith('.keyword')) continue;

@@ -1,13 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startTestCluster } from '@aqs/es-test-cluster';
+import { join } from 'node:path';
+import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
 import { loadConfig } from '@aqs/server/config';
 import { startServer } from '@aqs/server/runtime';
 import { median, ratio } from './processes.ts';
 
-const weblogs = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'es-test-cluster', 'fixtures', 'weblogs');
+const weblogs = fixtureDir('weblogs');
 const ROUNDS = 15;
 
 // eslint-friendly loose shape of the few answer fields the bench reads.

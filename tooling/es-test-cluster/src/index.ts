@@ -5,3 +5,4 @@ export type { Fixtures, LoadedIndex, SecurityConfig, SecurityApiKey, SecurityUse
 export { parseVersion, capabilities } from './versions.ts';
 export type { VersionInfo, Capabilities } from './versions.ts';
 export { EsError } from './errors.ts';
+export { fixtureDir, type FixtureName } from './shipped.ts';

@@ -25,6 +25,8 @@ export interface AppDeps {
   rateLimitPerMinute: number;
   anonRateLimitPerMinute: number;
   openApiDocument: object;
+  /** The built web app served at `/`. */
+  webDistDir: string;
 }
 
 type Env = {
@@ -278,6 +280,6 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.get('/openapi.json', (c) => c.json(deps.openApiDocument));
   mountDocs(app);
-  mountWeb(app);
+  mountWeb(app, deps.webDistDir);
   return app;
 }

@@ -1,11 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, normalize, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join, normalize, sep } from 'node:path';
 import type { Env, Hono } from 'hono';
-
-// The built app of the monorepo's apps/web (found by layout: the web app depends on the server for
-// its tests, so the server does not depend on it).
-const distDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'dist');
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -30,10 +25,11 @@ const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 const API = /^\/(api|auth|trpc|docs|openapi\.json|healthz|readyz)(\/|$)/;
 
 /**
- * Serves the built web app (apps/web/dist): hashed assets with immutable caching, and index.html
- * for every other GET that asks for HTML (client-side routes such as /verify-email from the emails).
+ * Serves the built web app (`distDir`, from the config's WEB_DIST_DIR): hashed assets with immutable
+ * caching, and index.html for every other GET that asks for HTML (client-side routes such as
+ * /verify-email from the emails).
  */
-export function mountWeb<E extends Env>(app: Hono<E>): void {
+export function mountWeb<E extends Env>(app: Hono<E>, distDir: string): void {
   let indexHtml: string | undefined;
   const index = () => {
     if (indexHtml !== undefined) return indexHtml;

@@ -2,12 +2,14 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Locator, type Page, type Request } from 'playwright-core';
+import { fixtureDir } from '@aqs/es-test-cluster';
 import { startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '@aqs/server/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const webRoot = join(here, '..');
-export const screenshotDir = join(webRoot, 'test-output', 'screenshots');
-export const weblogsFixtures = join(webRoot, '..', '..', 'tooling', 'es-test-cluster', 'fixtures', 'weblogs');
+export const screenshotDir = join(here, '..', 'test-output', 'screenshots');
+export const weblogsFixtures = fixtureDir('weblogs');
+/** The web app as `npm run build -w @aqs/web` leaves it (turbo builds it before these tests). */
+export const webDist = join(dirname(fileURLToPath(import.meta.resolve('@aqs/web/package.json'))), 'dist');
 export const PASSWORD = 'correct horse battery staple';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -18,8 +20,8 @@ export const browserAvailable = (() => {
   console.warn(`\n[web e2e] SKIPPED: no Chromium at ${chromiumPath}. Install Debian's chromium or set CHROMIUM_PATH to run the browser tests.\n`);
   return false;
 })();
-if (browserAvailable && !existsSync(join(webRoot, 'dist', 'index.html'))) {
-  throw new Error('apps/web/dist is missing: run `npm test -w @aqs/web` (it builds first) or `npm run build -w @aqs/web`.');
+if (browserAvailable && !existsSync(join(webDist, 'index.html'))) {
+  throw new Error(`${webDist} is missing: run \`npm run build -w @aqs/web\` (\`npm test\` builds it first).`);
 }
 
 export function launchBrowser(): Promise<Browser> {
@@ -31,9 +33,9 @@ export function launchBrowser(): Promise<Browser> {
 
 export type WebTestServer = TestServer;
 
-/** The real server in-process (the server's own test harness), serving apps/web/dist. */
+/** The real server in-process (the server's own test harness), serving the built web app. */
 export function startWebServer(env: Record<string, string> = {}): Promise<WebTestServer> {
-  return startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ...env } });
+  return startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', WEB_DIST_DIR: webDist, ...env } });
 }
 
 export { tokenFromEmail, uniqueEmail };
