@@ -19,7 +19,7 @@ const LAYERS = {
   'apps/server': ['api', 'connectors', 'contracts', 'core', 'db', 'planner'],
   'apps/web': ['api', 'contracts'],
   'tooling/hostile-servers': [],
-  'tooling/es-test-cluster': ['esql'],
+  'tooling/es-test-cluster': ['contracts', 'esql'],
 };
 const TEST_ONLY = {
   'packages/connectors': ['db', 'es-test-cluster', 'hostile-servers'],

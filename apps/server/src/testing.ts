@@ -1,5 +1,6 @@
 // Test helpers for suites that need the real server in-process (the server's own and the web app's e2e).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -133,4 +134,16 @@ export async function signedInBrowser(server: TestServer, email = uniqueEmail())
 export async function awaitMinuteRoom(seconds = 20): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < seconds * 1000) await new Promise((done) => setTimeout(done, left + 200));
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a server a test or benchmark starts itself). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
 }

@@ -4,3 +4,4 @@ export * from './accounts.ts';
 export * from './connections.ts';
 export * from './query-spec.ts';
 export * from './runs.ts';
+export { seededRandom } from './random.ts';

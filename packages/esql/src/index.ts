@@ -15,3 +15,4 @@ export {
   walkExpressions,
 } from './util.ts';
 export type { QuerySources } from './util.ts';
+export { esqlTypeOfMapping, type EsqlType } from './types.ts';

@@ -1,22 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@aqs/server/testing';
+
+export { freePort };
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const serverDir = join(repoRoot, 'apps', 'server');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Proc {
   child: ChildProcess;

@@ -4,22 +4,12 @@
  * writes fixtures/es-test/ (employees, logs-*, metrics-*, hidden indices, security) and
  * fixtures/weblogs/ (web access logs). The output is byte-for-byte reproducible.
  */
+import { seededRandom } from '@aqs/contracts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function writeIndex(dir: string, name: string, mapping: unknown, docs: unknown[]): void {
   const d = join(dir, 'indices', name);
@@ -226,7 +216,7 @@ const USERS = Array.from({ length: 40 }, (_, i) => ({
 }));
 
 function weblogs(): unknown[] {
-  const r = rng(20240101);
+  const r = seededRandom(20240101);
   const docs: unknown[] = [];
   const start = Date.UTC(2024, 0, 1);
   const end = Date.UTC(2024, 6, 1);

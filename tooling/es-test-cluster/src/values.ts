@@ -2,28 +2,9 @@
 export type Scalar = string | number | boolean;
 export type Value = Scalar | Scalar[] | null;
 
-/** ES|QL data types as reported in `columns[].type`. */
-export type EsqlType =
-  | 'boolean' | 'long' | 'integer' | 'unsigned_long' | 'double' | 'keyword' | 'text' | 'date'
-  | 'date_nanos' | 'ip' | 'version' | 'geo_point' | 'geo_shape' | 'cartesian_point'
-  | 'cartesian_shape' | 'null' | 'unsupported' | 'date_period' | 'time_duration' | '_source';
+import type { EsqlType } from '@aqs/esql';
 
-const TYPE_BY_MAPPING: Record<string, EsqlType> = {
-  boolean: 'boolean',
-  long: 'long', integer: 'integer', short: 'integer', byte: 'integer', token_count: 'integer',
-  unsigned_long: 'unsigned_long',
-  double: 'double', float: 'double', half_float: 'double', scaled_float: 'double',
-  keyword: 'keyword', wildcard: 'keyword', constant_keyword: 'keyword',
-  text: 'text', match_only_text: 'text', semantic_text: 'text',
-  date: 'date', date_nanos: 'date_nanos',
-  ip: 'ip', version: 'version',
-  geo_point: 'geo_point', geo_shape: 'geo_shape', point: 'cartesian_point', shape: 'cartesian_shape',
-};
-
-/** The ES|QL type of a mapping type (after widening); `unsupported` for anything else. */
-export function esqlTypeOfMapping(mappingType: string): EsqlType {
-  return TYPE_BY_MAPPING[mappingType] ?? 'unsupported';
-}
+export { esqlTypeOfMapping, type EsqlType } from '@aqs/esql';
 
 export function isNumericType(t: EsqlType): boolean {
   return t === 'integer' || t === 'long' || t === 'double' || t === 'unsigned_long';

@@ -4,6 +4,7 @@
  * 9,200 order lines, 3,700 payments and 900 reviews (about 19,000 rows), with realistic gaps (null e-mails, cities,
  * brands, coupons, discounts) so questions about missing data have answers too.
  */
+import { seededRandom } from '@aqs/contracts';
 
 export const DEMO_SCHEMA_VERSION = 'aqs-demo-shop v1';
 
@@ -107,18 +108,6 @@ GROUP BY o.order_id;
 COMMENT ON VIEW shop.order_totals IS 'Orders with their item count and amounts (gross, and net of the order discount).';
 `;
 
-/** mulberry32: a small, fast, well-distributed 32-bit PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Elena', 'Farid', 'Greta', 'Hiroshi', 'Ines', 'Jonas', 'Kofi', 'Lena', 'Marco', 'Nora', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wim', 'Ximena', 'Yusuf', 'Zoe'];
 const LAST = ['Andersen', 'Bauer', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'García', 'Horvat', 'Ivanova', 'Jansen', 'Kowalski', 'Lefebvre', 'Müller', 'Nowak', "O'Brien", 'Papadopoulos', 'Rossi', 'Schmidt', 'Tanaka', 'Usman', 'Varga', 'Weber', 'Yilmaz', 'Zeller'];
 const COMPANY = ['Acme', 'Northwind', 'Globex', 'Initech', 'Umbrella', 'Stark', 'Wayne', 'Hooli', 'Vandelay', 'Soylent'];
@@ -162,7 +151,7 @@ export interface DemoRows {
 
 /** Generates every row of the demo data set from the fixed seed. */
 export function generateDemoRows(seed = 20260630): DemoRows {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
   const weighted = <T>(xs: ReadonlyArray<readonly [T, number]>): T => {

@@ -3,6 +3,7 @@
  * scope; `GET /<name>/_field_caps?fields=*` (what ES|QL itself resolves fields with) gives each
  * one's columns. Both need only `view_index_metadata` (or `read`).
  */
+import { esqlTypeOfMapping } from '@aqs/esql';
 import { errors } from '@elastic/elasticsearch';
 import { ConnectorError } from '../errors.ts';
 import type { ConnectionTarget, ConnectorContext, IntrospectedColumn, IntrospectedTable, Introspection } from '../types.ts';
@@ -16,22 +17,6 @@ import { esRequest, isObject, runOperation, serverInfo, startOperation, type Ope
 export const FIELD_LIMIT = 1000;
 const CONCURRENCY = 6;
 
-/** ES mapping type -> the type ES|QL reads it as (ESQL.md: widening rules). */
-const ESQL_TYPES: Record<string, string> = {
-  boolean: 'boolean',
-  byte: 'integer', short: 'integer', integer: 'integer', token_count: 'integer',
-  long: 'long', unsigned_long: 'unsigned_long',
-  float: 'double', half_float: 'double', scaled_float: 'double', double: 'double',
-  keyword: 'keyword', wildcard: 'keyword', constant_keyword: 'keyword',
-  text: 'text', match_only_text: 'text', semantic_text: 'text',
-  date: 'date', date_nanos: 'date_nanos',
-  ip: 'ip', version: 'version',
-  geo_point: 'geo_point', geo_shape: 'geo_shape', point: 'cartesian_point', shape: 'cartesian_shape',
-};
-
-export function esqlType(mappingType: string): string {
-  return ESQL_TYPES[mappingType] ?? 'unsupported';
-}
 
 
 interface FieldCapsEntry {
@@ -92,7 +77,7 @@ export function columnsFromFieldCaps(table: string, answer: unknown): Introspect
         break;
       }
     }
-    const widened = [...new Set(types.map(esqlType))];
+    const widened = [...new Set(types.map(esqlTypeOfMapping))];
     let type: string;
     let queryable = true;
     let note: string | null = null;

@@ -1,3 +1,4 @@
+import { seededRandom } from '@aqs/contracts';
 import type {
   ColumnRef, Command, Expression, Field, FromCommand, Location, Param, ProcessingCommand, Query, StatsCommand,
 } from '@aqs/esql';
@@ -832,17 +833,6 @@ function planLookupJoin(cmd: Extract<ProcessingCommand, { type: 'lookup_join' }>
   };
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function planPipeline(commands: ProcessingCommand[], start: PlanState, ctx: CompileContext, opts: EngineOptions, limits: { any: boolean }): Planned {
   let state: PlanState = start;
   const stages: Stage[] = [];
@@ -892,7 +882,7 @@ function planCommand(cmd: ProcessingCommand, s: PlanState, ctx: CompileContext, 
       return {
         columns: s.columns, unsupported: s.unsupported,
         stage: (t) => {
-          const rnd = mulberry32(seed);
+          const rnd = seededRandom(seed);
           return { columns: t.columns, rows: t.rows.filter(() => rnd() < (p as number)) };
         },
       };

@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a small, fast, well-distributed 32-bit PRNG. The one seeded generator of the
+ * repository: the demo shop's data and the Elasticsearch stand-in's fixtures and sampling come from
+ * it, so every install and every test run sees the same rows.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
