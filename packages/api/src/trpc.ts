@@ -42,7 +42,20 @@ const withStatus = t.middleware(async ({ ctx, meta, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(withStatus);
+/**
+ * A failed procedure leaves with the tRPC code its problem maps to (a domain error's NOT_FOUND,
+ * CONFLICT, ...; a refused input's UNPROCESSABLE_CONTENT), for server-side callers as for HTTP ones,
+ * rather than tRPC's INTERNAL_SERVER_ERROR wrapping.
+ */
+const withProblemCodes = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (result.ok) return result;
+  const problem = toProblem(result.error);
+  if (problem.code === result.error.code) return result;
+  return { ...result, error: new TRPCError({ code: problem.code, message: problem.body.detail, cause: result.error.cause ?? result.error }) };
+});
+
+export const publicProcedure = t.procedure.use(withProblemCodes).use(withStatus);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) {
