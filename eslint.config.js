@@ -41,7 +41,17 @@ const layerRules = Object.entries(LAYERS).flatMap(([folder, allowed]) => [
 ]);
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/test-output/**', 'packages/client/src/schema.ts', 'packages/db/migrations/**', 'tooling/eval/sets/**'] /* evaluation data and its generators, written blind and frozen */ },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/.data/**',
+      '**/test-output/**',
+      'packages/client/src/schema.ts',
+      'packages/db/migrations/**',
+      'tooling/eval/sets/**',
+    ] /* evaluation data and its generators, written blind and frozen */,
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

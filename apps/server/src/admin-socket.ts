@@ -43,7 +43,9 @@ export async function startAdminSocket(deps: CoreDeps, dataDir: string): Promise
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
       } catch (error) {
         const problem = toProblem(error);
-        res.writeHead(problem.status, { 'content-type': 'application/json' }).end(JSON.stringify(problem.body));
+        res
+          .writeHead(problem.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(problem.body));
       }
     })();
   });
@@ -56,7 +58,12 @@ export async function startAdminSocket(deps: CoreDeps, dataDir: string): Promise
 }
 
 /** Sends one admin command to the running server; the answer's `detail` becomes the error message. */
-export function callAdminSocket(dataDir: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+export function callAdminSocket(
+  dataDir: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = request(
       { socketPath: adminSocketPath(dataDir), method, path, headers: { 'content-type': 'application/json' } },
@@ -65,13 +72,18 @@ export function callAdminSocket(dataDir: string, method: 'GET' | 'POST', path: s
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () => {
           const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { detail?: string };
-          if ((res.statusCode ?? 500) >= 400) reject(new Error(parsed.detail ?? `admin command failed (${res.statusCode})`));
+          if ((res.statusCode ?? 500) >= 400)
+            reject(new Error(parsed.detail ?? `admin command failed (${res.statusCode})`));
           else resolve(parsed);
         });
       },
     );
     req.on('error', (error) =>
-      reject(new Error(`The data directory is locked by a running server, but its admin socket did not answer (${error.message}).`)),
+      reject(
+        new Error(
+          `The data directory is locked by a running server, but its admin socket did not answer (${error.message}).`,
+        ),
+      ),
     );
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });

@@ -44,17 +44,29 @@ async function openAdmin(config: Config): Promise<Admin> {
     const dir = config.dataDir;
     return {
       create: async (email, name) =>
-        (await callAdminSocket(dir, 'POST', '/api-keys', { email, name })) as { key: string; summary: ApiKeySummary },
+        (await callAdminSocket(dir, 'POST', '/api-keys', { email, name })) as {
+          key: string;
+          summary: ApiKeySummary;
+        },
       list: async (email) =>
-        (await callAdminSocket(dir, 'GET', `/api-keys${email ? `?email=${encodeURIComponent(email)}` : ''}`)) as ApiKeySummary[],
-      revoke: async (prefix) => (await callAdminSocket(dir, 'POST', '/api-keys/revoke', { prefix })) as ApiKeySummary,
+        (await callAdminSocket(
+          dir,
+          'GET',
+          `/api-keys${email ? `?email=${encodeURIComponent(email)}` : ''}`,
+        )) as ApiKeySummary[],
+      revoke: async (prefix) =>
+        (await callAdminSocket(dir, 'POST', '/api-keys/revoke', { prefix })) as ApiKeySummary,
       close: async () => undefined,
     };
   }
 }
 
 function describe(key: ApiKeySummary): string {
-  const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.last_used_at ? `last used ${key.last_used_at}` : 'never used';
+  const state = key.revoked_at
+    ? `revoked ${key.revoked_at}`
+    : key.last_used_at
+      ? `last used ${key.last_used_at}`
+      : 'never used';
   return `${key.prefix}  ${key.user_email}  ${key.name ?? '-'}  created ${key.created_at}  ${state}`;
 }
 
@@ -70,7 +82,9 @@ export async function runCli(
     if (command === 'migrate') {
       const store = await openConfiguredStore(config);
       await store.close();
-      out(`Migrations applied (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`}).`);
+      out(
+        `Migrations applied (${config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`}).`,
+      );
       return 0;
     }
     if (command === 'openapi') {
@@ -101,7 +115,9 @@ export async function runCli(
       try {
         if (sub === 'create') {
           const { key, summary } = await admin.create(values.email as string, values.name);
-          out(`Created API key ${summary.prefix} for ${summary.user_email} (workspace ${summary.workspace_id}).`);
+          out(
+            `Created API key ${summary.prefix} for ${summary.user_email} (workspace ${summary.workspace_id}).`,
+          );
           out('Store it now: it is shown only once. Send it in the X-API-Key header.');
           out(key);
         } else if (sub === 'list') {

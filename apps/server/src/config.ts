@@ -14,7 +14,10 @@ const positiveInt = (name: string, fallback: number) =>
       if (value === undefined || value === '') return fallback;
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number of at least 1 (got "${value}")` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a whole number of at least 1 (got "${value}")`,
+        });
         return z.NEVER;
       }
       return n;
@@ -28,13 +31,22 @@ const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .optional()
-    .refine((v) => !v || /^postgres(ql)?:\/\//.test(v), 'DATABASE_URL must start with postgres:// or postgresql://'),
+    .refine(
+      (v) => !v || /^postgres(ql)?:\/\//.test(v),
+      'DATABASE_URL must start with postgres:// or postgresql://',
+    ),
   APP_URL: z.url('APP_URL must be an absolute http(s) URL such as https://aqs.example.com').optional(),
-  SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  SECRET_KEY: z
+    .string()
+    .min(32, 'SECRET_KEY must be at least 32 characters (e.g. `openssl rand -base64 32`)')
+    .optional(),
   SMTP_URL: z
     .string()
     .optional()
-    .refine((v) => !v || /^smtps?:\/\//.test(v), 'SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.com:587'),
+    .refine(
+      (v) => !v || /^smtps?:\/\//.test(v),
+      'SMTP_URL must start with smtp:// or smtps://, e.g. smtp://user:pass@mail.example.com:587',
+    ),
   MAIL_FROM: z.string().min(3).default('Analytics Query Service <no-reply@localhost>'),
   RATE_LIMIT_PER_MINUTE: positiveInt('RATE_LIMIT_PER_MINUTE', 20),
   ANON_RATE_LIMIT_PER_MINUTE: positiveInt('ANON_RATE_LIMIT_PER_MINUTE', 60),
@@ -52,7 +64,9 @@ const envSchema = z.object({
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.url('LLM_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_MODEL: z.string().min(1).optional(),
-  LOG_LEVEL: z.enum(logLevels, { message: `LOG_LEVEL must be one of ${logLevels.join(', ')}` }).default('info'),
+  LOG_LEVEL: z
+    .enum(logLevels, { message: `LOG_LEVEL must be one of ${logLevels.join(', ')}` })
+    .default('info'),
   NODE_ENV: z.string().optional(),
 });
 
@@ -111,12 +125,17 @@ const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.met
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')}: ${issue.message}`),
+    );
   }
   const e = parsed.data;
   const baseDir = env.INIT_CWD ?? process.cwd();
   const dataDir = isAbsolute(e.DATA_DIR) ? e.DATA_DIR : resolve(baseDir, e.DATA_DIR);
-  const appUrl = (e.APP_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(/\/+$/, '');
+  const appUrl = (e.APP_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
+    /\/+$/,
+    '',
+  );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -135,7 +154,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowInsecureTransport: e.ALLOW_INSECURE_TRANSPORT,
     queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
-    llm: e.LLM_API_KEY ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' } : undefined,
+    llm: e.LLM_API_KEY
+      ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' }
+      : undefined,
     production: e.NODE_ENV === 'production',
     workingDir: baseDir,
   };

@@ -8,7 +8,17 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
-        paths: ['password', '*.password', 'token', '*.token', 'apiKey', '*.apiKey', 'headers.cookie', 'headers["x-api-key"]', 'secretKey'],
+        paths: [
+          'password',
+          '*.password',
+          'token',
+          '*.token',
+          'apiKey',
+          '*.apiKey',
+          'headers.cookie',
+          'headers["x-api-key"]',
+          'secretKey',
+        ],
         censor: '[redacted]',
       },
     },

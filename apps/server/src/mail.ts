@@ -16,7 +16,10 @@ export function logTransport(logger: Logger): MailTransport {
   return {
     kind: 'log',
     async send(message: EmailMessage) {
-      logger.info({ email: message }, `email to ${message.to} (SMTP_URL is not set, so it was logged instead of sent)`);
+      logger.info(
+        { email: message },
+        `email to ${message.to} (SMTP_URL is not set, so it was logged instead of sent)`,
+      );
     },
   };
 }

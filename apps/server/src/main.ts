@@ -7,7 +7,11 @@ async function serveForever(config: Config): Promise<void> {
   const server = await startServer(config);
   installProcessGuards(server.logger);
   server.logger.info(
-    { url: server.url, store: server.store.kind, dataDir: server.store.kind === 'pglite' ? config.dataDir : undefined },
+    {
+      url: server.url,
+      store: server.store.kind,
+      dataDir: server.store.kind === 'pglite' ? config.dataDir : undefined,
+    },
     `Analytics Query Service listening on ${server.url} (API reference at ${server.url}/docs)`,
   );
   let stopping = false;

@@ -16,12 +16,20 @@ export function installProcessGuards(logger: Logger, target: NodeJS.EventEmitter
   const report = (kind: string, error: unknown): void => {
     const now = Date.now();
     if (now - windowStart >= 60_000) {
-      if (suppressed > 0) logger.error({ suppressed }, `${suppressed} more uncaught errors in the last minute were not logged in full`);
+      if (suppressed > 0)
+        logger.error(
+          { suppressed },
+          `${suppressed} more uncaught errors in the last minute were not logged in full`,
+        );
       windowStart = now;
       inWindow = 0;
       suppressed = 0;
     }
-    if (inWindow++ < LOGGED_PER_MINUTE) logger.error({ err: error, kind }, `${kind}: the operation that raised it failed; the service keeps serving`);
+    if (inWindow++ < LOGGED_PER_MINUTE)
+      logger.error(
+        { err: error, kind },
+        `${kind}: the operation that raised it failed; the service keeps serving`,
+      );
     else suppressed++;
   };
   const onException = (error: unknown): void => report('uncaught exception', error);

@@ -3,8 +3,21 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
-import { createSecretBox, defaultAuthSettings, deleteExpiredCounters, deleteExpiredSessions, refundStaleCharges, type MailTransport, type RunDeps } from '@aqs/core';
-import { createCascadePlanner, createLlmPlanner, createOpenAiCompatibleModel, offlinePlanner } from '@aqs/planner';
+import {
+  createSecretBox,
+  defaultAuthSettings,
+  deleteExpiredCounters,
+  deleteExpiredSessions,
+  refundStaleCharges,
+  type MailTransport,
+  type RunDeps,
+} from '@aqs/core';
+import {
+  createCascadePlanner,
+  createLlmPlanner,
+  createOpenAiCompatibleModel,
+  offlinePlanner,
+} from '@aqs/planner';
 import { closeConnectors, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
 import { buildOpenApiDocument } from '@aqs/api';
@@ -29,7 +42,10 @@ export interface BuiltDeps {
 export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail?: MailTransport): BuiltDeps {
   let demo: Promise<{ db: Awaited<ReturnType<typeof openDemoDatabase>>; release: () => void }> | undefined;
   const openDemo = async () => {
-    const release = acquireDataDirLock(config.dataDir, { lockName: 'demo.lock', purpose: 'the demo database' });
+    const release = acquireDataDirLock(config.dataDir, {
+      lockName: 'demo.lock',
+      purpose: 'the demo database',
+    });
     try {
       return { db: await openDemoDatabase({ dataDir: join(config.dataDir, 'demo') }), release };
     } catch (error) {
@@ -39,7 +55,16 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
   };
   // With a model configured, questions the offline planner reads with confidence never reach it.
   const planner = config.llm
-    ? createCascadePlanner({ offline: offlinePlanner, model: createLlmPlanner({ model: createOpenAiCompatibleModel({ apiKey: config.llm.apiKey, baseURL: config.llm.baseUrl, model: config.llm.model }) }) })
+    ? createCascadePlanner({
+        offline: offlinePlanner,
+        model: createLlmPlanner({
+          model: createOpenAiCompatibleModel({
+            apiKey: config.llm.apiKey,
+            baseURL: config.llm.baseUrl,
+            model: config.llm.model,
+          }),
+        }),
+      })
     : offlinePlanner;
   return {
     deps: {
@@ -47,7 +72,11 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       db: store.db,
       logger,
       mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
-      auth: { ...defaultAuthSettings, appUrl: config.appUrl, authRequestsPerClient: config.authRequestsPerClient },
+      auth: {
+        ...defaultAuthSettings,
+        appUrl: config.appUrl,
+        authRequestsPerClient: config.authRequestsPerClient,
+      },
       dataSources: {
         secrets: createSecretBox(config.secretKey.value),
         allowPrivateNetworks: config.allowPrivateNetworks,
@@ -91,14 +120,19 @@ const MAINTENANCE_INTERVAL_MS = 10 * 60_000;
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = createLogger(config.logLevel, options.logDestination);
   if (config.secretKey.source === 'generated') {
-    logger.warn({ path: config.secretKey.path }, 'SECRET_KEY is not set: generated one and saved it under DATA_DIR. Set SECRET_KEY in production, and the same one on every instance.');
+    logger.warn(
+      { path: config.secretKey.path },
+      'SECRET_KEY is not set: generated one and saved it under DATA_DIR. Set SECRET_KEY in production, and the same one on every instance.',
+    );
   }
   const store = options.store ?? (await openConfiguredStore(config));
   const ownsStore = !options.store;
   const built = buildCoreDeps(config, store, logger, options.mail);
   const deps = built.deps;
   // Questions charged by runs a killed process never stored are given back (only charges older than any run can live).
-  await refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }).catch((error: unknown) => logger.warn({ err: error }, 'refunding stale charges failed'));
+  await refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }).catch((error: unknown) =>
+    logger.warn({ err: error }, 'refunding stale charges failed'),
+  );
   const app = createApp({
     core: deps,
     sseHeartbeatMs: config.sseHeartbeatMs,
@@ -110,7 +144,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     openApiDocument: buildOpenApiDocument(config.appUrl),
     webDistDir: config.webDistDir,
   });
-  const adminSocket = store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;
+  const adminSocket =
+    store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;
 
   const server: ServerType = await new Promise((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
@@ -121,9 +156,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const url = `http://${host}:${address.port}`;
 
   const maintenance = setInterval(() => {
-    void Promise.all([deleteExpiredCounters(store.db), deleteExpiredSessions(deps), refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs })]).catch((error: unknown) =>
-      logger.warn({ err: error }, 'maintenance failed'),
-    );
+    void Promise.all([
+      deleteExpiredCounters(store.db),
+      deleteExpiredSessions(deps),
+      refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }),
+    ]).catch((error: unknown) => logger.warn({ err: error }, 'maintenance failed'));
   }, MAINTENANCE_INTERVAL_MS);
   maintenance.unref();
 

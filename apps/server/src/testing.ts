@@ -47,7 +47,11 @@ export async function startTestServer(
     dataDir,
     logs: () => logText,
     lastEmail: async (to, subject) => {
-      const rows = await store.db.select().from(outboxEmails).where(eq(outboxEmails.toAddress, to)).orderBy(desc(outboxEmails.createdAt));
+      const rows = await store.db
+        .select()
+        .from(outboxEmails)
+        .where(eq(outboxEmails.toAddress, to))
+        .orderBy(desc(outboxEmails.createdAt));
       const row = rows.find((r) => !subject || subject.test(r.subject));
       return row ? { subject: row.subject, text: row.textBody } : undefined;
     },

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, PASSWORD, startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '../src/testing.ts';
+import {
+  Browser,
+  PASSWORD,
+  startTestServer,
+  tokenFromEmail,
+  uniqueEmail,
+  type TestServer,
+} from '../src/testing.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,14 +21,22 @@ describe('auth routes', () => {
     const res = await new Browser(server.url).get('/auth/providers');
     expect(res.status).toBe(200);
     expect(res.json.providers).toEqual([
-      expect.objectContaining({ id: 'email', enabled: true, routes: expect.arrayContaining(['/auth/email/login']) }),
+      expect.objectContaining({
+        id: 'email',
+        enabled: true,
+        routes: expect.arrayContaining(['/auth/email/login']),
+      }),
     ]);
   });
 
   it('registers, signs in before verification, verifies from the emailed link, and reports onboarding', async () => {
     const email = uniqueEmail('flow');
     const browser = new Browser(server.url);
-    const reg = await browser.post('/auth/email/register', { email: email.toUpperCase(), password: PASSWORD, name: 'Ada' });
+    const reg = await browser.post('/auth/email/register', {
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      name: 'Ada',
+    });
     expect(reg.status).toBe(202);
     expect(reg.json.detail).toMatch(/sent a link/);
     expect(browser.cookie).toBeUndefined();
@@ -65,7 +80,11 @@ describe('auth routes', () => {
 
   it('builds email links from APP_URL, never from the Host header', async () => {
     const email = uniqueEmail('links');
-    await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD }, { host: 'evil.example' });
+    await new Browser(server.url).post(
+      '/auth/email/register',
+      { email, password: PASSWORD },
+      { host: 'evil.example' },
+    );
     const mail = await server.lastEmail(email);
     expect(mail?.text).toContain('http://127.0.0.1:1/verify-email?token=');
     expect(mail?.text).not.toContain('evil.example');
@@ -100,19 +119,37 @@ describe('auth routes', () => {
     expect(mail?.subject).toBe('Reset your password');
     const token = tokenFromEmail(mail?.text ?? '');
 
-    const weak = await new Browser(server.url).post('/auth/email/reset-password', { token, password: 'short' });
+    const weak = await new Browser(server.url).post('/auth/email/reset-password', {
+      token,
+      password: 'short',
+    });
     expect(weak.status).toBe(422);
     expect(weak.json.errors).toEqual([{ field: 'password', message: 'must be at least 8 characters' }]);
 
-    const reset = await new Browser(server.url).post('/auth/email/reset-password', { token, password: 'a new long password' });
+    const reset = await new Browser(server.url).post('/auth/email/reset-password', {
+      token,
+      password: 'a new long password',
+    });
     expect(reset.status).toBe(200);
     expect((await first.get('/auth/me')).status).toBe(401);
     expect((await second.get('/auth/me')).status).toBe(401);
-    expect((await new Browser(server.url).post('/auth/email/login', { email, password: PASSWORD })).status).toBe(401);
-    const relogin = await new Browser(server.url).post('/auth/email/login', { email, password: 'a new long password' });
+    expect(
+      (await new Browser(server.url).post('/auth/email/login', { email, password: PASSWORD })).status,
+    ).toBe(401);
+    const relogin = await new Browser(server.url).post('/auth/email/login', {
+      email,
+      password: 'a new long password',
+    });
     expect(relogin.status).toBe(200);
     expect(relogin.json.email_verified).toBe(true);
-    expect((await new Browser(server.url).post('/auth/email/reset-password', { token, password: 'another password' })).status).toBe(400);
+    expect(
+      (
+        await new Browser(server.url).post('/auth/email/reset-password', {
+          token,
+          password: 'another password',
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('rotates the session on refresh: the old token stops working', async () => {

@@ -34,7 +34,9 @@ async function keyLifecycle(env: Record<string, string>) {
 
     const me = await fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key } });
     expect(me.status).toBe(200);
-    expect(((await me.json()) as { user: { email: string }; auth_method: string }).auth_method).toBe('api_key');
+    expect(((await me.json()) as { user: { email: string }; auth_method: string }).auth_method).toBe(
+      'api_key',
+    );
 
     const prefix = key.split('_')[1] ?? '';
     const listed = await runMain(['api-keys', 'list', '--email', email], env);
@@ -94,7 +96,9 @@ describe('the embedded store', () => {
     const first = await startServerProcess({ DATA_DIR: dataDir });
     const email = uniqueEmail('restart');
     try {
-      expect((await new Browser(first.url).post('/auth/email/register', { email, password: PASSWORD })).status).toBe(202);
+      expect(
+        (await new Browser(first.url).post('/auth/email/register', { email, password: PASSWORD })).status,
+      ).toBe(202);
       const second = await startServerProcess({ DATA_DIR: dataDir }).then(
         () => 'started',
         (error: Error) => error.message,
@@ -105,14 +109,21 @@ describe('the embedded store', () => {
     }
     const again = await startServerProcess({ DATA_DIR: dataDir });
     try {
-      expect((await new Browser(again.url).post('/auth/email/login', { email, password: PASSWORD })).status).toBe(200);
+      expect(
+        (await new Browser(again.url).post('/auth/email/login', { email, password: PASSWORD })).status,
+      ).toBe(200);
     } finally {
       await again.stop();
     }
   }, 120_000);
 
   it('stops start-up with a message naming a bad variable', async () => {
-    const bad = await runMain(['serve'], { DATA_DIR: tempDir(), PORT: 'eighty', RATE_LIMIT_PER_MINUTE: '0', DATABASE_URL: 'mysql://x' });
+    const bad = await runMain(['serve'], {
+      DATA_DIR: tempDir(),
+      PORT: 'eighty',
+      RATE_LIMIT_PER_MINUTE: '0',
+      DATABASE_URL: 'mysql://x',
+    });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('PORT must be a whole number');
     expect(bad.stderr).toContain('RATE_LIMIT_PER_MINUTE');

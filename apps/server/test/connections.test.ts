@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { connections as connectionsTable } from '@aqs/db';
 import { apiKeys } from '@aqs/core';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import type { Browser} from '../src/testing.ts';
+import type { Browser } from '../src/testing.ts';
 import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 
 const fixtures = fixtureDir('es-test');
@@ -33,8 +33,18 @@ function esConfig(overrides: Record<string, unknown> = {}) {
   };
 }
 
-async function createEs(browser: Browser, overrides: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
-  return browser.post('/api/v1/connections', { name: 'Cluster', dialect: 'elasticsearch', auth_mode: 'api_key', config: esConfig(overrides), ...extra });
+async function createEs(
+  browser: Browser,
+  overrides: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
+  return browser.post('/api/v1/connections', {
+    name: 'Cluster',
+    dialect: 'elasticsearch',
+    auth_mode: 'api_key',
+    config: esConfig(overrides),
+    ...extra,
+  });
 }
 
 describe('dialects and auth modes', () => {
@@ -48,10 +58,29 @@ describe('dialects and auth modes', () => {
     expect(byId.opensearch.availability).toBe('unavailable');
     expect(byId.elasticsearch.auth_modes.map((m: any) => m.id).sort()).toEqual(['api_key', 'basic']);
     expect(byId.postgres.auth_modes.map((m: any) => m.id)).toEqual(['password']);
-    const apiKeyFields = byId.elasticsearch.auth_modes.find((m: any) => m.id === 'api_key').fields.map((f: any) => f.name);
-    expect(apiKeyFields).toEqual(expect.arrayContaining(['cluster_url', 'api_key_id', 'api_key_secret', 'verify_tls', 'ca_cert_pem', 'allowed_indices', 'index_pattern']));
-    const secretField = byId.elasticsearch.auth_modes.find((m: any) => m.id === 'api_key').fields.find((f: any) => f.name === 'api_key_secret');
-    expect(secretField).toMatchObject({ secret: true, label: expect.any(String), help: expect.any(String), required: true });
+    const apiKeyFields = byId.elasticsearch.auth_modes
+      .find((m: any) => m.id === 'api_key')
+      .fields.map((f: any) => f.name);
+    expect(apiKeyFields).toEqual(
+      expect.arrayContaining([
+        'cluster_url',
+        'api_key_id',
+        'api_key_secret',
+        'verify_tls',
+        'ca_cert_pem',
+        'allowed_indices',
+        'index_pattern',
+      ]),
+    );
+    const secretField = byId.elasticsearch.auth_modes
+      .find((m: any) => m.id === 'api_key')
+      .fields.find((f: any) => f.name === 'api_key_secret');
+    expect(secretField).toMatchObject({
+      secret: true,
+      label: expect.any(String),
+      help: expect.any(String),
+      required: true,
+    });
     expect(byId.elasticsearch.auth_modes.find((m: any) => m.id === 'basic').warning).toMatch(/development/i);
   });
 
@@ -65,7 +94,10 @@ describe('dialects and auth modes', () => {
     expect(missing.json.errors[0].field).toBe('dialect');
     const unknown = await browser.get('/api/v1/connections/auth-modes?dialect=oracle');
     expect(unknown.status).toBe(422);
-    expect(unknown.json.errors[0]).toMatchObject({ field: 'dialect', message: expect.stringMatching(/not a known dialect/) });
+    expect(unknown.json.errors[0]).toMatchObject({
+      field: 'dialect',
+      message: expect.stringMatching(/not a known dialect/),
+    });
   });
 });
 
@@ -82,10 +114,18 @@ describe('the connection resource', () => {
       paused: false,
       is_demo: false,
       warnings: [],
-      config: { cluster_url: cluster.url, api_key_id: 'read-key', api_key_secret_set: true, allowed_indices: ['employees', 'logs-*'] },
+      config: {
+        cluster_url: cluster.url,
+        api_key_id: 'read-key',
+        api_key_secret_set: true,
+        allowed_indices: ['employees', 'logs-*'],
+      },
     });
     expect(res.text).not.toContain(SECRET);
-    const [row] = await server.store.db.select().from(connectionsTable).where(eq(connectionsTable.id, res.json.id));
+    const [row] = await server.store.db
+      .select()
+      .from(connectionsTable)
+      .where(eq(connectionsTable.id, res.json.id));
     expect(JSON.stringify(row)).not.toContain(SECRET);
     expect(row!.secrets.api_key_secret).toMatch(/^v1:/);
   });
@@ -111,20 +151,37 @@ describe('the connection resource', () => {
     const browser = await signedInBrowser(server);
     const noScope = await createEs(browser, { allowed_indices: [], index_pattern: undefined });
     expect(noScope.status).toBe(422);
-    expect(noScope.json.errors.map((e: any) => e.field).join(' ')).toMatch(/config\.(allowed_indices|index_pattern)/);
+    expect(noScope.json.errors.map((e: any) => e.field).join(' ')).toMatch(
+      /config\.(allowed_indices|index_pattern)/,
+    );
     const badUrl = await createEs(browser, { cluster_url: 'not a url' });
     expect(badUrl.status).toBe(422);
     expect(badUrl.json.errors[0].field).toBe('config.cluster_url');
     const unknownField = await createEs(browser, { sslrootcert: '/etc/passwd' });
     expect(unknownField.status).toBe(422);
     expect(unknownField.json.errors.some((e: any) => e.field === 'config.sslrootcert')).toBe(true);
-    const unknownDialect = await browser.post('/api/v1/connections', { name: 'x', dialect: 'oracle', auth_mode: 'password', config: {} });
+    const unknownDialect = await browser.post('/api/v1/connections', {
+      name: 'x',
+      dialect: 'oracle',
+      auth_mode: 'password',
+      config: {},
+    });
     expect(unknownDialect.status).toBe(422);
     expect(unknownDialect.json.errors[0].field).toBe('dialect');
-    const unavailable = await browser.post('/api/v1/connections', { name: 'x', dialect: 'opensearch', auth_mode: 'basic', config: {} });
+    const unavailable = await browser.post('/api/v1/connections', {
+      name: 'x',
+      dialect: 'opensearch',
+      auth_mode: 'basic',
+      config: {},
+    });
     expect(unavailable.status).toBe(422);
     expect(unavailable.json.errors[0].message).toMatch(/not available/);
-    const wrongMode = await browser.post('/api/v1/connections', { name: 'x', dialect: 'elasticsearch', auth_mode: 'password', config: esConfig() });
+    const wrongMode = await browser.post('/api/v1/connections', {
+      name: 'x',
+      dialect: 'elasticsearch',
+      auth_mode: 'password',
+      config: esConfig(),
+    });
     expect(wrongMode.status).toBe(422);
     expect(wrongMode.json.errors[0].field).toBe('auth_mode');
     const massAssignment = await createEs(browser, {}, { workspace_id: 'wsp_other', paused: true });
@@ -141,12 +198,21 @@ describe('the connection resource', () => {
     const blue = await browser.get('/api/v1/connections?tag=blue');
     expect(blue.json.connections.map((c: any) => c.id)).toEqual([id]);
 
-    const patched = await browser.request('PATCH', `/api/v1/connections/${id}`, { name: 'Renamed', config: { allowed_indices: ['employees'] } });
+    const patched = await browser.request('PATCH', `/api/v1/connections/${id}`, {
+      name: 'Renamed',
+      config: { allowed_indices: ['employees'] },
+    });
     expect(patched.status).toBe(200);
-    expect(patched.json).toMatchObject({ name: 'Renamed', config: { allowed_indices: ['employees'], api_key_secret_set: true } });
+    expect(patched.json).toMatchObject({
+      name: 'Renamed',
+      config: { allowed_indices: ['employees'], api_key_secret_set: true },
+    });
     expect((await browser.post(`/api/v1/connections/${id}/test`)).json.ok).toBe(true);
 
-    const toBasic = await browser.request('PATCH', `/api/v1/connections/${id}`, { auth_mode: 'basic', config: { username: 'reader', password: 'reader-pass' } });
+    const toBasic = await browser.request('PATCH', `/api/v1/connections/${id}`, {
+      auth_mode: 'basic',
+      config: { username: 'reader', password: 'reader-pass' },
+    });
     expect(toBasic.status).toBe(200);
     expect(toBasic.json.auth_mode).toBe('basic');
     expect(toBasic.json.config).toMatchObject({ username: 'reader', password_set: true });
@@ -190,17 +256,29 @@ describe('the connection resource', () => {
     expect(status.json).toMatchObject({ stale: true, structure_fingerprint: introspected.json.fingerprint });
 
     const curated = await browser.request('PUT', `/api/v1/connections/${conn.id}/metadata`, {
-      tables: [{ name: 'employees', description: 'One row per employee', columns: [{ name: employees.json.columns[0].name, description: 'curated' }] }],
+      tables: [
+        {
+          name: 'employees',
+          description: 'One row per employee',
+          columns: [{ name: employees.json.columns[0].name, description: 'curated' }],
+        },
+      ],
     });
     expect(curated.status).toBe(200);
     const after = await browser.get(`/api/v1/schema/${conn.id}/tables/employees`);
     expect(after.json.description).toBe('One row per employee');
     expect(after.json.columns[0].description).toBe('curated');
 
-    const badSelection = await browser.request('PUT', `/api/v1/connections/${conn.id}/selected-tables`, { tables: ['employees', 'ghost'] });
+    const badSelection = await browser.request('PUT', `/api/v1/connections/${conn.id}/selected-tables`, {
+      tables: ['employees', 'ghost'],
+    });
     expect(badSelection.status).toBe(422);
-    expect(badSelection.json.errors).toEqual([{ field: 'tables.1', message: 'names an unknown table "ghost"' }]);
-    const selected = await browser.request('PUT', `/api/v1/connections/${conn.id}/selected-tables`, { tables: ['employees'] });
+    expect(badSelection.json.errors).toEqual([
+      { field: 'tables.1', message: 'names an unknown table "ghost"' },
+    ]);
+    const selected = await browser.request('PUT', `/api/v1/connections/${conn.id}/selected-tables`, {
+      tables: ['employees'],
+    });
     expect(selected.json.selected_tables).toEqual(['employees']);
     const list = await browser.get(`/api/v1/schema/${conn.id}/tables`);
     expect(list.json.tables.filter((t: any) => t.selected).map((t: any) => t.name)).toEqual(['employees']);
@@ -210,8 +288,12 @@ describe('the connection resource', () => {
       relationships: [],
     });
     expect(overrides.status).toBe(200);
-    expect((await browser.get(`/api/v1/schema/${conn.id}/tables/employees`)).json.primary_key).toEqual(['emp_no']);
-    const selection = await browser.request('PUT', `/api/v1/connections/${conn.id}/schema-selection`, { tables: [{ name: 'employees', columns: ['emp_no', 'nope'] }] });
+    expect((await browser.get(`/api/v1/schema/${conn.id}/tables/employees`)).json.primary_key).toEqual([
+      'emp_no',
+    ]);
+    const selection = await browser.request('PUT', `/api/v1/connections/${conn.id}/schema-selection`, {
+      tables: [{ name: 'employees', columns: ['emp_no', 'nope'] }],
+    });
     expect(selection.status).toBe(422);
   });
 });
@@ -240,10 +322,19 @@ describe('plan slots', () => {
     const { key } = await apiKeys.createApiKey({ db: server.store.db }, { email });
     await createEs(browser);
     await createEs(browser);
-    const body = JSON.stringify({ name: 'race', dialect: 'elasticsearch', auth_mode: 'api_key', config: esConfig() });
+    const body = JSON.stringify({
+      name: 'race',
+      dialect: 'elasticsearch',
+      auth_mode: 'api_key',
+      config: esConfig(),
+    });
     const statuses = await Promise.all(
       Array.from({ length: 6 }, () =>
-        fetch(`${server.url}/api/v1/connections`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body }).then((r) => r.status),
+        fetch(`${server.url}/api/v1/connections`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body,
+        }).then((r) => r.status),
       ),
     );
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
@@ -260,7 +351,9 @@ describe('the demo connection', () => {
     const test = await browser.post(`/api/v1/connections/${demo.id}/test`);
     expect(test.json.ok).toBe(true);
     const tables = await browser.get(`/api/v1/schema/${demo.id}/tables`);
-    expect(tables.json.tables.map((t: any) => t.name)).toEqual(expect.arrayContaining(['shop.customers', 'shop.orders', 'shop.products']));
+    expect(tables.json.tables.map((t: any) => t.name)).toEqual(
+      expect.arrayContaining(['shop.customers', 'shop.orders', 'shop.products']),
+    );
     const orders = await browser.get(`/api/v1/schema/${demo.id}/tables/orders`);
     expect(orders.json.primary_key.length).toBe(1);
     expect(orders.json.foreign_keys.length).toBeGreaterThan(0);
@@ -274,7 +367,12 @@ describe('outbound address rules', () => {
     const strict = await startTestServer();
     try {
       const browser = await signedInBrowser(strict);
-      const created = await browser.post('/api/v1/connections', { name: 'local', dialect: 'elasticsearch', auth_mode: 'api_key', config: esConfig() });
+      const created = await browser.post('/api/v1/connections', {
+        name: 'local',
+        dialect: 'elasticsearch',
+        auth_mode: 'api_key',
+        config: esConfig(),
+      });
       expect(created.status).toBe(201);
       const test = await browser.post(`/api/v1/connections/${created.json.id}/test`);
       expect(test.json.ok).toBe(false);
@@ -294,7 +392,13 @@ describe('stored credentials', () => {
       name: 'Canary',
       dialect: 'elasticsearch',
       auth_mode: 'basic',
-      config: { cluster_url: cluster.url, username: 'reader', password: canary, ca_cert_pem: cluster.caPem, allowed_indices: ['employees'] },
+      config: {
+        cluster_url: cluster.url,
+        username: 'reader',
+        password: canary,
+        ca_cert_pem: cluster.caPem,
+        allowed_indices: ['employees'],
+      },
     });
     texts.push(created.text);
     const id = created.json.id;
@@ -315,8 +419,14 @@ describe('stored credentials', () => {
     const browser = await signedInBrowser(server);
     const a = await createEs(browser);
     const b = await createEs(browser, { api_key_secret: 'another-secret' });
-    const [rowA] = await server.store.db.select().from(connectionsTable).where(eq(connectionsTable.id, a.json.id));
-    await server.store.db.update(connectionsTable).set({ secrets: rowA!.secrets }).where(eq(connectionsTable.id, b.json.id));
+    const [rowA] = await server.store.db
+      .select()
+      .from(connectionsTable)
+      .where(eq(connectionsTable.id, a.json.id));
+    await server.store.db
+      .update(connectionsTable)
+      .set({ secrets: rowA!.secrets })
+      .where(eq(connectionsTable.id, b.json.id));
     const res = await browser.post(`/api/v1/connections/${b.json.id}/test`);
     expect(res.status).toBe(503);
     expect(res.json.detail).toMatch(/could not be decrypted.*Re-enter it/);

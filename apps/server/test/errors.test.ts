@@ -11,7 +11,10 @@ afterAll(async () => {
 
 describe('bad input gets the documented status and a detail naming the problem', () => {
   const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
-    fetch(`${server.url}/auth/email/login`, { method: 'POST', headers, body }).then(async (r) => ({ status: r.status, json: (await r.json()) as Record<string, any> }));
+    fetch(`${server.url}/auth/email/login`, { method: 'POST', headers, body }).then(async (r) => ({
+      status: r.status,
+      json: (await r.json()) as Record<string, any>,
+    }));
 
   it('malformed JSON is a 400', async () => {
     const res = await post('{"email": ');
@@ -89,17 +92,25 @@ describe('bad input gets the documented status and a detail naming the problem',
     });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { error: { message: string; problem: { errors: unknown[] } } };
-    expect(body.error.problem.errors).toEqual([{ field: 'email', message: 'must be an email address such as ada@example.com' }]);
+    expect(body.error.problem.errors).toEqual([
+      { field: 'email', message: 'must be an email address such as ada@example.com' },
+    ]);
     expect(JSON.stringify(body)).not.toContain('stack');
   });
 });
 
 describe('one error mapping, strict JSON bodies', () => {
-  it('a tRPC caller gets the error\'s own code (NOT_FOUND for a foreign id) with the problem body', async () => {
+  it("a tRPC caller gets the error's own code (NOT_FOUND for a foreign id) with the problem body", async () => {
     const browser = await signedInBrowser(server);
-    const res = await browser.get(`/trpc/connections.get?input=${encodeURIComponent(JSON.stringify({ id: 'not-a-connection' }))}`);
+    const res = await browser.get(
+      `/trpc/connections.get?input=${encodeURIComponent(JSON.stringify({ id: 'not-a-connection' }))}`,
+    );
     expect(res.status).toBe(404);
-    expect(res.json.error).toMatchObject({ code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404 }, problem: { detail: expect.stringMatching(/not-a-connection was not found/) } });
+    expect(res.json.error).toMatchObject({
+      code: -32004,
+      data: { code: 'NOT_FOUND', httpStatus: 404 },
+      problem: { detail: expect.stringMatching(/not-a-connection was not found/) },
+    });
   });
 
   it('a tRPC caller with a bad input is told UNPROCESSABLE_CONTENT', async () => {
@@ -108,7 +119,9 @@ describe('one error mapping, strict JSON bodies', () => {
       headers: { 'content-type': 'application/json', origin: server.url },
       body: JSON.stringify({ email: 'nope', password: PASSWORD }),
     });
-    expect(((await bad.json()) as { error: { data: { code: string } } }).error.data.code).toBe('UNPROCESSABLE_CONTENT');
+    expect(((await bad.json()) as { error: { data: { code: string } } }).error.data.code).toBe(
+      'UNPROCESSABLE_CONTENT',
+    );
   });
 
   it('JSON body values are never coerced: a string for a boolean is a 422 naming the field, and nothing changes', async () => {
@@ -116,9 +129,15 @@ describe('one error mapping, strict JSON bodies', () => {
     const demo = (await browser.get('/api/v1/connections')).json.connections[0];
     const res = await browser.post(`/api/v1/connections/${demo.id}/paused`, { paused: 'false' });
     expect(res.status).toBe(422);
-    expect(res.json.errors).toEqual([{ field: 'paused', message: expect.stringMatching(/expected boolean/) }]);
+    expect(res.json.errors).toEqual([
+      { field: 'paused', message: expect.stringMatching(/expected boolean/) },
+    ]);
     expect((await browser.get(`/api/v1/connections/${demo.id}`)).json.paused).toBe(false);
-    const run = await browser.post('/api/v1/run', { question: 'how many orders', connection_id: demo.id, chart_requested: 'false' });
+    const run = await browser.post('/api/v1/run', {
+      question: 'how many orders',
+      connection_id: demo.id,
+      chart_requested: 'false',
+    });
     expect(run.status).toBe(422);
     expect(run.json.errors[0].field).toBe('chart_requested');
   });
@@ -171,8 +190,13 @@ describe('when the store fails', () => {
       expect(ready.status).toBe(503);
       const me = await browser.get('/auth/me');
       expect(me.status).toBe(500);
-      expect(me.json).toEqual({ detail: 'Something went wrong on our side. The error was logged; try again.' });
-      const login = await new Browser(broken.url).post('/auth/email/login', { email: 'a@b.co', password: PASSWORD });
+      expect(me.json).toEqual({
+        detail: 'Something went wrong on our side. The error was logged; try again.',
+      });
+      const login = await new Browser(broken.url).post('/auth/email/login', {
+        email: 'a@b.co',
+        password: PASSWORD,
+      });
       expect(login.status).toBe(500);
       expect(Object.keys(login.json)).toEqual(['detail']);
     } finally {

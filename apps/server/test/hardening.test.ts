@@ -7,26 +7,46 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awaitMinuteRoom, Browser, signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
+import {
+  awaitMinuteRoom,
+  Browser,
+  signedInBrowser,
+  startTestServer,
+  type TestServer,
+} from '../src/testing.ts';
 import { freePort, startServerProcess } from './process.ts';
 
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '1000' } });
+  server = await startTestServer({
+    env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '1000' },
+  });
 });
 afterAll(async () => {
   await server?.close();
 });
 
 /** One request with raw bytes and any method (fetch refuses TRACE and re-encodes bodies). */
-function raw(base: string, method: string, path: string, body?: Buffer | string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function raw(
+  base: string,
+  method: string,
+  path: string,
+  body?: Buffer | string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     req.on('error', reject);
     if (body !== undefined) req.write(body);
@@ -43,19 +63,31 @@ describe('text the API cannot accept', () => {
   it('answers 422 naming the field for a NUL or an unpaired surrogate in a JSON body, on REST and tRPC', async () => {
     const browser = await signedInBrowser(server);
     const demo = await demoConnectionId(browser);
-    const nul = await browser.post('/api/v1/run', `{"question": "how many orders\\u0000", "connection_id": "${demo}"}`);
+    const nul = await browser.post(
+      '/api/v1/run',
+      `{"question": "how many orders\\u0000", "connection_id": "${demo}"}`,
+    );
     expect(nul.status).toBe(422);
     expect(nul.json.errors).toEqual([{ field: 'question', message: expect.stringMatching(/NUL/) }]);
 
-    const surrogate = await browser.post('/api/v1/connections', '{"name": "x\\ud800", "dialect": "postgres", "auth_mode": "password", "config": {}}');
+    const surrogate = await browser.post(
+      '/api/v1/connections',
+      '{"name": "x\\ud800", "dialect": "postgres", "auth_mode": "password", "config": {}}',
+    );
     expect(surrogate.status).toBe(422);
-    expect(surrogate.json.errors[0]).toMatchObject({ field: 'name', message: expect.stringMatching(/surrogate/) });
+    expect(surrogate.json.errors[0]).toMatchObject({
+      field: 'name',
+      message: expect.stringMatching(/surrogate/),
+    });
 
     const inKey = await browser.post('/api/v1/connections', '{"na\\u0000me": "x"}');
     expect(inKey.status).toBe(422);
     expect(inKey.json.errors[0].message).toMatch(/name that must not contain a NUL/);
 
-    const trpc = await browser.post('/trpc/connections.create', '{"name": "a\\u0000", "dialect": "postgres", "auth_mode": "password", "config": {}}');
+    const trpc = await browser.post(
+      '/trpc/connections.create',
+      '{"name": "a\\u0000", "dialect": "postgres", "auth_mode": "password", "config": {}}',
+    );
     expect(trpc.status).toBe(422);
     expect(trpc.json.errors[0].field).toBe('name');
   });
@@ -76,10 +108,16 @@ describe('text the API cannot accept', () => {
     expect(badPercent.status).toBe(400);
     expect(badPercent.json.detail).toMatch(/UTF-8/);
     // {"email":"<0xC3 0x28>"}: invalid UTF-8 in the body is refused, not silently replaced.
-    const invalid = await raw(server.url, 'POST', '/auth/email/login', Buffer.from([0x7b, 0x22, 0x65, 0x6d, 0x61, 0x69, 0x6c, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), {
-      'content-type': 'application/json',
-      origin: server.url,
-    });
+    const invalid = await raw(
+      server.url,
+      'POST',
+      '/auth/email/login',
+      Buffer.from([0x7b, 0x22, 0x65, 0x6d, 0x61, 0x69, 0x6c, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+      {
+        'content-type': 'application/json',
+        origin: server.url,
+      },
+    );
     expect(invalid.status).toBe(400);
     expect(JSON.parse(invalid.text).detail).toMatch(/not valid UTF-8/);
   });
@@ -98,7 +136,10 @@ describe('text the API cannot accept', () => {
     const browser = await signedInBrowser(server);
     const tooBig = await browser.request('DELETE', '/api/v1/conversations/cnv_x/runs/from/2147483648');
     expect(tooBig.status).toBe(422);
-    expect(tooBig.json.errors[0]).toMatchObject({ field: 'from_turn_index', message: expect.stringMatching(/at most 2147483647/) });
+    expect(tooBig.json.errors[0]).toMatchObject({
+      field: 'from_turn_index',
+      message: expect.stringMatching(/at most 2147483647/),
+    });
     const largest = await browser.request('DELETE', '/api/v1/conversations/cnv_x/runs/from/2147483647');
     expect(largest.status).toBe(404);
     const offset = await browser.get('/api/v1/runs?offset=99999999999');
@@ -145,7 +186,8 @@ describe('amplification', () => {
 describe('tRPC batches', () => {
   it('refuses a batch of more than 10 procedures with 413 and serves one of 10', async () => {
     const browser = await signedInBrowser(server);
-    const batch = (n: number) => `/trpc/${Array.from({ length: n }, () => 'auth.me').join(',')}?batch=1&input=%7B%7D`;
+    const batch = (n: number) =>
+      `/trpc/${Array.from({ length: n }, () => 'auth.me').join(',')}?batch=1&input=%7B%7D`;
     const over = await browser.get(batch(11));
     expect(over.status).toBe(413);
     expect(over.json.detail).toMatch(/at most 10 procedures/);
@@ -160,14 +202,27 @@ describe('tRPC batches', () => {
     const remaining = (res: { headers: Headers }) => Number(res.headers.get('x-ratelimit-remaining'));
     await awaitMinuteRoom(20);
     const start = remaining(await browser.get('/auth/me'));
-    const reads = await browser.get(`/trpc/auth.me,connections.list,auth.me?batch=1&input=${encodeURIComponent('{"1":{}}')}`);
+    const reads = await browser.get(
+      `/trpc/auth.me,connections.list,auth.me?batch=1&input=${encodeURIComponent('{"1":{}}')}`,
+    );
     expect(reads.status).toBe(200);
     expect(remaining(reads)).toBe(start - 1);
-    const tests = await browser.post('/trpc/connections.test,connections.test,connections.test?batch=1', { 0: { id: demo }, 1: { id: demo }, 2: { id: demo } });
+    const tests = await browser.post('/trpc/connections.test,connections.test,connections.test?batch=1', {
+      0: { id: demo },
+      1: { id: demo },
+      2: { id: demo },
+    });
     expect(tests.status).toBe(200);
-    expect(tests.json.map((r: { result?: { data?: { ok?: boolean } } }) => r.result?.data?.ok)).toEqual([true, true, true]);
+    expect(tests.json.map((r: { result?: { data?: { ok?: boolean } } }) => r.result?.data?.ok)).toEqual([
+      true,
+      true,
+      true,
+    ]);
     expect(remaining(tests)).toBe(start - 1 - 3);
-    const mixed = await browser.post('/trpc/connections.test,connections.duplicate?batch=1', { 0: { id: demo }, 1: { id: demo } });
+    const mixed = await browser.post('/trpc/connections.test,connections.duplicate?batch=1', {
+      0: { id: demo },
+      1: { id: demo },
+    });
     expect(mixed.json.map((r: { result?: unknown }) => r.result !== undefined)).toEqual([true, true]);
     expect(remaining(mixed)).toBe(start - 1 - 3 - 2);
   }, 90_000);
@@ -181,7 +236,14 @@ describe('data-source failures on schema routes', () => {
       name: 'Nothing listens',
       dialect: 'postgres',
       auth_mode: 'password',
-      config: { host: '127.0.0.1', port, database: 'db', username: 'reader', password: 'pw', ssl_mode: 'disable' },
+      config: {
+        host: '127.0.0.1',
+        port,
+        database: 'db',
+        username: 'reader',
+        password: 'pw',
+        ssl_mode: 'disable',
+      },
     });
     expect(created.status).toBe(201);
     const id = created.json.id as string;
@@ -191,45 +253,90 @@ describe('data-source failures on schema routes', () => {
       await browser.get(`/api/v1/schema/${id}/tables`),
     ]) {
       expect(res.status).toBe(502);
-      expect(res.json).toMatchObject({ code: expect.stringMatching(/^data_source_/), symptom: expect.any(String), cause: expect.any(String), fix: expect.any(String) });
+      expect(res.json).toMatchObject({
+        code: expect.stringMatching(/^data_source_/),
+        symptom: expect.any(String),
+        cause: expect.any(String),
+        fix: expect.any(String),
+      });
       expect(res.text).not.toContain('pw');
     }
   });
 });
 
 describe('stored credentials never follow a re-pointed connection', () => {
-  const pg = (port: number, extra: Record<string, unknown> = {}) => ({ host: '127.0.0.1', port, database: 'db', username: 'reader', ssl_mode: 'disable', ...extra });
+  const pg = (port: number, extra: Record<string, unknown> = {}) => ({
+    host: '127.0.0.1',
+    port,
+    database: 'db',
+    username: 'reader',
+    ssl_mode: 'disable',
+    ...extra,
+  });
 
   it('refuses a change of host, port, database or TLS mode that does not send the password again', async () => {
     const browser = await signedInBrowser(server);
-    const created = await browser.post('/api/v1/connections', { name: 'PG', dialect: 'postgres', auth_mode: 'password', config: pg(5432, { password: 'first-secret' }) });
+    const created = await browser.post('/api/v1/connections', {
+      name: 'PG',
+      dialect: 'postgres',
+      auth_mode: 'password',
+      config: pg(5432, { password: 'first-secret' }),
+    });
     expect(created.status).toBe(201);
     const id = created.json.id as string;
-    for (const change of [{ port: 6543 }, { host: '127.0.0.2' }, { database: 'other' }, { ssl_mode: 'require' }]) {
+    for (const change of [
+      { port: 6543 },
+      { host: '127.0.0.2' },
+      { database: 'other' },
+      { ssl_mode: 'require' },
+    ]) {
       const res = await browser.request('PATCH', `/api/v1/connections/${id}`, { config: change });
       expect(res.status, JSON.stringify(change)).toBe(422);
-      expect(res.json.errors).toEqual([{ field: 'config.password', message: expect.stringMatching(/must be sent again/) }]);
+      expect(res.json.errors).toEqual([
+        { field: 'config.password', message: expect.stringMatching(/must be sent again/) },
+      ]);
     }
     const unchanged = await browser.get(`/api/v1/connections/${id}`);
     expect(unchanged.json.config).toMatchObject({ port: 5432, host: '127.0.0.1', password_set: true });
 
-    const renamed = await browser.request('PATCH', `/api/v1/connections/${id}`, { name: 'Renamed', config: { schemas: ['public', 'sales'] } });
+    const renamed = await browser.request('PATCH', `/api/v1/connections/${id}`, {
+      name: 'Renamed',
+      config: { schemas: ['public', 'sales'] },
+    });
     expect(renamed.status).toBe(200);
     expect(renamed.json.config.password_set).toBe(true);
 
-    const moved = await browser.request('PATCH', `/api/v1/connections/${id}`, { config: { port: 6543, password: 'second-secret' } });
+    const moved = await browser.request('PATCH', `/api/v1/connections/${id}`, {
+      config: { port: 6543, password: 'second-secret' },
+    });
     expect(moved.status).toBe(200);
     expect(moved.json.config).toMatchObject({ port: 6543, password_set: true });
   });
 
   it('clears an Elasticsearch API key when the cluster URL changes (https to http included)', async () => {
     const browser = await signedInBrowser(server);
-    const config = { cluster_url: 'https://127.0.0.1:9200', api_key_id: 'key-id', api_key_secret: 'key-secret', verify_tls: true, allowed_indices: ['logs-*'] };
-    const created = await browser.post('/api/v1/connections', { name: 'ES', dialect: 'elasticsearch', auth_mode: 'api_key', config });
+    const config = {
+      cluster_url: 'https://127.0.0.1:9200',
+      api_key_id: 'key-id',
+      api_key_secret: 'key-secret',
+      verify_tls: true,
+      allowed_indices: ['logs-*'],
+    };
+    const created = await browser.post('/api/v1/connections', {
+      name: 'ES',
+      dialect: 'elasticsearch',
+      auth_mode: 'api_key',
+      config,
+    });
     expect(created.status).toBe(201);
-    const res = await browser.request('PATCH', `/api/v1/connections/${created.json.id}`, { config: { cluster_url: 'http://127.0.0.1:9200' } });
+    const res = await browser.request('PATCH', `/api/v1/connections/${created.json.id}`, {
+      config: { cluster_url: 'http://127.0.0.1:9200' },
+    });
     expect(res.status).toBe(422);
-    expect(res.json.errors[0]).toMatchObject({ field: 'config.api_key_secret', message: expect.stringMatching(/must be sent again/) });
+    expect(res.json.errors[0]).toMatchObject({
+      field: 'config.api_key_secret',
+      message: expect.stringMatching(/must be sent again/),
+    });
   });
 });
 
@@ -258,9 +365,16 @@ poll.unref();
       expect(proc.child.exitCode).toBeNull();
       const health = await fetch(`${proc.url}/healthz`);
       expect(health.status).toBe(200);
-      const lines = proc.output().split('\n').filter((l) => l.includes('"level":50'));
-      expect(lines.some((l) => l.includes('uncaught exception') && l.includes('bomb: uncaught in a timer'))).toBe(true);
-      expect(lines.some((l) => l.includes('unhandled rejection') && l.includes('bomb: nobody handles this'))).toBe(true);
+      const lines = proc
+        .output()
+        .split('\n')
+        .filter((l) => l.includes('"level":50'));
+      expect(
+        lines.some((l) => l.includes('uncaught exception') && l.includes('bomb: uncaught in a timer')),
+      ).toBe(true);
+      expect(
+        lines.some((l) => l.includes('unhandled rejection') && l.includes('bomb: nobody handles this')),
+      ).toBe(true);
     } finally {
       expect(await proc.stop()).toBe(0);
       rmSync(dir, { recursive: true, force: true });

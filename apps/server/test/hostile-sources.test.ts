@@ -20,7 +20,12 @@ beforeAll(async () => {
   process.on('uncaughtException', record);
   process.on('unhandledRejection', record);
   server = await startTestServer({
-    env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '100000', QUERY_TIMEOUT_SECONDS: '2' },
+    env: {
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ALLOW_INSECURE_TRANSPORT: 'true',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      QUERY_TIMEOUT_SECONDS: '2',
+    },
   });
 });
 afterAll(async () => {
@@ -30,57 +35,130 @@ afterAll(async () => {
   process.off('unhandledRejection', record);
 });
 
-async function connectTo(browser: Browser, dialect: 'postgres' | 'elasticsearch', target: HostileServer): Promise<string> {
+async function connectTo(
+  browser: Browser,
+  dialect: 'postgres' | 'elasticsearch',
+  target: HostileServer,
+): Promise<string> {
   const body =
     dialect === 'postgres'
-      ? { name: 'hostile pg', dialect, auth_mode: 'password', config: { host: target.host, port: target.port, database: 'db', username: 'u', password: 'tenant-password', ssl_mode: 'disable' } }
-      : { name: 'hostile es', dialect, auth_mode: 'basic', config: { cluster_url: `http://${target.host}:${target.port}`, username: 'u', password: 'tenant-password', allowed_indices: ['logs'] } };
+      ? {
+          name: 'hostile pg',
+          dialect,
+          auth_mode: 'password',
+          config: {
+            host: target.host,
+            port: target.port,
+            database: 'db',
+            username: 'u',
+            password: 'tenant-password',
+            ssl_mode: 'disable',
+          },
+        }
+      : {
+          name: 'hostile es',
+          dialect,
+          auth_mode: 'basic',
+          config: {
+            cluster_url: `http://${target.host}:${target.port}`,
+            username: 'u',
+            password: 'tenant-password',
+            allowed_indices: ['logs'],
+          },
+        };
   const res = await browser.post('/api/v1/connections', body);
   expect(res.status, res.text).toBe(201);
   return res.json.id as string;
 }
 
-const postgresScenarios: PostgresScenario[] = ['reset-after-login', 'reset-mid-row', 'garbage-after-login', 'close-after-login', 'accept-and-close', 'hang-after-login', 'cleartext-password'];
-const httpScenarios: HttpScenario[] = ['reset-mid-body', 'reset-after-headers', 'garbage', 'accept-and-close', 'half-open', 'trickle', 'malformed-json'];
+const postgresScenarios: PostgresScenario[] = [
+  'reset-after-login',
+  'reset-mid-row',
+  'garbage-after-login',
+  'close-after-login',
+  'accept-and-close',
+  'hang-after-login',
+  'cleartext-password',
+];
+const httpScenarios: HttpScenario[] = [
+  'reset-mid-body',
+  'reset-after-headers',
+  'garbage',
+  'accept-and-close',
+  'half-open',
+  'trickle',
+  'malformed-json',
+];
 const cases: Array<['postgres' | 'elasticsearch', string, () => Promise<HostileServer>]> = [
-  ...postgresScenarios.map((s) => ['postgres', s, () => startHostilePostgres(s)] as ['postgres', string, () => Promise<HostileServer>]),
-  ...httpScenarios.map((s) => ['elasticsearch', s, () => startHostileHttp(s)] as ['elasticsearch', string, () => Promise<HostileServer>]),
+  ...postgresScenarios.map(
+    (s) =>
+      ['postgres', s, () => startHostilePostgres(s)] as ['postgres', string, () => Promise<HostileServer>],
+  ),
+  ...httpScenarios.map(
+    (s) =>
+      ['elasticsearch', s, () => startHostileHttp(s)] as [
+        'elasticsearch',
+        string,
+        () => Promise<HostileServer>,
+      ],
+  ),
 ];
 
 describe('hostile data sources through the API', () => {
-  it.each(cases)('%s %s: test and run end with a symptom; the service stays up', async (dialect, _scenario, start) => {
-    const target = await start();
-    hostile.push(target);
-    const browser = await signedInBrowser(server);
-    const id = await connectTo(browser, dialect, target);
+  it.each(cases)(
+    '%s %s: test and run end with a symptom; the service stays up',
+    async (dialect, _scenario, start) => {
+      const target = await start();
+      hostile.push(target);
+      const browser = await signedInBrowser(server);
+      const id = await connectTo(browser, dialect, target);
 
-    const test = await browser.post(`/api/v1/connections/${id}/test`);
-    expect(test.status).toBe(200);
-    expect(test.json.ok).toBe(false);
-    expect(test.json.symptom).toEqual(expect.any(String));
-    expect(test.json.fix).toEqual(expect.any(String));
+      const test = await browser.post(`/api/v1/connections/${id}/test`);
+      expect(test.status).toBe(200);
+      expect(test.json.ok).toBe(false);
+      expect(test.json.symptom).toEqual(expect.any(String));
+      expect(test.json.fix).toEqual(expect.any(String));
 
-    const run = await browser.post('/api/v1/run', { question: 'how many rows', connection_id: id });
-    expect(run.status).toBe(200);
-    expect(run.json.status).toBe('failed');
-    expect(run.json.error.message).toEqual(expect.any(String));
-    expect(run.text).not.toContain('tenant-password');
+      const run = await browser.post('/api/v1/run', { question: 'how many rows', connection_id: id });
+      expect(run.status).toBe(200);
+      expect(run.json.status).toBe('failed');
+      expect(run.json.error.message).toEqual(expect.any(String));
+      expect(run.text).not.toContain('tenant-password');
 
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    expect(await target.settled(1500)).toBe(0);
-    expect(uncaught).toEqual([]);
-  });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(await target.settled(1500)).toBe(0);
+      expect(uncaught).toEqual([]);
+    },
+  );
 
   it('keeps serving other tenants while one tenant hammers hostile sources', async () => {
     const attacker = await signedInBrowser(server);
-    const targets = await Promise.all([startHostilePostgres('reset-mid-row'), startHostilePostgres('hang-after-login'), startHostileHttp('trickle')]);
+    const targets = await Promise.all([
+      startHostilePostgres('reset-mid-row'),
+      startHostilePostgres('hang-after-login'),
+      startHostileHttp('trickle'),
+    ]);
     hostile.push(...targets);
-    const ids = [await connectTo(attacker, 'postgres', targets[0]!), await connectTo(attacker, 'postgres', targets[1]!), await connectTo(attacker, 'elasticsearch', targets[2]!)];
-    const attack = Promise.all(ids.flatMap((id) => [attacker.post(`/api/v1/connections/${id}/test`), attacker.post(`/api/v1/connections/${id}/introspect`)]));
+    const ids = [
+      await connectTo(attacker, 'postgres', targets[0]!),
+      await connectTo(attacker, 'postgres', targets[1]!),
+      await connectTo(attacker, 'elasticsearch', targets[2]!),
+    ];
+    const attack = Promise.all(
+      ids.flatMap((id) => [
+        attacker.post(`/api/v1/connections/${id}/test`),
+        attacker.post(`/api/v1/connections/${id}/introspect`),
+      ]),
+    );
 
     const tenant = await signedInBrowser(server);
-    const demo = ((await tenant.get('/api/v1/connections')).json.connections as Array<{ id: string; is_demo: boolean }>).find((c) => c.is_demo)!.id;
-    const answer = await tenant.post('/api/v1/run', { question: 'how many orders per status', connection_id: demo });
+    const demo = (
+      (await tenant.get('/api/v1/connections')).json.connections as Array<{ id: string; is_demo: boolean }>
+    ).find((c) => c.is_demo)!.id;
+    const answer = await tenant.post('/api/v1/run', {
+      question: 'how many orders per status',
+      connection_id: demo,
+    });
     expect(answer.json.status).toBe('succeeded');
 
     const outcomes = await attack;

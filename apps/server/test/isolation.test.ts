@@ -58,11 +58,16 @@ function url(route: Route): string {
 }
 
 async function call(route: Route, as: { browser?: Browser; apiKey?: string }) {
-  const body = BODIES[`${route.method} ${route.path}`] ?? (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+  const body =
+    BODIES[`${route.method} ${route.path}`] ??
+    (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
   if (as.apiKey) {
     const res = await fetch(`${server.url}${url(route)}`, {
       method: route.method,
-      headers: { 'x-api-key': as.apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        'x-api-key': as.apiKey,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, text: await res.text() };
@@ -73,7 +78,13 @@ async function call(route: Route, as: { browser?: Browser; apiKey?: string }) {
 
 beforeAll(async () => {
   cluster = await startTestCluster({ fixtures, version: '8.15.0' });
-  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '100000' } });
+  server = await startTestServer({
+    env: {
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ALLOW_INSECURE_TRANSPORT: 'true',
+      RATE_LIMIT_PER_MINUTE: '100000',
+    },
+  });
   const ownerEmail = uniqueEmail('owner');
   owner = await signedInBrowser(server, ownerEmail);
   ownerKey = (await apiKeys.createApiKey({ db: server.store.db }, { email: ownerEmail })).key;
@@ -81,10 +92,18 @@ beforeAll(async () => {
     name: 'Owned',
     dialect: 'elasticsearch',
     auth_mode: 'api_key',
-    config: { cluster_url: cluster.url, api_key_id: 'read-key', api_key_secret: 'read-secret', allowed_indices: ['employees'] },
+    config: {
+      cluster_url: cluster.url,
+      api_key_id: 'read-key',
+      api_key_secret: 'read-secret',
+      allowed_indices: ['employees'],
+    },
   });
   connectionId = created.json.id;
-  const run = await owner.post('/api/v1/run', { question: 'number of employees by gender', connection_id: connectionId });
+  const run = await owner.post('/api/v1/run', {
+    question: 'number of employees by gender',
+    connection_id: connectionId,
+  });
   runId = run.json.id;
   conversationId = run.json.conversation_id;
   if (!runId || !conversationId) throw new Error(`setup run failed: ${run.text}`);
@@ -98,8 +117,13 @@ beforeAll(async () => {
   member = await signedInBrowser(server, memberEmail);
   const me = await owner.get('/auth/me');
   const [memberUser] = await server.store.db.select().from(users).where(eq(users.email, memberEmail));
-  await server.store.db.insert(workspaceMembers).values({ workspaceId: me.json.workspace.id, userId: memberUser!.id, role: 'member' });
-  await server.store.db.update(users).set({ currentWorkspaceId: me.json.workspace.id }).where(eq(users.id, memberUser!.id));
+  await server.store.db
+    .insert(workspaceMembers)
+    .values({ workspaceId: me.json.workspace.id, userId: memberUser!.id, role: 'member' });
+  await server.store.db
+    .update(users)
+    .set({ currentWorkspaceId: me.json.workspace.id })
+    .where(eq(users.id, memberUser!.id));
 });
 
 afterAll(async () => {
@@ -115,17 +139,23 @@ describe('tenant isolation: every route taking an id', () => {
     for (const route of routes) expect(url(route)).not.toMatch(/[{}]/);
   });
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: another workspace gets 404 by cookie and by API key', async (_name, route) => {
-    const byCookie = await call(route, { browser: intruder });
-    expect(byCookie.status).toBe(404);
-    expect(byCookie.text).not.toContain('Owned');
-    const byKey = await call(route, { apiKey: intruderKey });
-    expect(byKey.status).toBe(404);
-  });
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: another workspace gets 404 by cookie and by API key',
+    async (_name, route) => {
+      const byCookie = await call(route, { browser: intruder });
+      expect(byCookie.status).toBe(404);
+      expect(byCookie.text).not.toContain('Owned');
+      const byKey = await call(route, { apiKey: intruderKey });
+      expect(byKey.status).toBe(404);
+    },
+  );
 
-  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: anonymous gets 401', async (_name, route) => {
-    expect((await call(route, {})).status).toBe(401);
-  });
+  it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: anonymous gets 401',
+    async (_name, route) => {
+      expect((await call(route, {})).status).toBe(401);
+    },
+  );
 
   it.each(routes.filter((r) => r.method === 'GET').map((r) => [`${r.method} ${r.path}`, r] as const))(
     '%s: the owner (cookie and API key) and a member of the workspace may read',
@@ -136,7 +166,7 @@ describe('tenant isolation: every route taking an id', () => {
     },
   );
 
-  it('lists never show another workspace\'s connections', async () => {
+  it("lists never show another workspace's connections", async () => {
     const list = await intruder.get('/api/v1/connections');
     expect(list.json.connections.map((c: { id: string }) => c.id)).not.toContain(connectionId);
     const memberList = await member.get('/api/v1/connections');
@@ -144,7 +174,9 @@ describe('tenant isolation: every route taking an id', () => {
   });
 
   it('a tRPC batch cannot reach a foreign id either', async () => {
-    const input = encodeURIComponent(JSON.stringify({ 0: { id: connectionId }, 1: { connection_id: connectionId } }));
+    const input = encodeURIComponent(
+      JSON.stringify({ 0: { id: connectionId }, 1: { connection_id: connectionId } }),
+    );
     const res = await intruder.get(`/trpc/connections.get,schema.tables?batch=1&input=${input}`);
     const body = JSON.parse(res.text) as { error?: { data: { httpStatus: number } } }[];
     expect(body.map((b) => b.error?.data.httpStatus)).toEqual([404, 404]);

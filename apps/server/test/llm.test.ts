@@ -18,7 +18,17 @@ const countOrdersByStatus = {
   columns: [],
   filters: [],
   group_by: [{ column: { table: null, column: 'status' }, time_bucket: null, alias: 'status' }],
-  aggregates: [{ fn: 'count', column: null, expression: null, percentile: null, where: null, share: false, alias: 'orders' }],
+  aggregates: [
+    {
+      fn: 'count',
+      column: null,
+      expression: null,
+      percentile: null,
+      where: null,
+      share: false,
+      alias: 'orders',
+    },
+  ],
   having: [],
   order_by: [{ ref: 'orders', direction: 'desc' }],
   limit: null,
@@ -34,7 +44,11 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     req.on('end', () => {
       const body = JSON.parse(raw) as { model: string; messages: { content: unknown }[] };
-      requests.push({ auth: req.headers.authorization, model: body.model, prompt: JSON.stringify(body.messages) });
+      requests.push({
+        auth: req.headers.authorization,
+        model: body.model,
+        prompt: JSON.stringify(body.messages),
+      });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -42,7 +56,13 @@ beforeAll(async () => {
           object: 'chat.completion',
           created: 1_718_452_800,
           model: body.model,
-          choices: [{ index: 0, message: { role: 'assistant', content: answers.shift() ?? '{}' }, finish_reason: 'stop' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: answers.shift() ?? '{}' },
+              finish_reason: 'stop',
+            },
+          ],
           usage: { prompt_tokens: 812, completion_tokens: 64, total_tokens: 876 },
         }),
       );
@@ -50,7 +70,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
-  server = await startTestServer({ env: { LLM_API_KEY: 'sk-local-test', LLM_BASE_URL: baseUrl, LLM_MODEL: 'local-model' } });
+  server = await startTestServer({
+    env: { LLM_API_KEY: 'sk-local-test', LLM_BASE_URL: baseUrl, LLM_MODEL: 'local-model' },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -64,8 +86,15 @@ describe('the LLM planner, when configured', () => {
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     answers.push(JSON.stringify(countOrdersByStatus));
     // The offline planner cannot read this one (`board deck`): the cascade asks the model.
-    const res = await browser.post('/api/v1/run', { question: 'share of orders per status for the board deck', connection_id: demo });
-    expect(res.json).toMatchObject({ status: 'succeeded', planner: 'llm', usage: { prompt_tokens: 812, completion_tokens: 64 } });
+    const res = await browser.post('/api/v1/run', {
+      question: 'share of orders per status for the board deck',
+      connection_id: demo,
+    });
+    expect(res.json).toMatchObject({
+      status: 'succeeded',
+      planner: 'llm',
+      usage: { prompt_tokens: 812, completion_tokens: 64 },
+    });
     expect(res.json.query.text).toMatch(/GROUP BY "orders"\."status"/);
     expect(res.json.artifacts.find((a: any) => a.kind === 'chart')?.chart_type).toBe('pie');
     const sent = requests.at(-1)!;
@@ -79,8 +108,15 @@ describe('the LLM planner, when configured', () => {
     const browser = await signedInBrowser(server);
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     const before = requests.length;
-    const res = await browser.post('/api/v1/run', { question: 'number of orders per channel', connection_id: demo });
-    expect(res.json).toMatchObject({ status: 'succeeded', planner: 'offline', usage: { prompt_tokens: 0, completion_tokens: 0 } });
+    const res = await browser.post('/api/v1/run', {
+      question: 'number of orders per channel',
+      connection_id: demo,
+    });
+    expect(res.json).toMatchObject({
+      status: 'succeeded',
+      planner: 'offline',
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+    });
     expect(requests.length).toBe(before);
   }, 60_000);
 
@@ -89,7 +125,10 @@ describe('the LLM planner, when configured', () => {
     const demo = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     answers.push(JSON.stringify({ ...countOrdersByStatus, source: 'shop.nope' }), 'not json at all');
     const before = requests.length;
-    const res = await browser.post('/api/v1/run', { question: 'orders per status for the board deck', connection_id: demo });
+    const res = await browser.post('/api/v1/run', {
+      question: 'orders per status for the board deck',
+      connection_id: demo,
+    });
     expect(requests.length - before).toBe(2);
     expect(res.json.status).toBe('failed');
     expect(res.json.error.type).toBe('invalid_model_output');

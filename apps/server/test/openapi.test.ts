@@ -19,17 +19,24 @@ afterAll(async () => {
   await server?.close();
 });
 
-type Doc = { paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>> };
+type Doc = {
+  paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+};
 
 describe('the OpenAPI document', () => {
   it('documents every procedure of the router and every plain route, with both security schemes', async () => {
-    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc & { components: { securitySchemes: object } };
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc & {
+      components: { securitySchemes: object };
+    };
     for (const procedure of Object.values(appRouter._def.procedures)) {
-      const meta = (procedure as unknown as { _def: { meta?: { openapi?: { method: string; path: string } } } })._def.meta;
+      const meta = (
+        procedure as unknown as { _def: { meta?: { openapi?: { method: string; path: string } } } }
+      )._def.meta;
       expect(meta?.openapi, 'every procedure has a REST route').toBeDefined();
       expect(doc.paths[meta!.openapi!.path]?.[meta!.openapi!.method.toLowerCase()]).toBeDefined();
     }
-    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) expect(doc.paths[path]?.get).toBeDefined();
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs'])
+      expect(doc.paths[path]?.get).toBeDefined();
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'sessionCookie']);
     expect(doc.paths['/auth/me']!.get!.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
   });
@@ -50,7 +57,9 @@ describe('the OpenAPI document', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument('/'))));
     const generated = astToString(await openapiTS(new URL(`file://${committedDocPath}`)));
     const header = readFileSync(committedSchemaPath, 'utf8').split('export interface paths')[0] ?? '';
-    expect(readFileSync(committedSchemaPath, 'utf8')).toBe(`${header}${generated.slice(generated.indexOf('export interface paths'))}`);
+    expect(readFileSync(committedSchemaPath, 'utf8')).toBe(
+      `${header}${generated.slice(generated.indexOf('export interface paths'))}`,
+    );
   });
 
   it('serves an interactive reference from the app itself, with no CDN', async () => {

@@ -8,14 +8,25 @@ export { freePort };
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'info', ...env };
+  const clean: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LOG_LEVEL: 'info',
+    ...env,
+  };
   return clean;
 }
 
 /** Runs `main.ts <args>` to completion, like `npm run cli -- <args>`. */
-export function runMain(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runMain(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], { cwd: serverDir, env: baseEnv(env) });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      cwd: serverDir,
+      env: baseEnv(env),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testStoreKinds } from '@aqs/db/testing';
 import { apiKeys } from '@aqs/core';
-import { awaitMinuteRoom, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
+import {
+  awaitMinuteRoom,
+  signedInBrowser,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../src/testing.ts';
 
 const kinds = await testStoreKinds();
 
@@ -42,7 +48,9 @@ describe.each(kinds)('rate limit on %s', (kind) => {
     await signedInBrowser(server, email);
     const { key } = await apiKeys.createApiKey({ db: server.store.db }, { email });
     const statuses = await Promise.all(
-      Array.from({ length: 50 }, () => fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key } }).then((r) => r.status)),
+      Array.from({ length: 50 }, () =>
+        fetch(`${server.url}/auth/me`, { headers: { 'x-api-key': key } }).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(20);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { usageCounters } from '@aqs/db';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import type { Browser} from '../src/testing.ts';
+import type { Browser } from '../src/testing.ts';
 import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
 import { readSse } from './sse.ts';
 
@@ -16,13 +16,25 @@ let demoId: string;
 
 beforeAll(async () => {
   cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
-  server = await startTestServer({ env: { ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true', RATE_LIMIT_PER_MINUTE: '100000', SSE_HEARTBEAT_SECONDS: '1' } });
+  server = await startTestServer({
+    env: {
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ALLOW_INSECURE_TRANSPORT: 'true',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      SSE_HEARTBEAT_SECONDS: '1',
+    },
+  });
   browser = await signedInBrowser(server);
   const es = await browser.post('/api/v1/connections', {
     name: 'Web logs',
     dialect: 'elasticsearch',
     auth_mode: 'basic',
-    config: { cluster_url: cluster.url, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] },
+    config: {
+      cluster_url: cluster.url,
+      username: 'elastic',
+      password: 'changeme',
+      allowed_indices: ['weblogs'],
+    },
   });
   esId = es.json.id;
   demoId = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
@@ -44,13 +56,26 @@ function stream(body: object, signal?: AbortSignal) {
 
 describe('POST /api/v1/run', () => {
   it('answers a question over Elasticsearch with ES|QL, a table and a chart', async () => {
-    const res = await browser.post('/api/v1/run', { question: 'number of requests per country', connection_id: esId, chart_requested: true });
+    const res = await browser.post('/api/v1/run', {
+      question: 'number of requests per country',
+      connection_id: esId,
+      chart_requested: true,
+    });
     expect(res.status).toBe(200);
     const run = res.json;
-    expect(run).toMatchObject({ status: 'succeeded', planner: 'offline', turn_index: 0, connection_id: esId, error: null, usage: { prompt_tokens: 0, completion_tokens: 0 } });
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      planner: 'offline',
+      turn_index: 0,
+      connection_id: esId,
+      error: null,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+    });
     expect(run.query.dialect).toBe('esql');
     // `requests` are the documents with request fields.
-    expect(run.query.text).toMatch(/^FROM weblogs \| WHERE http\.request\.method IS NOT NULL \| STATS .* BY geo\.country_name/);
+    expect(run.query.text).toMatch(
+      /^FROM weblogs \| WHERE http\.request\.method IS NOT NULL \| STATS .* BY geo\.country_name/,
+    );
     expect(run.query.text).toMatch(/LIMIT \d+$/);
     const table = run.artifacts.find((a: any) => a.kind === 'table');
     expect(table.row_count).toBeGreaterThan(1);
@@ -66,11 +91,16 @@ describe('POST /api/v1/run', () => {
     expect(country.sample_values).toEqual(expect.arrayContaining(['France', 'United States']));
     expect(weblogsTable.json.columns.find((c: any) => c.name === 'user.id').sample_values).toEqual([]);
     // A widened small integer (ES `short`, read as `integer`) is sampled by its native type.
-    expect(weblogsTable.json.columns.find((c: any) => c.name === 'http.response.status_code').sample_values).toEqual(expect.arrayContaining([200, 404]));
+    expect(
+      weblogsTable.json.columns.find((c: any) => c.name === 'http.response.status_code').sample_values,
+    ).toEqual(expect.arrayContaining([200, 404]));
   });
 
   it('answers a question over the demo database with SQL', async () => {
-    const res = await browser.post('/api/v1/run', { question: 'how many orders per status', connection_id: demoId });
+    const res = await browser.post('/api/v1/run', {
+      question: 'how many orders per status',
+      connection_id: demoId,
+    });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('succeeded');
     expect(res.json.query.dialect).toBe('sql');
@@ -84,7 +114,10 @@ describe('POST /api/v1/run', () => {
   }, 60_000);
 
   it('fails a question it cannot map with a helpful message, stored as a failed run', async () => {
-    const res = await browser.post('/api/v1/run', { question: 'what is the meaning of life', connection_id: esId });
+    const res = await browser.post('/api/v1/run', {
+      question: 'what is the meaning of life',
+      connection_id: esId,
+    });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('failed');
     expect(res.json.error.type).toBe('unanswerable');
@@ -107,19 +140,39 @@ describe('POST /api/v1/run', () => {
   });
 
   it('404 for unknown or foreign connections and conversations; 409 with a way out for a paused connection', async () => {
-    expect((await browser.post('/api/v1/run', { question: 'count requests', connection_id: 'con_nope' })).status).toBe(404);
+    expect(
+      (await browser.post('/api/v1/run', { question: 'count requests', connection_id: 'con_nope' })).status,
+    ).toBe(404);
     const other = await signedInBrowser(server);
-    expect((await other.post('/api/v1/run', { question: 'count requests', connection_id: esId })).status).toBe(404);
-    expect((await browser.post('/api/v1/run', { question: 'count requests', connection_id: esId, conversation_id: 'cnv_nope' })).status).toBe(404);
+    expect(
+      (await other.post('/api/v1/run', { question: 'count requests', connection_id: esId })).status,
+    ).toBe(404);
+    expect(
+      (
+        await browser.post('/api/v1/run', {
+          question: 'count requests',
+          connection_id: esId,
+          conversation_id: 'cnv_nope',
+        })
+      ).status,
+    ).toBe(404);
 
     const paused = await browser.post('/api/v1/connections', {
       name: 'Paused',
       dialect: 'elasticsearch',
       auth_mode: 'basic',
-      config: { cluster_url: cluster.url, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] },
+      config: {
+        cluster_url: cluster.url,
+        username: 'elastic',
+        password: 'changeme',
+        allowed_indices: ['weblogs'],
+      },
     });
     await browser.post(`/api/v1/connections/${paused.json.id}/paused`, { paused: true });
-    const res = await browser.post('/api/v1/run', { question: 'count requests', connection_id: paused.json.id });
+    const res = await browser.post('/api/v1/run', {
+      question: 'count requests',
+      connection_id: paused.json.id,
+    });
     expect(res.status).toBe(409);
     expect(res.json.detail).toMatch(/paused.*"paused": false/);
     const streamed = await stream({ question: 'count requests', connection_id: paused.json.id });
@@ -132,11 +185,19 @@ describe('POST /api/v1/run', () => {
       name: 'Down',
       dialect: 'elasticsearch',
       auth_mode: 'basic',
-      config: { cluster_url: down.url, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] },
+      config: {
+        cluster_url: down.url,
+        username: 'elastic',
+        password: 'changeme',
+        allowed_indices: ['weblogs'],
+      },
     });
     await browser.post(`/api/v1/connections/${conn.json.id}/introspect`);
     await down.stop();
-    const res = await browser.post('/api/v1/run', { question: 'number of requests per country', connection_id: conn.json.id });
+    const res = await browser.post('/api/v1/run', {
+      question: 'number of requests per country',
+      connection_id: conn.json.id,
+    });
     expect(res.status).toBe(200);
     expect(res.json.status).toBe('failed');
     expect(res.json.error.type).toBe('unreachable');
@@ -148,11 +209,16 @@ describe('POST /api/v1/run', () => {
     const me = await user.get('/auth/me');
     const demo = (await user.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     const period = new Date().toISOString().slice(0, 7);
-    await server.store.db.insert(usageCounters).values({ workspaceId: me.json.workspace.id, period, metric: 'questions', count: 200 });
+    await server.store.db
+      .insert(usageCounters)
+      .values({ workspaceId: me.json.workspace.id, period, metric: 'questions', count: 200 });
     const res = await user.post('/api/v1/run', { question: 'how many orders', connection_id: demo });
     expect(res.status).toBe(429);
     expect(res.json.code).toBe('quota_questions_exceeded');
-    const [row] = await server.store.db.select().from(usageCounters).where(eq(usageCounters.workspaceId, me.json.workspace.id));
+    const [row] = await server.store.db
+      .select()
+      .from(usageCounters)
+      .where(eq(usageCounters.workspaceId, me.json.workspace.id));
     expect(row!.count).toBe(200);
   });
 });
@@ -164,13 +230,21 @@ describe('the monthly question quota under concurrency', () => {
     const demo = (await user.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
     await user.post('/api/v1/run', { question: 'how many orders', connection_id: demo });
     const period = new Date().toISOString().slice(0, 7);
-    await server.store.db.update(usageCounters).set({ count: 199 }).where(eq(usageCounters.workspaceId, me.json.workspace.id));
+    await server.store.db
+      .update(usageCounters)
+      .set({ count: 199 })
+      .where(eq(usageCounters.workspaceId, me.json.workspace.id));
     const statuses = await Promise.all(
-      Array.from({ length: 5 }, () => user.post('/api/v1/run', { question: 'how many orders', connection_id: demo }).then((r) => r.status)),
+      Array.from({ length: 5 }, () =>
+        user.post('/api/v1/run', { question: 'how many orders', connection_id: demo }).then((r) => r.status),
+      ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 429)).toHaveLength(4);
-    const [row] = await server.store.db.select().from(usageCounters).where(eq(usageCounters.workspaceId, me.json.workspace.id));
+    const [row] = await server.store.db
+      .select()
+      .from(usageCounters)
+      .where(eq(usageCounters.workspaceId, me.json.workspace.id));
     expect(row).toMatchObject({ period, count: 200 });
   }, 60_000);
 });
@@ -193,13 +267,17 @@ describe('POST /api/v1/run/stream', () => {
     const starts = events.filter((e) => e.event === 'step_start');
     const completes = events.filter((e) => e.event === 'step_complete');
     expect(starts.map((e) => e.data.index)).toEqual(completes.map((e) => e.data.index));
-    expect(starts.map((e) => e.data.op)).toEqual(expect.arrayContaining(['load_schema', 'plan', 'compile', 'validate', 'execute', 'build_artifacts']));
+    expect(starts.map((e) => e.data.op)).toEqual(
+      expect.arrayContaining(['load_schema', 'plan', 'compile', 'validate', 'execute', 'build_artifacts']),
+    );
     for (const s of starts) {
       const at = events.indexOf(s);
       const done = events.findIndex((e) => e.event === 'step_complete' && e.data.index === s.data.index);
       expect(done).toBeGreaterThan(at);
     }
-    expect(completes.every((e) => e.data.status === 'ok' && typeof e.data.elapsed_ms === 'number')).toBe(true);
+    expect(completes.every((e) => e.data.status === 'ok' && typeof e.data.elapsed_ms === 'number')).toBe(
+      true,
+    );
     const result = events.at(-1)!.data;
     expect(result.status).toBe('succeeded');
     expect(result.artifacts.find((a: any) => a.kind === 'chart').chart_type).toBe('line');
@@ -222,12 +300,16 @@ describe('POST /api/v1/run/stream', () => {
     cluster.setQueryDelay(10_000);
     const controller = new AbortController();
     try {
-      const res = await stream({ question: 'number of requests by city', connection_id: esId }, controller.signal);
+      const res = await stream(
+        { question: 'number of requests by city', connection_id: esId },
+        controller.signal,
+      );
       const reading = readSse(res).catch(() => undefined);
       await cluster.waitForActiveQueries(1, 8000);
       controller.abort();
       await reading;
-      for (let i = 0; i < 50 && cluster.cancelledQueries === before; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 50 && cluster.cancelledQueries === before; i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(cluster.cancelledQueries).toBe(before + 1);
     } finally {
       cluster.setQueryDelay(0);
@@ -237,14 +319,22 @@ describe('POST /api/v1/run/stream', () => {
       cancelled = (await browser.get(`/api/v1/runs?status=cancelled&connection_id=${esId}`)).json.runs;
       if (cancelled.length === 0) await new Promise((r) => setTimeout(r, 50));
     }
-    expect(cancelled[0]).toMatchObject({ question: 'number of requests by city', status: 'cancelled', artifacts: [] });
+    expect(cancelled[0]).toMatchObject({
+      question: 'number of requests by city',
+      status: 'cancelled',
+      artifacts: [],
+    });
   });
 
   it('caps open run streams at 3 per user; closing one frees its place', async () => {
     cluster.setQueryDelay(10_000);
     const controllers = [new AbortController(), new AbortController(), new AbortController()];
     try {
-      const open = await Promise.all(controllers.map((c) => stream({ question: 'number of requests by city', connection_id: esId }, c.signal)));
+      const open = await Promise.all(
+        controllers.map((c) =>
+          stream({ question: 'number of requests by city', connection_id: esId }, c.signal),
+        ),
+      );
       expect(open.map((r) => r.status)).toEqual([200, 200, 200]);
       const readers = open.map((r) => readSse(r).catch(() => undefined));
       const fourth = await stream({ question: 'number of requests by city', connection_id: esId });
@@ -272,22 +362,46 @@ describe('POST /api/v1/run/stream', () => {
     const res = await stream({ question: '', connection_id: esId });
     expect(res.status).toBe(422);
     expect(((await res.json()) as any).errors[0].field).toBe('question');
-    const anonymous = await fetch(`${server.url}/api/v1/run/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(`${server.url}/api/v1/run/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
   });
 });
 
 describe('conversations', () => {
   it('continues a conversation, lists it, truncates it and replays a question in place', async () => {
-    const first = await browser.post('/api/v1/run', { question: 'number of requests per country', connection_id: esId });
+    const first = await browser.post('/api/v1/run', {
+      question: 'number of requests per country',
+      connection_id: esId,
+    });
     const conversationId = first.json.conversation_id;
-    const second = await browser.post('/api/v1/run', { question: 'now by month', connection_id: esId, conversation_id: conversationId });
-    expect(second.json).toMatchObject({ conversation_id: conversationId, turn_index: 1, status: 'succeeded' });
-    const third = await browser.post('/api/v1/run', { question: 'as a line graph', connection_id: esId, conversation_id: conversationId });
+    const second = await browser.post('/api/v1/run', {
+      question: 'now by month',
+      connection_id: esId,
+      conversation_id: conversationId,
+    });
+    expect(second.json).toMatchObject({
+      conversation_id: conversationId,
+      turn_index: 1,
+      status: 'succeeded',
+    });
+    const third = await browser.post('/api/v1/run', {
+      question: 'as a line graph',
+      connection_id: esId,
+      conversation_id: conversationId,
+    });
     expect(third.json.turn_index).toBe(2);
 
     const detail = await browser.get(`/api/v1/conversations/${conversationId}`);
-    expect(detail.json).toMatchObject({ id: conversationId, turn_count: 3, connection_id: esId, title: 'number of requests per country' });
+    expect(detail.json).toMatchObject({
+      id: conversationId,
+      turn_count: 3,
+      connection_id: esId,
+      title: 'number of requests per country',
+    });
     expect(detail.json.runs.map((r: any) => r.turn_index)).toEqual([0, 1, 2]);
     const list = await browser.get(`/api/v1/conversations?connection_id=${esId}&limit=1`);
     expect(list.json.conversations[0].id).toBe(conversationId);
@@ -297,7 +411,11 @@ describe('conversations', () => {
     expect(truncated.json.removed).toBe(2);
     const runs = await browser.get(`/api/v1/conversations/${conversationId}/runs`);
     expect(runs.json.runs.map((r: any) => r.turn_index)).toEqual([0]);
-    const replay = await browser.post('/api/v1/run', { question: 'now by month', connection_id: esId, conversation_id: conversationId });
+    const replay = await browser.post('/api/v1/run', {
+      question: 'now by month',
+      connection_id: esId,
+      conversation_id: conversationId,
+    });
     expect(replay.json.turn_index).toBe(1);
 
     expect((await browser.request('DELETE', `/api/v1/conversations/${conversationId}`)).status).toBe(200);
@@ -307,7 +425,11 @@ describe('conversations', () => {
 
   it('refuses a conversation of another connection, naming conversation_id', async () => {
     const first = await browser.post('/api/v1/run', { question: 'how many orders', connection_id: demoId });
-    const res = await browser.post('/api/v1/run', { question: 'count requests', connection_id: esId, conversation_id: first.json.conversation_id });
+    const res = await browser.post('/api/v1/run', {
+      question: 'count requests',
+      connection_id: esId,
+      conversation_id: first.json.conversation_id,
+    });
     expect(res.status).toBe(422);
     expect(res.json.errors[0].field).toBe('conversation_id');
   }, 60_000);

@@ -7,7 +7,14 @@ import { eq, like } from 'drizzle-orm';
 import { authTokens, openStore, outboxEmails, sessions, users, type Store } from '@aqs/db';
 import { createTestStore, isPostgresAvailable, type TestStore } from '@aqs/db/testing';
 import { apiKeys, verifyPassword } from '@aqs/core';
-import { Browser, PASSWORD, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
+import {
+  Browser,
+  PASSWORD,
+  signedInBrowser,
+  startTestServer,
+  uniqueEmail,
+  type TestServer,
+} from '../src/testing.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/runtime.ts';
 
@@ -67,9 +74,14 @@ describe('session cookie', () => {
 
     const absolute = new Browser(server.url);
     await absolute.post('/auth/email/login', { email, password: PASSWORD });
-    await server.store.db.update(sessions).set({ absoluteExpiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user!.id));
+    await server.store.db
+      .update(sessions)
+      .set({ absoluteExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, user!.id));
     expect((await absolute.get('/auth/me')).status).toBe(401);
-    expect(await server.store.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toHaveLength(0);
+    expect(await server.store.db.select().from(sessions).where(eq(sessions.userId, user!.id))).toHaveLength(
+      0,
+    );
   });
 });
 
@@ -94,7 +106,10 @@ describe('passwords and tokens at rest', () => {
     const rows = await server.store.db.select().from(authTokens).where(eq(authTokens.userId, user!.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.tokenHash).not.toBe(token);
-    await server.store.db.update(authTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(authTokens.userId, user!.id));
+    await server.store.db
+      .update(authTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(authTokens.userId, user!.id));
     expect((await new Browser(server.url).post('/auth/email/verify', { token })).status).toBe(400);
   });
 });
@@ -126,7 +141,11 @@ describe('CSRF: cookie-authenticated changes must come from our origin', () => {
     expect(res.status).toBe(403);
     const referer = await fetch(`${server.url}/auth/logout`, {
       method: 'POST',
-      headers: { cookie: browser.cookie ?? '', 'content-type': 'application/json', referer: 'https://evil.example/page' },
+      headers: {
+        cookie: browser.cookie ?? '',
+        'content-type': 'application/json',
+        referer: 'https://evil.example/page',
+      },
       body: '{}',
     });
     expect(referer.status).toBe(403);
@@ -162,10 +181,15 @@ describe('no account enumeration', () => {
   it('register answers identically for a new and a taken address', async () => {
     const email = uniqueEmail('enum');
     const first = await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
-    const second = await new Browser(server.url).post('/auth/email/register', { email, password: 'other password' });
+    const second = await new Browser(server.url).post('/auth/email/register', {
+      email,
+      password: 'other password',
+    });
     expect(second.status).toBe(first.status);
     expect(second.json).toEqual(first.json);
-    expect((await server.lastEmail(email))?.subject).toBe('Someone tried to register with your email address');
+    expect((await server.lastEmail(email))?.subject).toBe(
+      'Someone tried to register with your email address',
+    );
   });
 
   it('login answers identically for an unknown email and a wrong password, in similar time', async () => {
@@ -197,7 +221,9 @@ describe('no account enumeration', () => {
     const email = uniqueEmail('enum-forgot');
     await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
     const known = await new Browser(server.url).post('/auth/email/forgot-password', { email });
-    const unknown = await new Browser(server.url).post('/auth/email/forgot-password', { email: uniqueEmail('ghost') });
+    const unknown = await new Browser(server.url).post('/auth/email/forgot-password', {
+      email: uniqueEmail('ghost'),
+    });
     expect(known.status).toBe(202);
     expect(unknown.status).toBe(202);
     expect(unknown.json).toEqual(known.json);
@@ -255,107 +281,146 @@ async function startLatencyProxy(
 
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
-describe.skipIf(!(await isPostgresAvailable()))('no account enumeration by timing: register and forgot-password', () => {
-  const DELAY_MS = 5;
-  let backing: TestStore;
-  let proxy: Awaited<ReturnType<typeof startLatencyProxy>>;
-  let store: Store;
-  let running: RunningServer;
-  let dataDir: string;
+describe.skipIf(!(await isPostgresAvailable()))(
+  'no account enumeration by timing: register and forgot-password',
+  () => {
+    const DELAY_MS = 5;
+    let backing: TestStore;
+    let proxy: Awaited<ReturnType<typeof startLatencyProxy>>;
+    let store: Store;
+    let running: RunningServer;
+    let dataDir: string;
 
-  beforeAll(async () => {
-    backing = await createTestStore('postgres');
-    const url = new URL(backing.url!);
-    proxy = await startLatencyProxy({ host: url.hostname, port: Number(url.port || 5432) }, DELAY_MS);
-    url.host = `127.0.0.1:${proxy.port}`;
-    store = await openStore({ kind: 'postgres', url: url.toString(), maxConnections: 4 });
-    dataDir = mkdtempSync(join(tmpdir(), 'aqs-timing-'));
-    const config = loadConfig({ PORT: '1', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error', AUTH_RATE_LIMIT_PER_CLIENT: '100000', ANON_RATE_LIMIT_PER_MINUTE: '100000' });
-    config.port = 0;
-    running = await startServer(config, { store });
-  }, 60_000);
-  afterAll(async () => {
-    await running?.close();
-    await store?.close();
-    await proxy?.close();
-    await backing?.close();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      backing = await createTestStore('postgres');
+      const url = new URL(backing.url!);
+      proxy = await startLatencyProxy({ host: url.hostname, port: Number(url.port || 5432) }, DELAY_MS);
+      url.host = `127.0.0.1:${proxy.port}`;
+      store = await openStore({ kind: 'postgres', url: url.toString(), maxConnections: 4 });
+      dataDir = mkdtempSync(join(tmpdir(), 'aqs-timing-'));
+      const config = loadConfig({
+        PORT: '1',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'error',
+        AUTH_RATE_LIMIT_PER_CLIENT: '100000',
+        ANON_RATE_LIMIT_PER_MINUTE: '100000',
+      });
+      config.port = 0;
+      running = await startServer(config, { store });
+    }, 60_000);
+    afterAll(async () => {
+      await running?.close();
+      await store?.close();
+      await proxy?.close();
+      await backing?.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
 
-  /**
-   * Medians of interleaved tries (after a warm-up), so load on the machine hits both sides alike: the
-   * time of each answer, and the round trips it made to the store (counted by the proxy).
-   */
-  async function medians(path: string, known: () => object, unknown: () => object, tries = 7) {
-    const time = async (body: object) => {
-      const writes = proxy.stats.writes;
-      const started = performance.now();
-      const res = await new Browser(running.url).post(path, body);
-      expect(res.status).toBe(202);
-      return { ms: performance.now() - started, trips: proxy.stats.writes - writes, json: res.json };
-    };
-    for (let i = 0; i < 2; i++) await Promise.all([time(known()), time(unknown())]);
-    const k: { ms: number; trips: number }[] = [];
-    const u: { ms: number; trips: number }[] = [];
-    for (let i = 0; i < tries; i++) {
-      const a = await time(known());
-      const b = await time(unknown());
-      expect(b.json).toEqual(a.json);
-      k.push(a);
-      u.push(b);
+    /**
+     * Medians of interleaved tries (after a warm-up), so load on the machine hits both sides alike: the
+     * time of each answer, and the round trips it made to the store (counted by the proxy).
+     */
+    async function medians(path: string, known: () => object, unknown: () => object, tries = 7) {
+      const time = async (body: object) => {
+        const writes = proxy.stats.writes;
+        const started = performance.now();
+        const res = await new Browser(running.url).post(path, body);
+        expect(res.status).toBe(202);
+        return { ms: performance.now() - started, trips: proxy.stats.writes - writes, json: res.json };
+      };
+      for (let i = 0; i < 2; i++) await Promise.all([time(known()), time(unknown())]);
+      const k: { ms: number; trips: number }[] = [];
+      const u: { ms: number; trips: number }[] = [];
+      for (let i = 0; i < tries; i++) {
+        const a = await time(known());
+        const b = await time(unknown());
+        expect(b.json).toEqual(a.json);
+        k.push(a);
+        u.push(b);
+      }
+      return {
+        known: median(k.map((x) => x.ms)),
+        unknown: median(u.map((x) => x.ms)),
+        knownTrips: median(k.map((x) => x.trips)),
+        unknownTrips: median(u.map((x) => x.trips)),
+      };
     }
-    return {
-      known: median(k.map((x) => x.ms)),
-      unknown: median(u.map((x) => x.ms)),
-      knownTrips: median(k.map((x) => x.trips)),
-      unknownTrips: median(u.map((x) => x.trips)),
-    };
-  }
 
-  // Before the paths did the same store work, a new address cost ~7 more round trips than a taken one
-  // (register) and a known address 2 more than an unknown one (forgot-password): with 10 ms per round
-  // trip, ratios of about 1.5-2. The same work on both paths gives about 1.
-  const RATIO = 1.3;
+    // Before the paths did the same store work, a new address cost ~7 more round trips than a taken one
+    // (register) and a known address 2 more than an unknown one (forgot-password): with 10 ms per round
+    // trip, ratios of about 1.5-2. The same work on both paths gives about 1.
+    const RATIO = 1.3;
 
-  it('register takes the same time for a new and a taken address', async () => {
-    const taken = uniqueEmail('timing-taken');
-    expect((await new Browser(running.url).post('/auth/email/register', { email: taken, password: PASSWORD })).status).toBe(202);
-    const m = await medians(
-      '/auth/email/register',
-      () => ({ email: taken, password: PASSWORD }),
-      () => ({ email: uniqueEmail('timing-new'), password: PASSWORD }),
-    );
-    console.log(`register median: taken ${m.known.toFixed(1)} ms (${m.knownTrips} round trips), new ${m.unknown.toFixed(1)} ms (${m.unknownTrips})`);
-    expect(Math.max(m.known, m.unknown) / Math.min(m.known, m.unknown)).toBeLessThan(RATIO);
-    expect(m.unknownTrips).toBe(m.knownTrips);
-    // The shadow accounts of the taken address were rolled back.
-    expect(await backing.db.select({ id: users.id }).from(users).where(like(users.email, '%@shadow.invalid'))).toEqual([]);
-  }, 60_000);
+    it('register takes the same time for a new and a taken address', async () => {
+      const taken = uniqueEmail('timing-taken');
+      expect(
+        (await new Browser(running.url).post('/auth/email/register', { email: taken, password: PASSWORD }))
+          .status,
+      ).toBe(202);
+      const m = await medians(
+        '/auth/email/register',
+        () => ({ email: taken, password: PASSWORD }),
+        () => ({ email: uniqueEmail('timing-new'), password: PASSWORD }),
+      );
+      console.log(
+        `register median: taken ${m.known.toFixed(1)} ms (${m.knownTrips} round trips), new ${m.unknown.toFixed(1)} ms (${m.unknownTrips})`,
+      );
+      expect(Math.max(m.known, m.unknown) / Math.min(m.known, m.unknown)).toBeLessThan(RATIO);
+      expect(m.unknownTrips).toBe(m.knownTrips);
+      // The shadow accounts of the taken address were rolled back.
+      expect(
+        await backing.db.select({ id: users.id }).from(users).where(like(users.email, '%@shadow.invalid')),
+      ).toEqual([]);
+    }, 60_000);
 
-  it('forgot-password takes the same time for a known and an unknown address', async () => {
-    const known = uniqueEmail('timing-known');
-    expect((await new Browser(running.url).post('/auth/email/register', { email: known, password: PASSWORD })).status).toBe(202);
-    const m = await medians(
-      '/auth/email/forgot-password',
-      () => ({ email: known }),
-      () => ({ email: uniqueEmail('timing-ghost') }),
-    );
-    console.log(`forgot-password median: known ${m.known.toFixed(1)} ms (${m.knownTrips} round trips), unknown ${m.unknown.toFixed(1)} ms (${m.unknownTrips})`);
-    expect(Math.max(m.known, m.unknown) / Math.min(m.known, m.unknown)).toBeLessThan(RATIO);
-    expect(m.unknownTrips).toBe(m.knownTrips);
-    // The shadow work left nothing behind, and an unknown address is sent nothing.
-    expect(await backing.db.select({ id: users.id }).from(users).where(like(users.email, '%@shadow.invalid'))).toEqual([]);
-    expect(await backing.db.select({ id: outboxEmails.id }).from(outboxEmails).where(like(outboxEmails.toAddress, 'timing-ghost-%'))).toEqual([]);
-    expect((await backing.db.select({ subject: outboxEmails.subject }).from(outboxEmails).where(eq(outboxEmails.toAddress, known))).map((r) => r.subject)).toContain('Reset your password');
-  }, 60_000);
-});
+    it('forgot-password takes the same time for a known and an unknown address', async () => {
+      const known = uniqueEmail('timing-known');
+      expect(
+        (await new Browser(running.url).post('/auth/email/register', { email: known, password: PASSWORD }))
+          .status,
+      ).toBe(202);
+      const m = await medians(
+        '/auth/email/forgot-password',
+        () => ({ email: known }),
+        () => ({ email: uniqueEmail('timing-ghost') }),
+      );
+      console.log(
+        `forgot-password median: known ${m.known.toFixed(1)} ms (${m.knownTrips} round trips), unknown ${m.unknown.toFixed(1)} ms (${m.unknownTrips})`,
+      );
+      expect(Math.max(m.known, m.unknown) / Math.min(m.known, m.unknown)).toBeLessThan(RATIO);
+      expect(m.unknownTrips).toBe(m.knownTrips);
+      // The shadow work left nothing behind, and an unknown address is sent nothing.
+      expect(
+        await backing.db.select({ id: users.id }).from(users).where(like(users.email, '%@shadow.invalid')),
+      ).toEqual([]);
+      expect(
+        await backing.db
+          .select({ id: outboxEmails.id })
+          .from(outboxEmails)
+          .where(like(outboxEmails.toAddress, 'timing-ghost-%')),
+      ).toEqual([]);
+      expect(
+        (
+          await backing.db
+            .select({ subject: outboxEmails.subject })
+            .from(outboxEmails)
+            .where(eq(outboxEmails.toAddress, known))
+        ).map((r) => r.subject),
+      ).toContain('Reset your password');
+    }, 60_000);
+  },
+);
 
 describe('brute-force limits on sign-in', () => {
   it('limits attempts per account, with the same answer for unknown accounts', async () => {
     const email = uniqueEmail('brute');
     await new Browser(server.url).post('/auth/email/register', { email, password: PASSWORD });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await new Browser(server.url).post('/auth/email/login', { email, password: 'guess' })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await new Browser(server.url).post('/auth/email/login', { email, password: 'guess' })).status,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     const blocked = await new Browser(server.url).post('/auth/email/login', { email, password: PASSWORD });
     expect(blocked.status).toBe(429);
@@ -369,7 +434,10 @@ describe('brute-force limits on sign-in', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        statuses.push((await new Browser(strict.url).post('/auth/email/forgot-password', { email: uniqueEmail() })).status);
+        statuses.push(
+          (await new Browser(strict.url).post('/auth/email/forgot-password', { email: uniqueEmail() }))
+            .status,
+        );
       }
       expect(statuses).toEqual([202, 202, 202, 429]);
     } finally {
@@ -388,7 +456,9 @@ describe('both credentials', () => {
     expect(both.status).toBe(200);
     expect(both.json.user.email).toBe(keyOwnerEmail);
     expect(both.json.auth_method).toBe('api_key');
-    const bad = await cookieOwner.get('/auth/me', { 'x-api-key': 'aqs_0000000000_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' });
+    const bad = await cookieOwner.get('/auth/me', {
+      'x-api-key': 'aqs_0000000000_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+    });
     expect(bad.status).toBe(401);
     expect(bad.json.detail).toMatch(/API key/);
   });

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { outboxEmails } from '@aqs/db';
-import { Browser, PASSWORD, startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '../src/testing.ts';
+import {
+  Browser,
+  PASSWORD,
+  startTestServer,
+  tokenFromEmail,
+  uniqueEmail,
+  type TestServer,
+} from '../src/testing.ts';
 
 interface Received {
   from: string;
@@ -35,7 +42,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
   port = (smtp.server.address() as { port: number }).port;
   server = await startTestServer({
-    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'AQS <no-reply@aqs.test>', APP_URL: 'http://app.aqs.test' },
+    env: {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: 'AQS <no-reply@aqs.test>',
+      APP_URL: 'http://app.aqs.test',
+    },
   });
 });
 
@@ -55,7 +66,9 @@ async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
 
 function bodyOf(raw: string): string {
   // nodemailer may use quoted-printable; undo soft line breaks and =XX escapes.
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 describe('email over SMTP', () => {

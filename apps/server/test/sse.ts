@@ -4,7 +4,10 @@ export interface SseEvent {
   data: any;
 }
 
-export async function readSse(res: Response, onEvent?: (e: SseEvent) => void): Promise<{ events: SseEvent[]; pings: number }> {
+export async function readSse(
+  res: Response,
+  onEvent?: (e: SseEvent) => void,
+): Promise<{ events: SseEvent[]; pings: number }> {
   const events: SseEvent[] = [];
   let pings = 0;
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();

@@ -43,7 +43,12 @@ export function App() {
 
   // Pages that work whether or not someone is signed in.
   if (path === '/reset-password') return <ResetPasswordPage />;
-  if (me.isPending) return <div className="splash"><Spinner label="Loading the app…" /></div>;
+  if (me.isPending)
+    return (
+      <div className="splash">
+        <Spinner label="Loading the app…" />
+      </div>
+    );
   if (path === '/verify-email') return <VerifyEmailPage signedIn={Boolean(me.data)} />;
 
   if (me.isError) {
@@ -66,7 +71,7 @@ export function App() {
 }
 
 function route(path: string): ReactNode {
-  if (path === '/' ) return <Redirect to="/ask" />;
+  if (path === '/') return <Redirect to="/ask" />;
   if (path === '/ask') return <AskPage conversationId={null} />;
   let p = match('/ask/:conversationId', path);
   if (p) return <AskPage conversationId={p.conversationId ?? null} />;
@@ -89,7 +94,11 @@ function route(path: string): ReactNode {
 
 const NAV = [
   { to: '/ask', label: 'Ask', icon: 'M4 5h16v10H9l-5 4z' },
-  { to: '/connections', label: 'Connections', icon: 'M12 3c4.4 0 8 1.3 8 3v12c0 1.7-3.6 3-8 3s-8-1.3-8-3V6c0-1.7 3.6-3 8-3zm8 3c0 1.7-3.6 3-8 3S4 7.7 4 6m16 6c0 1.7-3.6 3-8 3s-8-1.3-8-3' },
+  {
+    to: '/connections',
+    label: 'Connections',
+    icon: 'M12 3c4.4 0 8 1.3 8 3v12c0 1.7-3.6 3-8 3s-8-1.3-8-3V6c0-1.7 3.6-3 8-3zm8 3c0 1.7-3.6 3-8 3S4 7.7 4 6m16 6c0 1.7-3.6 3-8 3s-8-1.3-8-3',
+  },
   { to: '/history', label: 'History', icon: 'M12 7v5l3 2M21 12a9 9 0 1 1-9-9 9 9 0 0 1 9 9z' },
 ];
 
@@ -113,7 +122,11 @@ function Shell({ me, children }: { me: Me; children: ReactNode }) {
               const active = path === item.to || path.startsWith(item.to + '/');
               return (
                 <li key={item.to}>
-                  <Link to={item.to} className={`nav-link${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined}>
+                  <Link
+                    to={item.to}
+                    className={`nav-link${active ? ' active' : ''}`}
+                    aria-current={active ? 'page' : undefined}
+                  >
                     <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">
                       <path d={item.icon} />
                     </svg>
@@ -132,7 +145,13 @@ function Shell({ me, children }: { me: Me; children: ReactNode }) {
       </aside>
       <div className="main-col">
         <header className="topbar">
-          <button type="button" className="btn btn-ghost nav-toggle" aria-label="Open navigation" aria-expanded={navOpen} onClick={() => setNavOpen((v) => !v)}>
+          <button
+            type="button"
+            className="btn btn-ghost nav-toggle"
+            aria-label="Open navigation"
+            aria-expanded={navOpen}
+            onClick={() => setNavOpen((v) => !v)}
+          >
             <svg viewBox="0 0 24 24" aria-hidden="true" className="nav-icon">
               <path d="M4 6h16M4 12h16M4 18h16" />
             </svg>
@@ -164,7 +183,12 @@ function VerifyBanner({ me }: { me: Me }) {
       </span>
       {resend.data ? <span className="muted">{resend.data.detail}</span> : null}
       {resend.error ? <span className="text-danger">{toApiError(resend.error).message}</span> : null}
-      <button type="button" className="btn btn-sm btn-ghost" onClick={() => resend.mutate()} disabled={resend.isPending}>
+      <button
+        type="button"
+        className="btn btn-sm btn-ghost"
+        onClick={() => resend.mutate()}
+        disabled={resend.isPending}
+      >
         Resend the link
       </button>
     </div>
@@ -201,7 +225,13 @@ function UserMenu({ me }: { me: Me }) {
   const label = me.user.name ?? me.user.email;
   return (
     <div className="user-menu" ref={ref}>
-      <button type="button" className="btn btn-ghost user-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+      <button
+        type="button"
+        className="btn btn-ghost user-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((v) => !v)}
+      >
         <span className="avatar" aria-hidden="true">
           {label.slice(0, 1).toUpperCase()}
         </span>
@@ -215,7 +245,13 @@ function UserMenu({ me }: { me: Me }) {
               {me.email_verified ? 'Email confirmed' : 'Email not confirmed yet'} · {me.workspace.role}
             </div>
           </div>
-          <button type="button" role="menuitem" className="menu-item" onClick={() => logout.mutate()} disabled={logout.isPending}>
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => logout.mutate()}
+            disabled={logout.isPending}
+          >
             Sign out
           </button>
         </div>
@@ -223,4 +259,3 @@ function UserMenu({ me }: { me: Me }) {
     </div>
   );
 }
-

@@ -35,7 +35,6 @@ function statusOf(code: TrpcCode): number {
   return getHTTPStatusCodeFromError(new TRPCError({ code }));
 }
 
-
 interface ZodLikeIssue {
   code: string;
   path: PropertyKey[];
@@ -44,7 +43,11 @@ interface ZodLikeIssue {
 }
 
 function isZodError(value: unknown): value is { issues: ZodLikeIssue[] } {
-  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
+  return (
+    value instanceof Error &&
+    value.name === 'ZodError' &&
+    Array.isArray((value as { issues?: unknown }).issues)
+  );
 }
 
 /**
@@ -75,18 +78,27 @@ export function fieldErrorsOf(issues: ZodLikeIssue[]): FieldError[] {
     }
     let message = issue.message;
     if (issue.code === 'invalid_type' && /received undefined/.test(message)) message = 'is required';
-    else if (issue.code === 'invalid_type') message = message.replace(/^Invalid input: /, 'must be of the right type: ');
+    else if (issue.code === 'invalid_type')
+      message = message.replace(/^Invalid input: /, 'must be of the right type: ');
     out.push({ field: fieldName(issue.path), message: clip(message) });
   }
   return out;
 }
 
 function validationProblem(all: FieldError[]): ProblemResponse {
-  const fields = all.slice(0, MAX_LISTED_ERRORS).map((f) => ({ field: clip(f.field), message: clip(f.message) }));
+  const fields = all
+    .slice(0, MAX_LISTED_ERRORS)
+    .map((f) => ({ field: clip(f.field), message: clip(f.message) }));
   const shown = fields.slice(0, 5);
-  const more = all.length > shown.length ? `; more are listed in \`errors\` (up to ${MAX_LISTED_ERRORS})` : '';
+  const more =
+    all.length > shown.length ? `; more are listed in \`errors\` (up to ${MAX_LISTED_ERRORS})` : '';
   const summary = shown.map((f) => `\`${f.field}\` ${f.message}`).join('; ');
-  return { code: 'UNPROCESSABLE_CONTENT', status: 422, body: { detail: `The request is invalid: ${summary}${more}.`, errors: fields }, headers: {} };
+  return {
+    code: 'UNPROCESSABLE_CONTENT',
+    status: 422,
+    body: { detail: `The request is invalid: ${summary}${more}.`, errors: fields },
+    headers: {},
+  };
 }
 
 /** Our sentence for the errors tRPC and its adapters raise themselves. */
@@ -124,8 +136,16 @@ function problemOf(error: unknown): ProblemResponse {
     const known = TRPC_DETAIL[error.code];
     if (known) {
       // Messages we wrote ourselves are kept; the adapters' generic ones are replaced by ours.
-      const generic = !error.message || /^(Not found|Failed to parse request body|Missing content-type header|Unsupported content-type)/.test(error.message) || error.message === error.code;
-      const detail = error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PARSE_ERROR' || generic ? known : error.message;
+      const generic =
+        !error.message ||
+        /^(Not found|Failed to parse request body|Missing content-type header|Unsupported content-type)/.test(
+          error.message,
+        ) ||
+        error.message === error.code;
+      const detail =
+        error.code === 'UNSUPPORTED_MEDIA_TYPE' || error.code === 'PARSE_ERROR' || generic
+          ? known
+          : error.message;
       return { code: error.code, status: statusOf(error.code), body: { detail }, headers: {} };
     }
   }

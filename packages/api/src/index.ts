@@ -1,5 +1,11 @@
 export { appRouter, type AppRouter } from './router.ts';
 export type { Context } from './context.ts';
-export { toProblem, fieldErrorsOf, MAX_LISTED_ERRORS, NO_ROUTE_DETAIL, type ProblemResponse } from './errors.ts';
+export {
+  toProblem,
+  fieldErrorsOf,
+  MAX_LISTED_ERRORS,
+  NO_ROUTE_DETAIL,
+  type ProblemResponse,
+} from './errors.ts';
 export { procedureMeta } from './procedures.ts';
 export { buildOpenApiDocument, API_TITLE, API_VERSION } from './openapi.ts';

@@ -24,10 +24,13 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '409': 'Conflicts with the current state.',
   '413': 'Body larger than 1 MiB.',
   '415': 'Body is not sent as `application/json`.',
-  '422': 'Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too.',
-  '429': 'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address.',
+  '422':
+    'Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too.',
+  '429':
+    'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address.',
   '500': 'Unexpected error; the body says nothing about internals.',
-  '502': 'The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`.',
+  '502':
+    'The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`.',
 };
 
 function errorResponse(status: string, withRetryAfter: boolean) {
@@ -66,15 +69,28 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
         '200': {
           description: 'An event stream (`text/event-stream`); see the description for the events.',
           headers: {
-            'X-RateLimit-Limit': { description: 'Requests allowed in the current one-minute window.', schema: { type: 'integer' } },
-            'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+            'X-RateLimit-Limit': {
+              description: 'Requests allowed in the current one-minute window.',
+              schema: { type: 'integer' },
+            },
+            'X-RateLimit-Remaining': {
+              description: 'Requests left in the current window.',
+              schema: { type: 'integer' },
+            },
           },
-          content: { 'text/event-stream': { schema: z.string().describe('event: <name>\ndata: <json>\n\n, and `: ping` comments') } },
+          content: {
+            'text/event-stream': {
+              schema: z.string().describe('event: <name>\ndata: <json>\n\n, and `: ping` comments'),
+            },
+          },
         },
         ...Object.fromEntries(
           ['400', '401', '403', '404', '409', '413', '422', '429', '500'].map((status) => [
             status,
-            { description: status === '409' ? 'The connection is paused.' : 'See the description.', content: { 'application/json': { schema: problemSchema } } },
+            {
+              description: status === '409' ? 'The connection is paused.' : 'See the description.',
+              content: { 'application/json': { schema: problemSchema } },
+            },
           ]),
         ),
       },
@@ -94,7 +110,10 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
       responses: {
         '200': { description: 'Ready.', content: { 'application/json': { schema: healthSchema } } },
         // Also registers the shared Problem component every error response refers to.
-        '503': { description: 'The store is unreachable.', content: { 'application/json': { schema: problemSchema } } },
+        '503': {
+          description: 'The store is unreachable.',
+          content: { 'application/json': { schema: problemSchema } },
+        },
       },
     },
   },
@@ -102,7 +121,12 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
     get: {
       tags: ['Operations'],
       summary: 'This OpenAPI document',
-      responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: z.object({}).loose() } } } },
+      responses: {
+        '200': {
+          description: 'OpenAPI 3.1 document.',
+          content: { 'application/json': { schema: z.object({}).loose() } },
+        },
+      },
     },
   },
   '/docs': {
@@ -151,10 +175,15 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       'Errors are JSON `{"detail": "<sentence>"}`; validation errors (422) add `errors`, quota errors (429) add `code`,',
       'data-source failures (502) add `code` (`data_source_<kind>`), `symptom`, `cause` and `fix`.',
       'Methods the API does not serve (TRACE, ...) answer 405 with `Allow`.',
-      'Cookie-authenticated requests that change state must come from the app\'s own origin (`Origin` header checked).',
+      "Cookie-authenticated requests that change state must come from the app's own origin (`Origin` header checked).",
     ].join(' '),
     securitySchemes: {
-      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'aqs_session', description: 'Session cookie set at sign-in (`__Host-aqs_session` over HTTPS).' },
+      sessionCookie: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'aqs_session',
+        description: 'Session cookie set at sign-in (`__Host-aqs_session` over HTTPS).',
+      },
       apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Operator-issued API key.' },
     },
     paths: plainRoutePaths,
@@ -174,7 +203,11 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       const meta = metas.get(`${method} ${path}`);
       const success = meta?.successStatus ?? 200;
       const ok = op.responses['200'];
-      if (ok) responses[String(success)] = { ...ok, headers: protectedOp ? { ...(ok.headers as object), ...rateLimitHeaders } : ok.headers };
+      if (ok)
+        responses[String(success)] = {
+          ...ok,
+          headers: protectedOp ? { ...(ok.headers as object), ...rateLimitHeaders } : ok.headers,
+        };
       const errors = ['400', '429', '500'];
       if (op.requestBody) errors.push('413', '415', '422');
       else if (op.parameters?.length) errors.push('422');

@@ -52,14 +52,24 @@ const withProblemCodes = t.middleware(async ({ next }) => {
   if (result.ok) return result;
   const problem = toProblem(result.error);
   if (problem.code === result.error.code) return result;
-  return { ...result, error: new TRPCError({ code: problem.code, message: problem.body.detail, cause: result.error.cause ?? result.error }) };
+  return {
+    ...result,
+    error: new TRPCError({
+      code: problem.code,
+      message: problem.body.detail,
+      cause: result.error.cause ?? result.error,
+    }),
+  };
 });
 
 export const publicProcedure = t.procedure.use(withProblemCodes).use(withStatus);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) {
-    throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in, or send an API key in the X-API-Key header.' });
+    throw new TRPCError({
+      code: 'UNAUTHORIZED',
+      message: 'Sign in, or send an API key in the X-API-Key header.',
+    });
   }
   return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
 });

@@ -84,8 +84,12 @@ describe('auth', () => {
 
   it('a wrong password is UNAUTHORIZED and a bad email UNPROCESSABLE_CONTENT', async () => {
     const { principal } = await signedIn();
-    expect(await codeOf(anonymous().auth.login({ email: principal.email, password: 'not the password' }))).toBe('UNAUTHORIZED');
-    expect(await codeOf(anonymous().auth.login({ email: 'not an email', password: PASSWORD }))).toBe('UNPROCESSABLE_CONTENT');
+    expect(
+      await codeOf(anonymous().auth.login({ email: principal.email, password: 'not the password' })),
+    ).toBe('UNAUTHORIZED');
+    expect(await codeOf(anonymous().auth.login({ email: 'not an email', password: PASSWORD }))).toBe(
+      'UNPROCESSABLE_CONTENT',
+    );
   });
 });
 
@@ -101,14 +105,24 @@ describe('connections', () => {
     expect(demoConnection.target).toMatch(/demo/i);
   });
 
-  it('another workspace\'s connection is NOT_FOUND; an unknown dialect UNPROCESSABLE_CONTENT', async () => {
+  it("another workspace's connection is NOT_FOUND; an unknown dialect UNPROCESSABLE_CONTENT", async () => {
     const owner = await signedIn();
     const stranger = await signedIn();
     const { connections } = await owner.caller.connections.list({});
     const id = connections.find((c) => c.is_demo)!.id;
     expect(await codeOf(stranger.caller.connections.get({ id }))).toBe('NOT_FOUND');
     expect(await codeOf(stranger.caller.connections.paused({ id, paused: true }))).toBe('NOT_FOUND');
-    expect(await codeOf(owner.caller.connections.create({ name: 'x', dialect: 'no-such-engine', auth_mode: 'password', config: {}, tags: [] }))).toBe('UNPROCESSABLE_CONTENT');
+    expect(
+      await codeOf(
+        owner.caller.connections.create({
+          name: 'x',
+          dialect: 'no-such-engine',
+          auth_mode: 'password',
+          config: {},
+          tags: [],
+        }),
+      ),
+    ).toBe('UNPROCESSABLE_CONTENT');
   });
 });
 
@@ -121,7 +135,11 @@ describe('runs, conversations and schema on the demo shop', () => {
     const tables = await caller.schema.tables({ connection_id: connectionId });
     expect(tables.tables.map((t) => t.name)).toContain('shop.orders');
 
-    const run = await caller.runs.run({ question: 'how many orders', connection_id: connectionId, chart_requested: false });
+    const run = await caller.runs.run({
+      question: 'how many orders',
+      connection_id: connectionId,
+      chart_requested: false,
+    });
     expect(run.status).toBe('succeeded');
     expect(run.query?.dialect).toBe('sql');
     const table = run.artifacts.find((a) => a.kind === 'table');

@@ -48,7 +48,18 @@ export const CHART_LIMITS = {
 
 export const OTHER_LABEL = 'Other';
 
-export const DEFAULT_PALETTE = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc', '#6e7074'];
+export const DEFAULT_PALETTE = [
+  '#5470c6',
+  '#91cc75',
+  '#fac858',
+  '#ee6666',
+  '#73c0de',
+  '#3ba272',
+  '#fc8452',
+  '#9a60b4',
+  '#ea7ccc',
+  '#6e7074',
+];
 
 type Plan =
   | { kind: 'time'; x: ColumnInfo; measures: ColumnInfo[]; split: ColumnInfo | null }
@@ -57,7 +68,14 @@ type Plan =
   | { kind: 'measures'; measures: ColumnInfo[] };
 
 /** A synthetic measure: the number of rows per category (for results with dimensions only). */
-const ROW_COUNT: ColumnInfo = { index: -1, name: 'rows', type: 'long', role: 'measure', fn: 'count', grouped: false };
+const ROW_COUNT: ColumnInfo = {
+  index: -1,
+  name: 'rows',
+  type: 'long',
+  role: 'measure',
+  fn: 'count',
+  grouped: false,
+};
 
 function measureOf(row: unknown[], col: ColumnInfo): number | null {
   return col.index < 0 ? 1 : toNumber(row[col.index]);
@@ -81,7 +99,8 @@ function choosePlan(cols: ColumnInfo[], rows: unknown[][]): Plan | null {
   const dims = cols.filter((c) => c.role !== 'measure');
   const time = dims.find((c) => c.role === 'time');
   if (time && measures.length > 0) {
-    const split = dims.find((c) => c !== time && c.role === 'category') ?? dims.find((c) => c !== time) ?? null;
+    const split =
+      dims.find((c) => c !== time && c.role === 'category') ?? dims.find((c) => c !== time) ?? null;
     return { kind: 'time', x: time, measures, split };
   }
   if (dims.length > 0) {
@@ -118,7 +137,11 @@ function pieFits(values: (number | null)[], fns: (AggregateFunction | undefined)
 }
 
 /** The plan and chart type to draw, honouring the preferred type when it can show the data. */
-function applyPreference(plan: Plan, preferred: ChartType | null | undefined, rows: unknown[][]): { plan: Plan; type: ChartType } {
+function applyPreference(
+  plan: Plan,
+  preferred: ChartType | null | undefined,
+  rows: unknown[][],
+): { plan: Plan; type: ChartType } {
   const fallback = { plan, type: defaultType(plan) };
   if (!preferred || preferred === fallback.type) return fallback;
   switch (plan.kind) {
@@ -133,7 +156,10 @@ function applyPreference(plan: Plan, preferred: ChartType | null | undefined, ro
         return pieFits(values, [plan.measures[0]!.fn]) ? { plan, type: 'pie' } : fallback;
       }
       if (preferred === 'scatter' && !plan.split && !plan.counted && plan.measures.length >= 2) {
-        return { plan: { kind: 'scatter', x: plan.measures[0]!, y: plan.measures[1]!, label: plan.x }, type: 'scatter' };
+        return {
+          plan: { kind: 'scatter', x: plan.measures[0]!, y: plan.measures[1]!, label: plan.x },
+          type: 'scatter',
+        };
       }
       return fallback;
     }
@@ -143,7 +169,12 @@ function applyPreference(plan: Plan, preferred: ChartType | null | undefined, ro
       if (preferred !== 'pie') return fallback;
       const row = rows[0] ?? [];
       const values = plan.measures.map((m) => measureOf(row, m));
-      return pieFits(values, plan.measures.map((m) => m.fn)) ? { plan, type: 'pie' } : fallback;
+      return pieFits(
+        values,
+        plan.measures.map((m) => m.fn),
+      )
+        ? { plan, type: 'pie' }
+        : fallback;
     }
   }
 }
@@ -222,7 +253,12 @@ interface CategoryData {
   combined: boolean;
 }
 
-function combineCategories(rows: unknown[][], x: ColumnInfo, split: ColumnInfo | null, measures: ColumnInfo[]): CategoryData {
+function combineCategories(
+  rows: unknown[][],
+  x: ColumnInfo,
+  split: ColumnInfo | null,
+  measures: ColumnInfo[],
+): CategoryData {
   const catIndex = new Map<string, number>();
   const categories: string[] = [];
   const raw: unknown[] = [];
@@ -268,7 +304,14 @@ function combineCategories(rows: unknown[][], x: ColumnInfo, split: ColumnInfo |
   const values = split
     ? accs.map((byCat) => categories.map((_, ci) => finish(byCat[ci], fn)))
     : series.map((m, mi) => categories.map((_, ci) => finish(accs[mi]?.[ci], m.fn)));
-  return { categories, raw, splits, values, seriesNames: split ? splits : series.map((m) => m.name), combined };
+  return {
+    categories,
+    raw,
+    splits,
+    values,
+    seriesNames: split ? splits : series.map((m) => m.name),
+    combined,
+  };
 }
 
 function total(values: (number | null)[]): number {
@@ -293,7 +336,9 @@ function orderCategories(data: CategoryData, spec: QuerySpec | null | undefined)
   return idx.sort((a, b) => {
     const aNull = data.categories[a] === NULL_LABEL ? 1 : 0;
     const bNull = data.categories[b] === NULL_LABEL ? 1 : 0;
-    return aNull - bNull || totals[b]! - totals[a]! || byLabel(data.categories[a]!, data.categories[b]!) || a - b;
+    return (
+      aNull - bNull || totals[b]! - totals[a]! || byLabel(data.categories[a]!, data.categories[b]!) || a - b
+    );
   });
 }
 
@@ -302,7 +347,13 @@ interface ShapedCategories {
   series: { name: string; values: (number | null)[] }[];
 }
 
-function shapeCategories(data: CategoryData, order: number[], additive: boolean, measureName: string, notes: string[]): ShapedCategories {
+function shapeCategories(
+  data: CategoryData,
+  order: number[],
+  additive: boolean,
+  measureName: string,
+  notes: string[],
+): ShapedCategories {
   let keep = order;
   let other: number[] = [];
   const max = CHART_LIMITS.maxCategories;
@@ -328,8 +379,17 @@ function shapeCategories(data: CategoryData, order: number[], additive: boolean,
     if (additive && other.length > 0) vals.push(total(other.map((i) => data.values[si]![i] ?? null)));
     return { name, values: vals };
   });
-  series = capSeries(series, additive, notes, (a, b) => ({ name: OTHER_LABEL, values: a.values.map((v, i) => sumNullable(v, b.values[i] ?? null)) }));
-  return { categories, series: series.map((s) => ({ name: s.name, values: s.values.map((v) => (v === null ? null : roundValue(v))) })) };
+  series = capSeries(series, additive, notes, (a, b) => ({
+    name: OTHER_LABEL,
+    values: a.values.map((v, i) => sumNullable(v, b.values[i] ?? null)),
+  }));
+  return {
+    categories,
+    series: series.map((s) => ({
+      name: s.name,
+      values: s.values.map((v) => (v === null ? null : roundValue(v))),
+    })),
+  };
 }
 
 function sumNullable(a: number | null, b: number | null): number | null {
@@ -344,21 +404,22 @@ function seriesTotal(s: { values?: (number | null)[]; points?: [number, number |
 }
 
 /** Keeps at most maxSeries series: the largest, plus "Other" (merged) when the measure adds up. */
-function capSeries<S extends { name: string; values?: (number | null)[]; points?: [number, number | null][] }>(
-  series: S[],
-  additive: boolean,
-  notes: string[],
-  merge: (a: S, b: S) => S,
-): S[] {
+function capSeries<
+  S extends { name: string; values?: (number | null)[]; points?: [number, number | null][] },
+>(series: S[], additive: boolean, notes: string[], merge: (a: S, b: S) => S): S[] {
   const max = CHART_LIMITS.maxSeries;
   if (series.length <= max) return series;
-  const rank = series.map((_, i) => i).sort((a, b) => seriesTotal(series[b]!) - seriesTotal(series[a]!) || a - b);
+  const rank = series
+    .map((_, i) => i)
+    .sort((a, b) => seriesTotal(series[b]!) - seriesTotal(series[a]!) || a - b);
   const kept = new Set(rank.slice(0, additive ? max - 1 : max));
   const out = series.filter((_, i) => kept.has(i));
   const rest = series.filter((_, i) => !kept.has(i));
   if (additive) {
     out.push(rest.slice(1).reduce(merge, { ...rest[0]!, name: OTHER_LABEL }));
-    notes.push(`${kept.size} of ${series.length} series shown; the other ${rest.length} are summed as "${OTHER_LABEL}".`);
+    notes.push(
+      `${kept.size} of ${series.length} series shown; the other ${rest.length} are summed as "${OTHER_LABEL}".`,
+    );
   } else {
     notes.push(`${kept.size} of ${series.length} series shown; ${rest.length} more not shown.`);
   }
@@ -382,7 +443,12 @@ interface TimeSeries {
 /** Instants whose cell text was already canonical ISO, so it need not be formatted again. */
 type IsoCache = Map<number, string>;
 
-function shapeTime(rows: unknown[][], plan: Extract<Plan, { kind: 'time' }>, notes: string[], isoCache: IsoCache): TimeSeries[] {
+function shapeTime(
+  rows: unknown[][],
+  plan: Extract<Plan, { kind: 'time' }>,
+  notes: string[],
+  isoCache: IsoCache,
+): TimeSeries[] {
   const { x, split } = plan;
   let measures = plan.measures;
   if (split && measures.length > 1) {
@@ -411,7 +477,8 @@ function shapeTime(rows: unknown[][], plan: Extract<Plan, { kind: 'time' }>, not
       s.points.push([t, measureOf(row, m)]);
     }
   }
-  if (skipped > 0) notes.push(`${skipped} row${skipped === 1 ? '' : 's'} without a valid ${x.name} left out.`);
+  if (skipped > 0)
+    notes.push(`${skipped} row${skipped === 1 ? '' : 's'} without a valid ${x.name} left out.`);
   for (const s of order) s.points.sort((a, b) => a[0] - b[0]);
   const additive = split ? isAdditive(measures[0]!.fn) : false;
   let series = order;
@@ -431,7 +498,10 @@ function shapeTime(rows: unknown[][], plan: Extract<Plan, { kind: 'time' }>, not
     series = series.map((s) => ({ name: s.name, points: thin(s.points, perSeries) }));
     notes.push(`${totalPoints} points thinned evenly to at most ${perSeries} per series.`);
   }
-  return series.map((s) => ({ name: s.name, points: s.points.map(([t, v]) => [t, v === null ? null : roundValue(v)]) }));
+  return series.map((s) => ({
+    name: s.name,
+    points: s.points.map(([t, v]) => [t, v === null ? null : roundValue(v)]),
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -445,7 +515,12 @@ interface Layout {
 
 function layout(text: string, notes: string[], legend: boolean): Layout {
   const subtext = notes.join(' ');
-  const title: Record<string, unknown> = { text, left: 12, top: 8, textStyle: { fontSize: 16, fontWeight: 'bold' } };
+  const title: Record<string, unknown> = {
+    text,
+    left: 12,
+    top: 8,
+    textStyle: { fontSize: 16, fontWeight: 'bold' },
+  };
   if (subtext) {
     title.subtext = subtext;
     title.subtextStyle = { fontSize: 11, width: 760, overflow: 'truncate' };
@@ -471,7 +546,9 @@ function defaultTitle(plan: Plan, type: ChartType): string {
   switch (plan.kind) {
     case 'time': {
       const m = plan.measures.map((c) => c.name).join(', ');
-      return plan.split ? `${plan.measures[0]!.name} by ${plan.split.name} over ${plan.x.name}` : `${m} over ${plan.x.name}`;
+      return plan.split
+        ? `${plan.measures[0]!.name} by ${plan.split.name} over ${plan.x.name}`
+        : `${m} over ${plan.x.name}`;
     }
     case 'category': {
       const m = plan.counted ? 'Rows' : plan.measures.map((c) => c.name).join(', ');
@@ -485,7 +562,14 @@ function defaultTitle(plan: Plan, type: ChartType): string {
   }
 }
 
-function timeOption(series: TimeSeries[], plan: Extract<Plan, { kind: 'time' }>, type: ChartType, title: string, notes: string[], isoCache: IsoCache): Record<string, unknown> {
+function timeOption(
+  series: TimeSeries[],
+  plan: Extract<Plan, { kind: 'time' }>,
+  type: ChartType,
+  title: string,
+  notes: string[],
+  isoCache: IsoCache,
+): Record<string, unknown> {
   const multi = series.length > 1;
   const L = layout(title, notes, multi);
   const longest = series.reduce((n, s) => Math.max(n, s.points.length), 0);
@@ -512,26 +596,61 @@ function timeOption(series: TimeSeries[], plan: Extract<Plan, { kind: 'time' }>,
           ...(s.points.length > 1000 ? { sampling: 'lttb' } : {}),
         };
       }
-      if (type === 'bar') return { type: 'bar', name: s.name, data, ...(plan.split && plan.measures[0] && isAdditive(plan.measures[0].fn) ? { stack: 'total' } : {}) };
-      return { type: 'scatter', name: s.name, data: data.filter((d) => d[1] !== null), symbolSize: s.points.length > 1000 ? 3 : 6 };
+      if (type === 'bar')
+        return {
+          type: 'bar',
+          name: s.name,
+          data,
+          ...(plan.split && plan.measures[0] && isAdditive(plan.measures[0].fn) ? { stack: 'total' } : {}),
+        };
+      return {
+        type: 'scatter',
+        name: s.name,
+        data: data.filter((d) => d[1] !== null),
+        symbolSize: s.points.length > 1000 ? 3 : 6,
+      };
     }),
   };
-  if (multi) option.legend = legendBlock(L.legendTop, series.map((s) => s.name));
-  if (zoom) option.dataZoom = [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, bottom: 8, height: 22 }];
+  if (multi)
+    option.legend = legendBlock(
+      L.legendTop,
+      series.map((s) => s.name),
+    );
+  if (zoom)
+    option.dataZoom = [
+      { type: 'inside', xAxisIndex: 0 },
+      { type: 'slider', xAxisIndex: 0, bottom: 8, height: 22 },
+    ];
   return option;
 }
 
-function categoryOption(data: ShapedCategories, plan: Extract<Plan, { kind: 'category' }>, type: 'bar' | 'line', title: string, notes: string[], additive: boolean): Record<string, unknown> {
+function categoryOption(
+  data: ShapedCategories,
+  plan: Extract<Plan, { kind: 'category' }>,
+  type: 'bar' | 'line',
+  title: string,
+  notes: string[],
+  additive: boolean,
+): Record<string, unknown> {
   const multi = data.series.length > 1;
   const L = layout(title, notes, multi);
   const maxLabel = data.categories.reduce((n, c) => Math.max(n, c.length), 0);
-  const horizontal = type === 'bar' && (data.categories.length > CHART_LIMITS.horizontalFromCategories || maxLabel > CHART_LIMITS.horizontalFromLabelLength);
-  const valueName = plan.counted ? 'rows' : plan.split || plan.measures.length === 1 ? plan.measures[0]!.name : '';
+  const horizontal =
+    type === 'bar' &&
+    (data.categories.length > CHART_LIMITS.horizontalFromCategories ||
+      maxLabel > CHART_LIMITS.horizontalFromLabelLength);
+  const valueName = plan.counted
+    ? 'rows'
+    : plan.split || plan.measures.length === 1
+      ? plan.measures[0]!.name
+      : '';
   const categoryAxis: Record<string, unknown> = {
     type: 'category',
     data: data.categories,
     ...axisName(plan.x.name, horizontal ? 0 : 30),
-    axisLabel: horizontal ? { width: 160, overflow: 'truncate' } : { interval: 0, hideOverlap: true, width: 100, overflow: 'truncate' },
+    axisLabel: horizontal
+      ? { width: 160, overflow: 'truncate' }
+      : { interval: 0, hideOverlap: true, width: 100, overflow: 'truncate' },
   };
   if (horizontal) {
     // First category at the top, as read; the axis name would collide with long labels.
@@ -552,14 +671,30 @@ function categoryOption(data: ShapedCategories, plan: Extract<Plan, { kind: 'cat
     series: data.series.map((s) =>
       type === 'bar'
         ? { type: 'bar', name: s.name, data: s.values, ...(stack ? { stack: 'total' } : {}) }
-        : { type: 'line', name: s.name, data: s.values, connectNulls: false, showSymbol: data.categories.length <= CHART_LIMITS.symbolsUpTo },
+        : {
+            type: 'line',
+            name: s.name,
+            data: s.values,
+            connectNulls: false,
+            showSymbol: data.categories.length <= CHART_LIMITS.symbolsUpTo,
+          },
     ),
   };
-  if (multi) option.legend = legendBlock(L.legendTop, data.series.map((s) => s.name));
+  if (multi)
+    option.legend = legendBlock(
+      L.legendTop,
+      data.series.map((s) => s.name),
+    );
   return option;
 }
 
-function pieOption(names: string[], values: (number | null)[], seriesName: string, title: string, notes: string[]): Record<string, unknown> {
+function pieOption(
+  names: string[],
+  values: (number | null)[],
+  seriesName: string,
+  title: string,
+  notes: string[],
+): Record<string, unknown> {
   const L = layout(title, notes, false);
   const data = names.map((name, i) => ({ name, value: values[i] ?? null })).filter((d) => d.value !== null);
   return {
@@ -581,7 +716,13 @@ function pieOption(names: string[], values: (number | null)[], seriesName: strin
   };
 }
 
-function scatterOption(rows: unknown[][], plan: Extract<Plan, { kind: 'scatter' }>, type: ChartType, title: string, notes: string[]): Record<string, unknown> {
+function scatterOption(
+  rows: unknown[][],
+  plan: Extract<Plan, { kind: 'scatter' }>,
+  type: ChartType,
+  title: string,
+  notes: string[],
+): Record<string, unknown> {
   let points: { x: number; y: number; label: string | null }[] = [];
   let skipped = 0;
   for (const row of rows) {
@@ -591,10 +732,21 @@ function scatterOption(rows: unknown[][], plan: Extract<Plan, { kind: 'scatter' 
       skipped++;
       continue;
     }
-    points.push({ x: roundValue(x), y: roundValue(y), label: plan.label ? toLabel(row[plan.label.index]) : null });
+    points.push({
+      x: roundValue(x),
+      y: roundValue(y),
+      label: plan.label ? toLabel(row[plan.label.index]) : null,
+    });
   }
-  if (skipped > 0) notes.push(`${skipped} row${skipped === 1 ? '' : 's'} with an empty ${plan.x.name} or ${plan.y.name} left out.`);
-  if (type === 'line') points = points.map((p, i) => ({ p, i })).sort((a, b) => a.p.x - b.p.x || a.i - b.i).map((e) => e.p);
+  if (skipped > 0)
+    notes.push(
+      `${skipped} row${skipped === 1 ? '' : 's'} with an empty ${plan.x.name} or ${plan.y.name} left out.`,
+    );
+  if (type === 'line')
+    points = points
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => a.p.x - b.p.x || a.i - b.i)
+      .map((e) => e.p);
   if (points.length > CHART_LIMITS.maxPoints) {
     notes.push(`${points.length} points thinned evenly to ${CHART_LIMITS.maxPoints}.`);
     points = thin(points, CHART_LIMITS.maxPoints);
@@ -612,7 +764,13 @@ function scatterOption(rows: unknown[][], plan: Extract<Plan, { kind: 'scatter' 
     series: [
       type === 'line'
         ? { type: 'line', name: plan.y.name, data, showSymbol: points.length <= CHART_LIMITS.symbolsUpTo }
-        : { type: 'scatter', name: plan.y.name, data, symbolSize: points.length > 1000 ? 3 : 6, ...(points.length > 2000 ? { large: true } : {}) },
+        : {
+            type: 'scatter',
+            name: plan.y.name,
+            data,
+            symbolSize: points.length > 1000 ? 3 : 6,
+            ...(points.length > 2000 ? { large: true } : {}),
+          },
     ],
   };
 }
@@ -634,7 +792,8 @@ export function buildChart(input: BuildChartInput): ChartBuild | null {
   if (!requested && !suitable(initial, rows, spec)) return null;
   const { plan, type } = applyPreference(initial, input.preferredType, rows);
   const notes: string[] = [];
-  const title = input.title && input.title.trim() ? clampTitle(input.title) : clampTitle(defaultTitle(plan, type));
+  const title =
+    input.title && input.title.trim() ? clampTitle(input.title) : clampTitle(defaultTitle(plan, type));
 
   switch (plan.kind) {
     case 'time': {
@@ -649,28 +808,58 @@ export function buildChart(input: BuildChartInput): ChartBuild | null {
       const row = rows[0]!;
       const names = plan.measures.map((m) => m.name);
       const values = plan.measures.map((m) => measureOf(row, m));
-      if (type === 'pie') return { chart_type: 'pie', option: pieOption(names, values, title, title, notes), notes };
-      const data: ShapedCategories = { categories: names, series: [{ name: 'value', values: values.map((v) => (v === null ? null : roundValue(v))) }] };
-      const asCategory = { kind: 'category' as const, x: { ...ROW_COUNT, name: '' }, measures: [{ ...ROW_COUNT, name: '' }], split: null, counted: false };
-      return { chart_type: 'bar', option: categoryOption(data, asCategory, 'bar', title, notes, false), notes };
+      if (type === 'pie')
+        return { chart_type: 'pie', option: pieOption(names, values, title, title, notes), notes };
+      const data: ShapedCategories = {
+        categories: names,
+        series: [{ name: 'value', values: values.map((v) => (v === null ? null : roundValue(v))) }],
+      };
+      const asCategory = {
+        kind: 'category' as const,
+        x: { ...ROW_COUNT, name: '' },
+        measures: [{ ...ROW_COUNT, name: '' }],
+        split: null,
+        counted: false,
+      };
+      return {
+        chart_type: 'bar',
+        option: categoryOption(data, asCategory, 'bar', title, notes, false),
+        notes,
+      };
     }
     case 'category': {
       const combined = combineCategories(rows, plan.x, plan.split, plan.measures);
       const additive = isAdditive(plan.measures[0]!.fn);
       if (combined.combined && !plan.counted) {
-        const how = additive ? 'summed' : plan.measures[0]!.fn === 'min' ? 'the minimum kept' : plan.measures[0]!.fn === 'max' ? 'the maximum kept' : 'averaged';
+        const how = additive
+          ? 'summed'
+          : plan.measures[0]!.fn === 'min'
+            ? 'the minimum kept'
+            : plan.measures[0]!.fn === 'max'
+              ? 'the maximum kept'
+              : 'averaged';
         notes.push(`Repeated ${plan.x.name}${plan.split ? `/${plan.split.name}` : ''} values ${how}.`);
       }
       const order = orderCategories(combined, spec);
       if (type === 'pie') {
         return {
           chart_type: 'pie',
-          option: pieOption(order.map((i) => combined.categories[i]!), order.map((i) => combined.values[0]![i] ?? null), plan.measures[0]!.name, title, notes),
+          option: pieOption(
+            order.map((i) => combined.categories[i]!),
+            order.map((i) => combined.values[0]![i] ?? null),
+            plan.measures[0]!.name,
+            title,
+            notes,
+          ),
           notes,
         };
       }
       const shaped = shapeCategories(combined, order, additive, plan.measures[0]!.name, notes);
-      return { chart_type: type, option: categoryOption(shaped, plan, type === 'line' ? 'line' : 'bar', title, notes, additive), notes };
+      return {
+        chart_type: type,
+        option: categoryOption(shaped, plan, type === 'line' ? 'line' : 'bar', title, notes, additive),
+        notes,
+      };
     }
   }
 }

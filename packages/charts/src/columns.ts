@@ -22,17 +22,50 @@ export interface ColumnInfo {
 }
 
 const NUMERIC_TYPES = new Set([
-  'byte', 'short', 'integer', 'int', 'long', 'unsigned_long', 'half_float', 'float', 'double', 'scaled_float',
-  'counter_integer', 'counter_long', 'counter_double', 'number', 'numeric', 'decimal', 'real', 'double precision',
-  'smallint', 'bigint', 'int2', 'int4', 'int8', 'float4', 'float8', 'money', 'oid',
+  'byte',
+  'short',
+  'integer',
+  'int',
+  'long',
+  'unsigned_long',
+  'half_float',
+  'float',
+  'double',
+  'scaled_float',
+  'counter_integer',
+  'counter_long',
+  'counter_double',
+  'number',
+  'numeric',
+  'decimal',
+  'real',
+  'double precision',
+  'smallint',
+  'bigint',
+  'int2',
+  'int4',
+  'int8',
+  'float4',
+  'float8',
+  'money',
+  'oid',
 ]);
 const TIME_TYPES = new Set([
-  'date', 'date_nanos', 'datetime', 'timestamp', 'timestamptz', 'timestamp without time zone',
+  'date',
+  'date_nanos',
+  'datetime',
+  'timestamp',
+  'timestamptz',
+  'timestamp without time zone',
   'timestamp with time zone',
 ]);
 
 function normaliseType(type: string): string {
-  return type.trim().toLowerCase().replace(/\(.*\)$/, '').trim();
+  return type
+    .trim()
+    .toLowerCase()
+    .replace(/\(.*\)$/, '')
+    .trim();
 }
 
 export function isNumericType(type: string): boolean {
@@ -72,11 +105,14 @@ export function classifyColumns(
   spec: QuerySpec | null | undefined,
 ): ColumnInfo[] {
   return columns.map((col, index) => {
-    const group = spec?.group_by.find((g) => g.alias === col.name) ?? spec?.group_by.find((g) => g.column.column === col.name);
+    const group =
+      spec?.group_by.find((g) => g.alias === col.name) ??
+      spec?.group_by.find((g) => g.column.column === col.name);
     const agg = spec?.aggregates.find((a) => a.alias === col.name);
     const values = sample(rows, index);
     const timeValues = values.length > 0 && values.every(looksLikeTime);
-    const numericValues = values.length > 0 && values.every((v) => typeof v === 'number' || typeof v === 'bigint');
+    const numericValues =
+      values.length > 0 && values.every((v) => typeof v === 'number' || typeof v === 'bigint');
     const base = { index, name: col.name, type: col.type, grouped: group !== undefined };
     if (agg) return { ...base, role: 'measure', fn: agg.fn };
     if (group) {

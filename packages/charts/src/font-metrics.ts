@@ -30,7 +30,8 @@ export function readFontMetrics(path: string): FontMetrics {
   const hhea = table(buf, 'hhea');
   const numberOfHMetrics = buf.readUInt16BE(hhea + 34);
   const hmtx = table(buf, 'hmtx');
-  const advance = (glyph: number): number => buf.readUInt16BE(hmtx + 4 * Math.min(glyph, numberOfHMetrics - 1));
+  const advance = (glyph: number): number =>
+    buf.readUInt16BE(hmtx + 4 * Math.min(glyph, numberOfHMetrics - 1));
 
   const cmap = table(buf, 'cmap');
   const numSub = buf.readUInt16BE(cmap + 2);
@@ -80,7 +81,10 @@ export function textWidth(metrics: FontMetrics, text: string, size: number): num
 }
 
 /** A measureText for zrender: CSS font shorthand (`bold 16px DejaVu Sans`) -> { width }. */
-export function makeMeasureText(regular: FontMetrics, bold: FontMetrics): (text: string, font?: string) => { width: number } {
+export function makeMeasureText(
+  regular: FontMetrics,
+  bold: FontMetrics,
+): (text: string, font?: string) => { width: number } {
   return (text, font) => {
     const f = font ?? '12px sans-serif';
     const size = Number(/(\d+(?:\.\d+)?)px/.exec(f)?.[1] ?? 12);

@@ -15,5 +15,14 @@ export {
   stylePresets,
 } from './style.ts';
 export type { LegendPosition, StylePatch, StylePatchResult, StylePresetName } from './style.ts';
-export { chartFontFiles, FONT_FAMILY, FONT_STACK, loadEcharts, RENDER_DEFAULTS, renderChart, renderSvg, svgToPng } from './render.ts';
+export {
+  chartFontFiles,
+  FONT_FAMILY,
+  FONT_STACK,
+  loadEcharts,
+  RENDER_DEFAULTS,
+  renderChart,
+  renderSvg,
+  svgToPng,
+} from './render.ts';
 export type { RenderFormat, RenderOptions } from './render.ts';

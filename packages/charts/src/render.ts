@@ -34,7 +34,11 @@ interface EchartsInstance {
 }
 interface EchartsModule {
   setPlatformAPI(api: { measureText: (text: string, font?: string) => { width: number } }): void;
-  init(dom: null, theme: null, opts: { renderer: 'svg'; ssr: true; width: number; height: number }): EchartsInstance;
+  init(
+    dom: null,
+    theme: null,
+    opts: { renderer: 'svg'; ssr: true; width: number; height: number },
+  ): EchartsInstance;
 }
 
 let echartsModule: EchartsModule | null = null;
@@ -58,8 +62,11 @@ let fontFiles: string[] | null = null;
 /** Absolute paths of the TTF files handed to resvg (DejaVu Sans regular and bold). */
 export function chartFontFiles(): string[] {
   if (fontFiles) return fontFiles;
-  const files = ['dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'].map((f) => require.resolve(f));
-  for (const f of files) if (!existsSync(f)) throw new Error(`Chart font missing: ${f} (install the dejavu-fonts-ttf package)`);
+  const files = ['dejavu-fonts-ttf/ttf/DejaVuSans.ttf', 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'].map((f) =>
+    require.resolve(f),
+  );
+  for (const f of files)
+    if (!existsSync(f)) throw new Error(`Chart font missing: ${f} (install the dejavu-fonts-ttf package)`);
   fontFiles = files;
   return files;
 }
@@ -123,10 +130,22 @@ export async function svgToPng(svg: string): Promise<Buffer> {
  * Renders an option to SVG (a string) or PNG (a Buffer). The chart instance is always disposed.
  * Animation is forced off and a white background is the default.
  */
-export async function renderChart(option: Record<string, unknown>, options: RenderOptions & { format: 'svg' }): Promise<string>;
-export async function renderChart(option: Record<string, unknown>, options: RenderOptions & { format: 'png' }): Promise<Buffer>;
-export async function renderChart(option: Record<string, unknown>, options: RenderOptions): Promise<Buffer | string>;
-export async function renderChart(option: Record<string, unknown>, options: RenderOptions): Promise<Buffer | string> {
+export async function renderChart(
+  option: Record<string, unknown>,
+  options: RenderOptions & { format: 'svg' },
+): Promise<string>;
+export async function renderChart(
+  option: Record<string, unknown>,
+  options: RenderOptions & { format: 'png' },
+): Promise<Buffer>;
+export async function renderChart(
+  option: Record<string, unknown>,
+  options: RenderOptions,
+): Promise<Buffer | string>;
+export async function renderChart(
+  option: Record<string, unknown>,
+  options: RenderOptions,
+): Promise<Buffer | string> {
   const width = dimension(options.width, RENDER_DEFAULTS.width, 'width');
   const height = dimension(options.height, RENDER_DEFAULTS.height, 'height');
   if (options.format !== 'svg' && options.format !== 'png') throw new RangeError('format must be svg or png');

@@ -11,11 +11,18 @@ const CSS_COLOR =
 export const colorSchema = z
   .string()
   .max(40)
-  .regex(CSS_COLOR, 'must be a colour: #rgb, #rrggbb, #rrggbbaa, rgb(r, g, b), rgba(r, g, b, a) or a colour name');
+  .regex(
+    CSS_COLOR,
+    'must be a colour: #rgb, #rrggbb, #rrggbbaa, rgb(r, g, b), rgba(r, g, b, a) or a colour name',
+  );
 
 /* eslint-disable-next-line no-control-regex */
 const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`).regex(NO_CONTROL, 'must not contain control characters');
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `must be at most ${max} characters`)
+    .regex(NO_CONTROL, 'must not contain control characters');
 
 export const legendPositions = ['top', 'bottom', 'left', 'right'] as const;
 export type LegendPosition = (typeof legendPositions)[number];
@@ -105,13 +112,34 @@ const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#56B4E9', '#CC79
 
 export const stylePresets: Readonly<Record<StylePresetName, StylePatch>> = Object.freeze({
   default: {
-    palette: ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc', '#6e7074'],
+    palette: [
+      '#5470c6',
+      '#91cc75',
+      '#fac858',
+      '#ee6666',
+      '#73c0de',
+      '#3ba272',
+      '#fc8452',
+      '#9a60b4',
+      '#ea7ccc',
+      '#6e7074',
+    ],
     background_color: '#ffffff',
     text_color: '#333333',
     axis_line_color: '#d9d9d9',
   },
   dark: {
-    palette: ['#4992ff', '#7cffb2', '#fddd60', '#ff6e76', '#58d9f9', '#05c091', '#ff8a45', '#8d48e3', '#dd79ff'],
+    palette: [
+      '#4992ff',
+      '#7cffb2',
+      '#fddd60',
+      '#ff6e76',
+      '#58d9f9',
+      '#05c091',
+      '#ff8a45',
+      '#8d48e3',
+      '#dd79ff',
+    ],
     background_color: '#1b1f24',
     text_color: '#e6e6e6',
     axis_line_color: '#3d434b',
@@ -168,7 +196,10 @@ function titles(option: Obj): Obj[] {
 }
 
 function isHorizontalBar(option: Obj): boolean {
-  return axes(option, 'yAxis').some((a) => a.type === 'category') && seriesList(option).some((s) => s.type === 'bar');
+  return (
+    axes(option, 'yAxis').some((a) => a.type === 'category') &&
+    seriesList(option).some((s) => s.type === 'bar')
+  );
 }
 
 function labelPosition(series: Obj, horizontal: boolean): string {
@@ -248,7 +279,8 @@ export function applyStylePatch(option: Record<string, unknown>, patch: unknown)
         if (nowHorizontal) a.inverse = true;
         else delete a.inverse;
       }
-      for (const s of seriesList(out)) if (isObj(s.label) && s.label.position) s.label.position = labelPosition(s, nowHorizontal);
+      for (const s of seriesList(out))
+        if (isObj(s.label) && s.label.position) s.label.position = labelPosition(s, nowHorizontal);
       if (Array.isArray(out.dataZoom)) {
         for (const z of out.dataZoom.filter(isObj)) {
           if ('xAxisIndex' in z) {
@@ -286,14 +318,16 @@ export function applyStylePatch(option: Record<string, unknown>, patch: unknown)
       if (p.legend.show !== undefined) legend.show = p.legend.show;
       if (p.legend.position !== undefined) {
         const top = typeof legend.top === 'number' ? legend.top : 8;
-        const wasTop = typeof legend.top === 'number' && legend.bottom === undefined && legend.orient !== 'vertical';
+        const wasTop =
+          typeof legend.top === 'number' && legend.bottom === undefined && legend.orient !== 'vertical';
         for (const k of ['top', 'bottom', 'left', 'right', 'orient']) delete legend[k];
         Object.assign(legend, LEGEND_PLACES[p.legend.position]);
         if (p.legend.position === 'top') legend.top = top;
         const grid = isObj(out.grid) ? out.grid : null;
         if (grid) {
           // The builder reserves a legend row above the grid; give it back when the legend moves.
-          if (wasTop && p.legend.position !== 'top' && typeof grid.top === 'number') grid.top = Math.max(40, grid.top - 34);
+          if (wasTop && p.legend.position !== 'top' && typeof grid.top === 'number')
+            grid.top = Math.max(40, grid.top - 34);
           if (p.legend.position === 'right') grid.right = 140;
           if (p.legend.position === 'left') grid.left = 140;
           if (p.legend.position === 'bottom' && typeof grid.bottom === 'number') grid.bottom += 32;
@@ -305,7 +339,11 @@ export function applyStylePatch(option: Record<string, unknown>, patch: unknown)
 }
 
 /** Applies a named preset (and then an optional patch on top). */
-export function applyStylePreset(option: Record<string, unknown>, name: StylePresetName, patch?: unknown): Record<string, unknown> {
+export function applyStylePreset(
+  option: Record<string, unknown>,
+  name: StylePresetName,
+  patch?: unknown,
+): Record<string, unknown> {
   const styled = applyStylePatch(option, stylePresets[name]);
   return patch === undefined ? styled : applyStylePatch(styled, patch);
 }

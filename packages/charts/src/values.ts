@@ -4,7 +4,8 @@
  */
 
 const NUMERIC_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_LIKE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 const YEAR_MONTH = /^(\d{4})-(\d{2})$/;
 
 /** A finite number for numeric cells (numbers, bigints, decimal strings); null otherwise. */
@@ -52,7 +53,11 @@ export function toTime(value: unknown): number | null {
 
 /** True when the text looks like a date or date-time (used to recognise untyped time columns). */
 export function looksLikeTime(value: unknown): boolean {
-  return typeof value === 'string' && (ISO_LIKE.test(value.trim()) || YEAR_MONTH.test(value.trim())) && toTime(value) !== null;
+  return (
+    typeof value === 'string' &&
+    (ISO_LIKE.test(value.trim()) || YEAR_MONTH.test(value.trim())) &&
+    toTime(value) !== null
+  );
 }
 
 const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -74,7 +79,8 @@ export function toLabel(value: unknown): string {
   let text: string;
   if (value === null || value === undefined) return NULL_LABEL;
   if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') text = String(value);
+  else if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    text = String(value);
   else text = JSON.stringify(value) ?? String(value);
   // Control characters carry no meaning on a chart and can confuse renderers.
   // eslint-disable-next-line no-control-regex

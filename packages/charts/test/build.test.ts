@@ -15,10 +15,20 @@ const countByStatus = spec({
 
 describe('chart type choice', () => {
   it('time bucket + measure -> line on a UTC time axis, sorted by time, [iso, value] pairs', () => {
-    const s = spec({ group_by: [{ column: { column: 'created_at' }, time_bucket: 'month', alias: 'month' }], aggregates: [{ fn: 'sum', column: { column: 'total' }, alias: 'revenue' }] });
+    const s = spec({
+      group_by: [{ column: { column: 'created_at' }, time_bucket: 'month', alias: 'month' }],
+      aggregates: [{ fn: 'sum', column: { column: 'total' }, alias: 'revenue' }],
+    });
     const chart = build({
-      columns: [{ name: 'month', type: 'date' }, { name: 'revenue', type: 'double' }],
-      rows: [['2024-03-01T00:00:00.000Z', 30.5], ['2024-01-01T00:00:00.000Z', 10], ['2024-02-01T00:00:00.000Z', 20.25]],
+      columns: [
+        { name: 'month', type: 'date' },
+        { name: 'revenue', type: 'double' },
+      ],
+      rows: [
+        ['2024-03-01T00:00:00.000Z', 30.5],
+        ['2024-01-01T00:00:00.000Z', 10],
+        ['2024-02-01T00:00:00.000Z', 20.25],
+      ],
       spec: s,
     })!;
     expect(chart.chart_type).toBe('line');
@@ -42,8 +52,15 @@ describe('chart type choice', () => {
 
   it('recognises dates without a spec: date-only text, zone-less timestamps as UTC, offsets', () => {
     const chart = build({
-      columns: [{ name: 'day', type: 'text' }, { name: 'n', type: 'integer' }],
-      rows: [['2024-01-02', 2], ['2024-01-01 12:00:00', 1], ['2024-01-03T01:00:00+01:00', 3]],
+      columns: [
+        { name: 'day', type: 'text' },
+        { name: 'n', type: 'integer' },
+      ],
+      rows: [
+        ['2024-01-02', 2],
+        ['2024-01-01 12:00:00', 1],
+        ['2024-01-03T01:00:00+01:00', 3],
+      ],
     })!;
     expect(chart.chart_type).toBe('line');
     expect((chart.option as Obj).series[0].data).toEqual([
@@ -55,7 +72,11 @@ describe('chart type choice', () => {
 
   it('several measures over time -> one line each, with a legend', () => {
     const chart = build({
-      columns: [{ name: 'day', type: 'date' }, { name: 'orders', type: 'long' }, { name: 'refunds', type: 'long' }],
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'orders', type: 'long' },
+        { name: 'refunds', type: 'long' },
+      ],
       rows: days(3).map((d, i) => [d, i * 10, i]),
     })!;
     const o = chart.option as Obj;
@@ -67,8 +88,15 @@ describe('chart type choice', () => {
 
   it('one category + one measure -> vertical bar for few short labels', () => {
     const chart = build({
-      columns: [{ name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }],
-      rows: [['paid', 10], ['open', 25], ['void', 3]],
+      columns: [
+        { name: 'status', type: 'keyword' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [
+        ['paid', 10],
+        ['open', 25],
+        ['void', 3],
+      ],
       spec: countByStatus,
     })!;
     expect(chart.chart_type).toBe('bar');
@@ -82,15 +110,32 @@ describe('chart type choice', () => {
 
   it('keeps the query order when the spec orders, and sorts ordinal (numeric) dimensions ascending', () => {
     const ordered = build({
-      columns: [{ name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }],
-      rows: [['void', 3], ['paid', 10], ['open', 25]],
+      columns: [
+        { name: 'status', type: 'keyword' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [
+        ['void', 3],
+        ['paid', 10],
+        ['open', 25],
+      ],
       spec: spec({ ...countByStatus, order_by: [{ ref: 'orders', direction: 'asc' }] }),
     })!;
     expect((ordered.option as Obj).xAxis.data).toEqual(['void', 'paid', 'open']);
     const hours = build({
-      columns: [{ name: 'hour', type: 'integer' }, { name: 'orders', type: 'long' }],
-      rows: [[3, 5], [1, 9], [2, 1]],
-      spec: spec({ group_by: [{ column: { column: 'hour' }, alias: 'hour' }], aggregates: [{ fn: 'count', alias: 'orders' }] }),
+      columns: [
+        { name: 'hour', type: 'integer' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [
+        [3, 5],
+        [1, 9],
+        [2, 1],
+      ],
+      spec: spec({
+        group_by: [{ column: { column: 'hour' }, alias: 'hour' }],
+        aggregates: [{ fn: 'count', alias: 'orders' }],
+      }),
     })!;
     expect(hours.chart_type).toBe('bar');
     expect((hours.option as Obj).xAxis.data).toEqual(['1', '2', '3']);
@@ -99,29 +144,63 @@ describe('chart type choice', () => {
 
   it('turns bars horizontal (first category on top) for long labels or many categories', () => {
     const long = build({
-      columns: [{ name: 'product', type: 'keyword' }, { name: 'sold', type: 'long' }],
-      rows: [['An extremely long product name', 3], ['Short', 2]],
-      spec: spec({ group_by: [{ column: { column: 'product' }, alias: 'product' }], aggregates: [{ fn: 'sum', column: { column: 'qty' }, alias: 'sold' }] }),
+      columns: [
+        { name: 'product', type: 'keyword' },
+        { name: 'sold', type: 'long' },
+      ],
+      rows: [
+        ['An extremely long product name', 3],
+        ['Short', 2],
+      ],
+      spec: spec({
+        group_by: [{ column: { column: 'product' }, alias: 'product' }],
+        aggregates: [{ fn: 'sum', column: { column: 'qty' }, alias: 'sold' }],
+      }),
     })!;
     const o = long.option as Obj;
-    expect(o.yAxis).toMatchObject({ type: 'category', inverse: true, data: ['An extremely long product name', 'Short'] });
+    expect(o.yAxis).toMatchObject({
+      type: 'category',
+      inverse: true,
+      data: ['An extremely long product name', 'Short'],
+    });
     expect(o.xAxis).toMatchObject({ type: 'value', name: 'sold' });
     const many = build({
-      columns: [{ name: 'c', type: 'keyword' }, { name: 'n', type: 'long' }],
+      columns: [
+        { name: 'c', type: 'keyword' },
+        { name: 'n', type: 'long' },
+      ],
       rows: Array.from({ length: 20 }, (_, i) => [`c${i}`, 100 - i]),
-      spec: spec({ group_by: [{ column: { column: 'c' }, alias: 'c' }], aggregates: [{ fn: 'count', alias: 'n' }] }),
+      spec: spec({
+        group_by: [{ column: { column: 'c' }, alias: 'c' }],
+        aggregates: [{ fn: 'count', alias: 'n' }],
+      }),
     })!;
     expect((many.option as Obj).yAxis.type).toBe('category');
   });
 
   it('two dimensions + an additive measure -> stacked bars, one series per dimension value', () => {
     const s = spec({
-      group_by: [{ column: { column: 'region' }, alias: 'region' }, { column: { column: 'status' }, alias: 'status' }],
+      group_by: [
+        { column: { column: 'region' }, alias: 'region' },
+        { column: { column: 'status' }, alias: 'status' },
+      ],
       aggregates: [{ fn: 'count', alias: 'orders' }],
     });
     const chart = build({
-      columns: [{ name: 'region', type: 'keyword' }, { name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }],
-      rows: [['EU', 'ok', 10], ['EU', 'err', 3], ['US', 'ok', 14], ['US', 'err', 5], ['APAC', 'ok', 7], ['APAC', 'err', 1], ['LATAM', 'ok', 2]],
+      columns: [
+        { name: 'region', type: 'keyword' },
+        { name: 'status', type: 'keyword' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [
+        ['EU', 'ok', 10],
+        ['EU', 'err', 3],
+        ['US', 'ok', 14],
+        ['US', 'err', 5],
+        ['APAC', 'ok', 7],
+        ['APAC', 'err', 1],
+        ['LATAM', 'ok', 2],
+      ],
       spec: s,
     })!;
     expect(chart.chart_type).toBe('bar');
@@ -137,12 +216,25 @@ describe('chart type choice', () => {
 
   it('puts the dimension with more values on the axis and does not stack averages', () => {
     const s = spec({
-      group_by: [{ column: { column: 'tier' }, alias: 'tier' }, { column: { column: 'country' }, alias: 'country' }],
+      group_by: [
+        { column: { column: 'tier' }, alias: 'tier' },
+        { column: { column: 'country' }, alias: 'country' },
+      ],
       aggregates: [{ fn: 'avg', column: { column: 'total' }, alias: 'avg_total' }],
     });
     const rows: unknown[][] = [];
-    for (const tier of ['gold', 'silver']) for (const country of ['DE', 'FR', 'IT', 'ES']) rows.push([tier, country, tier.length * country.charCodeAt(0)]);
-    const o = build({ columns: [{ name: 'tier', type: 'keyword' }, { name: 'country', type: 'keyword' }, { name: 'avg_total', type: 'double' }], rows, spec: s })!.option as Obj;
+    for (const tier of ['gold', 'silver'])
+      for (const country of ['DE', 'FR', 'IT', 'ES'])
+        rows.push([tier, country, tier.length * country.charCodeAt(0)]);
+    const o = build({
+      columns: [
+        { name: 'tier', type: 'keyword' },
+        { name: 'country', type: 'keyword' },
+        { name: 'avg_total', type: 'double' },
+      ],
+      rows,
+      spec: s,
+    })!.option as Obj;
     expect(o.xAxis.name).toBe('country');
     expect(o.series.map((x: Obj) => x.name)).toEqual(['gold', 'silver']);
     expect(o.series.every((x: Obj) => x.stack === undefined)).toBe(true);
@@ -150,12 +242,24 @@ describe('chart type choice', () => {
 
   it('bounds series to 10: the 9 largest plus "Other" summed', () => {
     const s = spec({
-      group_by: [{ column: { column: 'day' }, alias: 'day' }, { column: { column: 'host' }, alias: 'host' }],
+      group_by: [
+        { column: { column: 'day' }, alias: 'day' },
+        { column: { column: 'host' }, alias: 'host' },
+      ],
       aggregates: [{ fn: 'count', alias: 'hits' }],
     });
     const rows: unknown[][] = [];
-    for (const d of ['2024-01-01', '2024-01-02']) for (let h = 0; h < 14; h++) rows.push([d, `host-${String(h).padStart(2, '0')}`, 100 - h]);
-    const chart = build({ columns: [{ name: 'day', type: 'keyword' }, { name: 'host', type: 'keyword' }, { name: 'hits', type: 'long' }], rows, spec: s })!;
+    for (const d of ['2024-01-01', '2024-01-02'])
+      for (let h = 0; h < 14; h++) rows.push([d, `host-${String(h).padStart(2, '0')}`, 100 - h]);
+    const chart = build({
+      columns: [
+        { name: 'day', type: 'keyword' },
+        { name: 'host', type: 'keyword' },
+        { name: 'hits', type: 'long' },
+      ],
+      rows,
+      spec: s,
+    })!;
     // day is date text -> time dimension; host splits the lines.
     expect(chart.chart_type).toBe('line');
     const o = chart.option as Obj;
@@ -174,23 +278,47 @@ describe('chart type choice', () => {
     const rows: unknown[][] = [];
     for (const d of days(5)) for (const svc of ['api', 'web']) rows.push([d, svc, svc.length]);
     const chart = build({
-      columns: [{ name: 'bucket', type: 'date' }, { name: 'service', type: 'keyword' }, { name: 'errors', type: 'long' }],
+      columns: [
+        { name: 'bucket', type: 'date' },
+        { name: 'service', type: 'keyword' },
+        { name: 'errors', type: 'long' },
+      ],
       rows,
     })!;
     expect(chart.chart_type).toBe('line');
     const o = chart.option as Obj;
-    expect(o.series.map((x: Obj) => [x.name, x.data.length])).toEqual([['api', 5], ['web', 5]]);
+    expect(o.series.map((x: Obj) => [x.name, x.data.length])).toEqual([
+      ['api', 5],
+      ['web', 5],
+    ]);
     expect(o.legend.data).toEqual(['api', 'web']);
   });
 
   it('two numeric columns with no grouping -> scatter, skipping rows with nulls', () => {
     const chart = build({
-      columns: [{ name: 'price', type: 'double' }, { name: 'quantity', type: 'integer' }],
-      rows: [[9.99, 3], [19.5, 1], [null, 4], [5, null], [1.25, 10]],
+      columns: [
+        { name: 'price', type: 'double' },
+        { name: 'quantity', type: 'integer' },
+      ],
+      rows: [
+        [9.99, 3],
+        [19.5, 1],
+        [null, 4],
+        [5, null],
+        [1.25, 10],
+      ],
     })!;
     expect(chart.chart_type).toBe('scatter');
     const o = chart.option as Obj;
-    expect(o.series[0]).toMatchObject({ type: 'scatter', name: 'quantity', data: [[9.99, 3], [19.5, 1], [1.25, 10]] });
+    expect(o.series[0]).toMatchObject({
+      type: 'scatter',
+      name: 'quantity',
+      data: [
+        [9.99, 3],
+        [19.5, 1],
+        [1.25, 10],
+      ],
+    });
     expect(o.xAxis).toMatchObject({ type: 'value', name: 'price', scale: true });
     expect(o.yAxis).toMatchObject({ type: 'value', name: 'quantity' });
     expect(o.title.text).toBe('quantity vs price');
@@ -199,8 +327,15 @@ describe('chart type choice', () => {
 
   it('numeric identifier columns are labels, not measures', () => {
     const chart = build({
-      columns: [{ name: 'customer_id', type: 'bigint' }, { name: 'spent', type: 'numeric' }],
-      rows: [[17, '120.50'], [4, '99.10'], [23, '5']],
+      columns: [
+        { name: 'customer_id', type: 'bigint' },
+        { name: 'spent', type: 'numeric' },
+      ],
+      rows: [
+        [17, '120.50'],
+        [4, '99.10'],
+        [23, '5'],
+      ],
     })!;
     expect(chart.chart_type).toBe('bar');
     const o = chart.option as Obj;
@@ -217,7 +352,13 @@ describe('chart type choice', () => {
   });
 
   it('an empty result -> null, requested or not', () => {
-    const input = { columns: [{ name: 'status', type: 'keyword' }, { name: 'n', type: 'long' }], rows: [] };
+    const input = {
+      columns: [
+        { name: 'status', type: 'keyword' },
+        { name: 'n', type: 'long' },
+      ],
+      rows: [],
+    };
     expect(build(input)).toBeNull();
     expect(build({ ...input, requested: true })).toBeNull();
     expect(build({ columns: [], rows: [], requested: true })).toBeNull();
@@ -225,9 +366,17 @@ describe('chart type choice', () => {
 
   it('one row of several numbers: null unless requested, then one bar per value', () => {
     const input = {
-      columns: [{ name: 'orders', type: 'long' }, { name: 'avg_total', type: 'double' }],
+      columns: [
+        { name: 'orders', type: 'long' },
+        { name: 'avg_total', type: 'double' },
+      ],
       rows: [[120, 33.333333]],
-      spec: spec({ aggregates: [{ fn: 'count', alias: 'orders' }, { fn: 'avg', column: { column: 'total' }, alias: 'avg_total' }] }),
+      spec: spec({
+        aggregates: [
+          { fn: 'count', alias: 'orders' },
+          { fn: 'avg', column: { column: 'total' }, alias: 'avg_total' },
+        ],
+      }),
     };
     expect(build(input)).toBeNull();
     const chart = build({ ...input, requested: true })!;
@@ -237,7 +386,10 @@ describe('chart type choice', () => {
   });
 
   it('dimensions without measures: null unless requested, then rows counted per value', () => {
-    const input = { columns: [{ name: 'city', type: 'keyword' }], rows: [['Oslo'], ['Rome'], ['Oslo'], [null]] };
+    const input = {
+      columns: [{ name: 'city', type: 'keyword' }],
+      rows: [['Oslo'], ['Rome'], ['Oslo'], [null]],
+    };
     expect(build(input)).toBeNull();
     const chart = build({ ...input, requested: true })!;
     expect(chart.chart_type).toBe('bar');
@@ -250,8 +402,15 @@ describe('chart type choice', () => {
 
   it('a plain listing with repeated categories is not charted unless requested; then repeats are summed', () => {
     const input = {
-      columns: [{ name: 'store', type: 'keyword' }, { name: 'amount', type: 'double' }],
-      rows: [['A', 1], ['B', 2], ['A', 3]],
+      columns: [
+        { name: 'store', type: 'keyword' },
+        { name: 'amount', type: 'double' },
+      ],
+      rows: [
+        ['A', 1],
+        ['B', 2],
+        ['A', 3],
+      ],
     };
     expect(build(input)).toBeNull();
     const chart = build({ ...input, requested: true })!;
@@ -260,7 +419,14 @@ describe('chart type choice', () => {
   });
 
   it('a single category is not worth a chart unless requested', () => {
-    const input = { columns: [{ name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }], rows: [['paid', 3]], spec: countByStatus };
+    const input = {
+      columns: [
+        { name: 'status', type: 'keyword' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [['paid', 3]],
+      spec: countByStatus,
+    };
     expect(build(input)).toBeNull();
     expect(build({ ...input, requested: true })!.chart_type).toBe('bar');
   });
@@ -270,19 +436,40 @@ describe('nulls', () => {
   it('null measures in a time series stay as gaps; rows without a time are left out with a note', () => {
     const d = days(4);
     const chart = build({
-      columns: [{ name: 'day', type: 'date' }, { name: 'n', type: 'long' }],
-      rows: [[d[0], 1], [d[1], null], [null, 5], [d[2], 3], [d[3], 4]],
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'n', type: 'long' },
+      ],
+      rows: [
+        [d[0], 1],
+        [d[1], null],
+        [null, 5],
+        [d[2], 3],
+        [d[3], 4],
+      ],
     })!;
     const o = chart.option as Obj;
-    expect(o.series[0].data).toEqual([[d[0], 1], [d[1], null], [d[2], 3], [d[3], 4]]);
+    expect(o.series[0].data).toEqual([
+      [d[0], 1],
+      [d[1], null],
+      [d[2], 3],
+      [d[3], 4],
+    ]);
     expect(o.series[0].connectNulls).toBe(false);
     expect(chart.notes).toEqual(['1 row without a valid day left out.']);
   });
 
   it('null categories are labelled (null) and sorted last; null values leave no bar', () => {
     const chart = build({
-      columns: [{ name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }],
-      rows: [[null, 50], ['paid', 10], ['open', null]],
+      columns: [
+        { name: 'status', type: 'keyword' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [
+        [null, 50],
+        ['paid', 10],
+        ['open', null],
+      ],
       spec: countByStatus,
     })!;
     const o = chart.option as Obj;
@@ -293,9 +480,15 @@ describe('nulls', () => {
 
 describe('caps', () => {
   const manyCategories = (fn: 'count' | 'avg') => ({
-    columns: [{ name: 'sku', type: 'keyword' }, { name: 'value', type: 'double' }],
+    columns: [
+      { name: 'sku', type: 'keyword' },
+      { name: 'value', type: 'double' },
+    ],
     rows: Array.from({ length: 80 }, (_, i) => [`sku-${String(i).padStart(2, '0')}`, 80 - i]),
-    spec: spec({ group_by: [{ column: { column: 'sku' }, alias: 'sku' }], aggregates: [{ fn, ...(fn === 'avg' ? { column: { column: 'price' } } : {}), alias: 'value' }] }),
+    spec: spec({
+      group_by: [{ column: { column: 'sku' }, alias: 'sku' }],
+      aggregates: [{ fn, ...(fn === 'avg' ? { column: { column: 'price' } } : {}), alias: 'value' }],
+    }),
   });
 
   it('many categories of an additive measure: top 49 + "Other" summed, noted in the subtitle', () => {
@@ -320,12 +513,30 @@ describe('caps', () => {
 
   it('long time series get a data zoom; more than 5000 points are thinned evenly', () => {
     const rows = days(500).map((d, i) => [d, i]);
-    const o = build({ columns: [{ name: 'day', type: 'date' }, { name: 'n', type: 'long' }], rows })!.option as Obj;
-    expect(o.dataZoom).toEqual([{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, bottom: 8, height: 22 }]);
+    const o = build({
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'n', type: 'long' },
+      ],
+      rows,
+    })!.option as Obj;
+    expect(o.dataZoom).toEqual([
+      { type: 'inside', xAxisIndex: 0 },
+      { type: 'slider', xAxisIndex: 0, bottom: 8, height: 22 },
+    ]);
     expect(o.series[0].showSymbol).toBe(false);
 
-    const huge = Array.from({ length: 12_000 }, (_, i) => [new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(), i]);
-    const chart = build({ columns: [{ name: 'minute', type: 'date' }, { name: 'n', type: 'long' }], rows: huge })!;
+    const huge = Array.from({ length: 12_000 }, (_, i) => [
+      new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+      i,
+    ]);
+    const chart = build({
+      columns: [
+        { name: 'minute', type: 'date' },
+        { name: 'n', type: 'long' },
+      ],
+      rows: huge,
+    })!;
     const data = (chart.option as Obj).series[0].data as [string, number][];
     expect(data).toHaveLength(CHART_LIMITS.maxPoints);
     expect(data[0]).toEqual([huge[0]![0], 0]);
@@ -336,14 +547,33 @@ describe('caps', () => {
 });
 
 describe('preferred type', () => {
-  const few = { columns: [{ name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }], rows: [['paid', 10], ['open', 25], ['void', 5]], spec: countByStatus };
+  const few = {
+    columns: [
+      { name: 'status', type: 'keyword' },
+      { name: 'orders', type: 'long' },
+    ],
+    rows: [
+      ['paid', 10],
+      ['open', 25],
+      ['void', 5],
+    ],
+    spec: countByStatus,
+  };
 
   it('pie when asked for few categories of a count, with a safe label template', () => {
     const chart = build({ ...few, requested: true, preferredType: 'pie' })!;
     expect(chart.chart_type).toBe('pie');
     const o = chart.option as Obj;
-    expect(o.series[0]).toMatchObject({ type: 'pie', name: 'orders', label: { show: true, formatter: '{b}: {d}%' } });
-    expect(o.series[0].data).toEqual([{ name: 'open', value: 25 }, { name: 'paid', value: 10 }, { name: 'void', value: 5 }]);
+    expect(o.series[0]).toMatchObject({
+      type: 'pie',
+      name: 'orders',
+      label: { show: true, formatter: '{b}: {d}%' },
+    });
+    expect(o.series[0].data).toEqual([
+      { name: 'open', value: 25 },
+      { name: 'paid', value: 10 },
+      { name: 'void', value: 5 },
+    ]);
     expect(o.tooltip).toEqual({ trigger: 'item' });
     expect(o.legend.data).toEqual(['open', 'paid', 'void']);
     expect(o.xAxis).toBeUndefined();
@@ -356,9 +586,21 @@ describe('preferred type', () => {
   it('pie refused (falls back to bar, silently) for many categories, averages or negative values', () => {
     const many = { ...few, rows: Array.from({ length: 9 }, (_, i) => [`s${i}`, i + 1]) };
     expect(build({ ...many, requested: true, preferredType: 'pie' })!.chart_type).toBe('bar');
-    const avg = { ...few, spec: spec({ group_by: countByStatus.group_by, aggregates: [{ fn: 'avg', column: { column: 'total' }, alias: 'orders' }] }) };
+    const avg = {
+      ...few,
+      spec: spec({
+        group_by: countByStatus.group_by,
+        aggregates: [{ fn: 'avg', column: { column: 'total' }, alias: 'orders' }],
+      }),
+    };
     expect(build({ ...avg, requested: true, preferredType: 'pie' })!.chart_type).toBe('bar');
-    const negative = { ...few, rows: [['paid', 10], ['open', -2]] };
+    const negative = {
+      ...few,
+      rows: [
+        ['paid', 10],
+        ['open', -2],
+      ],
+    };
     const chart = build({ ...negative, requested: true, preferredType: 'pie' })!;
     expect(chart.chart_type).toBe('bar');
     expect(chart.notes).toEqual([]);
@@ -368,7 +610,13 @@ describe('preferred type', () => {
     const line = build({ ...few, requested: true, preferredType: 'line' })!;
     expect(line.chart_type).toBe('line');
     expect((line.option as Obj).xAxis).toMatchObject({ type: 'category', boundaryGap: false });
-    const series = { columns: [{ name: 'day', type: 'date' }, { name: 'n', type: 'long' }], rows: days(5).map((d, i) => [d, i]) };
+    const series = {
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'n', type: 'long' },
+      ],
+      rows: days(5).map((d, i) => [d, i]),
+    };
     const bar = build({ ...series, preferredType: 'bar' })!;
     expect(bar.chart_type).toBe('bar');
     expect((bar.option as Obj).xAxis.type).toBe('time');
@@ -380,23 +628,66 @@ describe('preferred type', () => {
   it('scatter over categories only with two measures (points named by category); line over scatter data sorted by x', () => {
     expect(build({ ...few, preferredType: 'scatter' })!.chart_type).toBe('bar');
     const two = build({
-      columns: [{ name: 'city', type: 'keyword' }, { name: 'population', type: 'long' }, { name: 'area', type: 'double' }],
-      rows: [['Oslo', 700000, 454], ['Rome', 2800000, 1285]],
+      columns: [
+        { name: 'city', type: 'keyword' },
+        { name: 'population', type: 'long' },
+        { name: 'area', type: 'double' },
+      ],
+      rows: [
+        ['Oslo', 700000, 454],
+        ['Rome', 2800000, 1285],
+      ],
       preferredType: 'scatter',
     })!;
     expect(two.chart_type).toBe('scatter');
-    expect((two.option as Obj).series[0].data).toEqual([{ name: 'Oslo', value: [700000, 454] }, { name: 'Rome', value: [2800000, 1285] }]);
-    const line = build({ columns: [{ name: 'x', type: 'double' }, { name: 'y', type: 'double' }], rows: [[3, 1], [1, 2], [2, 3]], preferredType: 'line' })!;
+    expect((two.option as Obj).series[0].data).toEqual([
+      { name: 'Oslo', value: [700000, 454] },
+      { name: 'Rome', value: [2800000, 1285] },
+    ]);
+    const line = build({
+      columns: [
+        { name: 'x', type: 'double' },
+        { name: 'y', type: 'double' },
+      ],
+      rows: [
+        [3, 1],
+        [1, 2],
+        [2, 3],
+      ],
+      preferredType: 'line',
+    })!;
     expect(line.chart_type).toBe('line');
-    expect((line.option as Obj).series[0].data).toEqual([[1, 2], [2, 3], [3, 1]]);
-    expect(build({ columns: [{ name: 'x', type: 'double' }, { name: 'y', type: 'double' }], rows: [[3, 1], [1, 2]], preferredType: 'bar' })!.chart_type).toBe('scatter');
+    expect((line.option as Obj).series[0].data).toEqual([
+      [1, 2],
+      [2, 3],
+      [3, 1],
+    ]);
+    expect(
+      build({
+        columns: [
+          { name: 'x', type: 'double' },
+          { name: 'y', type: 'double' },
+        ],
+        rows: [
+          [3, 1],
+          [1, 2],
+        ],
+        preferredType: 'bar',
+      })!.chart_type,
+    ).toBe('scatter');
   });
 });
 
 describe('option hygiene', () => {
   const input: BuildChartInput = {
-    columns: [{ name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }],
-    rows: [['<img src=x onerror=alert(1)>', 3], ['paid', 0.1 + 0.2]],
+    columns: [
+      { name: 'status', type: 'keyword' },
+      { name: 'orders', type: 'long' },
+    ],
+    rows: [
+      ['<img src=x onerror=alert(1)>', 3],
+      ['paid', 0.1 + 0.2],
+    ],
     spec: countByStatus,
     requested: false,
   };

@@ -77,7 +77,14 @@ export function decodePng(png: Buffer): Decoded {
 }
 
 /** Pixels in the rectangle that are clearly darker than white (text, lines, bars). */
-export function darkPixels(img: Decoded, x0: number, y0: number, x1: number, y1: number, threshold = 160): number {
+export function darkPixels(
+  img: Decoded,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  threshold = 160,
+): number {
   let n = 0;
   for (let y = y0; y < Math.min(y1, img.height); y++) {
     for (let x = x0; x < Math.min(x1, img.width); x++) {

@@ -10,17 +10,38 @@ function save(name: string, data: Buffer | string): void {
 }
 
 const categories = buildChart({
-  columns: [{ name: 'country', type: 'keyword' }, { name: 'revenue', type: 'double' }],
-  rows: [['Germany', 1200.5], ['France', 900], ['Spain', 300], ['Italy', 700]],
-  spec: spec({ group_by: [{ column: { column: 'country' }, alias: 'country' }], aggregates: [{ fn: 'sum', column: { column: 'total' }, alias: 'revenue' }] }),
+  columns: [
+    { name: 'country', type: 'keyword' },
+    { name: 'revenue', type: 'double' },
+  ],
+  rows: [
+    ['Germany', 1200.5],
+    ['France', 900],
+    ['Spain', 300],
+    ['Italy', 700],
+  ],
+  spec: spec({
+    group_by: [{ column: { column: 'country' }, alias: 'country' }],
+    aggregates: [{ fn: 'sum', column: { column: 'total' }, alias: 'revenue' }],
+  }),
   requested: false,
   title: 'Revenue by country',
 })!;
 
 function series5000(): Record<string, unknown> {
   const start = Date.UTC(2024, 0, 1);
-  const rows = Array.from({ length: 5000 }, (_, i) => [new Date(start + i * 3_600_000).toISOString(), Math.round(1000 + 300 * Math.sin(i / 48) + (i % 17) * 5)]);
-  return buildChart({ columns: [{ name: 'hour', type: 'date' }, { name: 'requests', type: 'long' }], rows, requested: false })!.option;
+  const rows = Array.from({ length: 5000 }, (_, i) => [
+    new Date(start + i * 3_600_000).toISOString(),
+    Math.round(1000 + 300 * Math.sin(i / 48) + (i % 17) * 5),
+  ]);
+  return buildChart({
+    columns: [
+      { name: 'hour', type: 'date' },
+      { name: 'requests', type: 'long' },
+    ],
+    rows,
+    requested: false,
+  })!.option;
 }
 
 beforeAll(() => {
@@ -34,7 +55,8 @@ describe('renderChart svg', () => {
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('width="640"');
     expect(svg).toContain('height="400"');
-    for (const text of ['Revenue by country', 'Germany', 'France', 'Spain', 'Italy', 'revenue']) expect(svg).toContain(`>${text}<`);
+    for (const text of ['Revenue by country', 'Germany', 'France', 'Spain', 'Italy', 'revenue'])
+      expect(svg).toContain(`>${text}<`);
     // Four bars.
     expect((svg.match(/<path d="M\S+ \S+L/g) ?? []).length).toBeGreaterThanOrEqual(4);
     expect(svg).toContain('DejaVu Sans');
@@ -43,8 +65,14 @@ describe('renderChart svg', () => {
 
   it('escapes markup that arrives in the data', async () => {
     const chart = buildChart({
-      columns: [{ name: 'name', type: 'keyword' }, { name: 'n', type: 'long' }],
-      rows: [['<script>alert(1)</script>', 2], ['<img src=x onerror=alert(1)>', 1]],
+      columns: [
+        { name: 'name', type: 'keyword' },
+        { name: 'n', type: 'long' },
+      ],
+      rows: [
+        ['<script>alert(1)</script>', 2],
+        ['<img src=x onerror=alert(1)>', 1],
+      ],
       requested: true,
     })!;
     const svg = await renderChart(chart.option, { format: 'svg' });
@@ -117,19 +145,35 @@ describe('renderChart png', () => {
 
   it('renders every chart type and preset', async () => {
     const pie = buildChart({
-      columns: [{ name: 'os', type: 'keyword' }, { name: 'users', type: 'long' }],
-      rows: [['linux', 50], ['macOS', 30], ['Windows', 20]],
+      columns: [
+        { name: 'os', type: 'keyword' },
+        { name: 'users', type: 'long' },
+      ],
+      rows: [
+        ['linux', 50],
+        ['macOS', 30],
+        ['Windows', 20],
+      ],
       requested: true,
       preferredType: 'pie',
     })!;
     const scatter = buildChart({
-      columns: [{ name: 'price', type: 'double' }, { name: 'quantity', type: 'long' }],
+      columns: [
+        { name: 'price', type: 'double' },
+        { name: 'quantity', type: 'long' },
+      ],
       rows: Array.from({ length: 200 }, (_, i) => [(i * 37) % 101, (i * 53) % 89]),
       requested: false,
     })!;
     const lines = buildChart({
-      columns: [{ name: 'day', type: 'date' }, { name: 'service', type: 'keyword' }, { name: 'errors', type: 'long' }],
-      rows: days(30).flatMap((d, i) => ['api', 'web', 'worker'].map((s, j) => [d, s, 10 + ((i * (j + 3)) % 13)])),
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'service', type: 'keyword' },
+        { name: 'errors', type: 'long' },
+      ],
+      rows: days(30).flatMap((d, i) =>
+        ['api', 'web', 'worker'].map((s, j) => [d, s, 10 + ((i * (j + 3)) % 13)]),
+      ),
       requested: false,
     })!;
     expect([pie.chart_type, scatter.chart_type, lines.chart_type]).toEqual(['pie', 'scatter', 'line']);

@@ -14,17 +14,33 @@ import { days, spec } from './helpers.ts';
 type Obj = Record<string, any>;
 
 const barOption = buildChart({
-  columns: [{ name: 'region', type: 'keyword' }, { name: 'status', type: 'keyword' }, { name: 'orders', type: 'long' }],
-  rows: [['EU', 'ok', 10], ['EU', 'err', 3], ['US', 'ok', 14], ['US', 'err', 5]],
+  columns: [
+    { name: 'region', type: 'keyword' },
+    { name: 'status', type: 'keyword' },
+    { name: 'orders', type: 'long' },
+  ],
+  rows: [
+    ['EU', 'ok', 10],
+    ['EU', 'err', 3],
+    ['US', 'ok', 14],
+    ['US', 'err', 5],
+  ],
   spec: spec({
-    group_by: [{ column: { column: 'region' }, alias: 'region' }, { column: { column: 'status' }, alias: 'status' }],
+    group_by: [
+      { column: { column: 'region' }, alias: 'region' },
+      { column: { column: 'status' }, alias: 'status' },
+    ],
     aggregates: [{ fn: 'count', alias: 'orders' }],
   }),
   requested: true,
 })!.option;
 
 const lineOption = buildChart({
-  columns: [{ name: 'day', type: 'date' }, { name: 'a', type: 'long' }, { name: 'b', type: 'long' }],
+  columns: [
+    { name: 'day', type: 'date' },
+    { name: 'a', type: 'long' },
+    { name: 'b', type: 'long' },
+  ],
   rows: days(5).map((d, i) => [d, i, 2 * i]),
   requested: true,
 })!.option;
@@ -50,14 +66,20 @@ describe('stylePatchSchema / parseStylePatch', () => {
 
   it('rejects unknown fields, naming them, at any depth', () => {
     expect(parseStylePatch({ colour: '#fff' })).toEqual({ ok: false, errors: ['colour: unknown field'] });
-    expect(parseStylePatch({ legend: { position: 'top', formatter: '{a}' } })).toEqual({ ok: false, errors: ['legend.formatter: unknown field'] });
+    expect(parseStylePatch({ legend: { position: 'top', formatter: '{a}' } })).toEqual({
+      ok: false,
+      errors: ['legend.formatter: unknown field'],
+    });
     const r = parseStylePatch({ series: [{ label: { formatter: '<b>{b}</b>' } }], tooltip: {} });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors.sort()).toEqual(['series: unknown field', 'tooltip: unknown field']);
   });
 
   it('rejects values that are not colours or carry control characters, naming the field', () => {
-    const bad = parseStylePatch({ palette: ['#fff', 'url(javascript:alert(1))'], title: { text: 'a\u0007b' } });
+    const bad = parseStylePatch({
+      palette: ['#fff', 'url(javascript:alert(1))'],
+      title: { text: 'a\u0007b' },
+    });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.errors).toHaveLength(2);
@@ -82,7 +104,12 @@ describe('stylePatchSchema / parseStylePatch', () => {
 describe('applyStylePatch', () => {
   it('does not change its input', () => {
     const before = structuredClone(barOption);
-    applyStylePatch(barOption, { palette: ['#000000'], stacked: false, bar_orientation: 'horizontal', title: { text: 'x' } });
+    applyStylePatch(barOption, {
+      palette: ['#000000'],
+      stacked: false,
+      bar_orientation: 'horizontal',
+      title: { text: 'x' },
+    });
     expect(barOption).toStrictEqual(before);
   });
 
@@ -99,9 +126,17 @@ describe('applyStylePatch', () => {
     expect(o.color).toEqual(['#111111', '#222222']);
     expect(o.backgroundColor).toBe('#fafafa');
     expect(o.textStyle.color).toBe('#333333');
-    expect(o.title).toMatchObject({ text: 'Orders by region', subtext: 'EU and US', textStyle: { color: '#333333' } });
+    expect(o.title).toMatchObject({
+      text: 'Orders by region',
+      subtext: 'EU and US',
+      textStyle: { color: '#333333' },
+    });
     expect(o.legend.textStyle.color).toBe('#333333');
-    expect(o.xAxis).toMatchObject({ name: 'Region', axisLabel: { color: '#333333' }, splitLine: { lineStyle: { color: '#cccccc' } } });
+    expect(o.xAxis).toMatchObject({
+      name: 'Region',
+      axisLabel: { color: '#333333' },
+      splitLine: { lineStyle: { color: '#cccccc' } },
+    });
     expect(o.yAxis.name).toBe('Count');
   });
 
@@ -110,8 +145,13 @@ describe('applyStylePatch', () => {
     expect(unstacked.series.map((s: Obj) => s.stack)).toEqual([undefined, undefined]);
     expect(unstacked.series[0].label).toEqual({ show: true, position: 'top' });
     const stacked = applyStylePatch(lineOption, { stacked: true, smooth: true }) as Obj;
-    expect(stacked.series.map((s: Obj) => [s.stack, s.smooth])).toEqual([['total', true], ['total', true]]);
-    expect((applyStylePatch(lineOption, { series_labels: false }) as Obj).series[0].label).toEqual({ show: false });
+    expect(stacked.series.map((s: Obj) => [s.stack, s.smooth])).toEqual([
+      ['total', true],
+      ['total', true],
+    ]);
+    expect((applyStylePatch(lineOption, { series_labels: false }) as Obj).series[0].label).toEqual({
+      show: false,
+    });
   });
 
   it('flips bar orientation by swapping the axes (first category on top when horizontal)', () => {

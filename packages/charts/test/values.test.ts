@@ -21,7 +21,8 @@ describe('cell values', () => {
     expect(toNumber('12345678901.25')).toBe(12345678901.25);
     expect(toNumber(10n)).toBe(10);
     expect(toNumber(' -1e3 ')).toBe(-1000);
-    for (const bad of ['NaN', 'Infinity', '12 apples', '', null, Number.NaN]) expect(toNumber(bad)).toBeNull();
+    for (const bad of ['NaN', 'Infinity', '12 apples', '', null, Number.NaN])
+      expect(toNumber(bad)).toBeNull();
   });
 
   it('labels and rounds for display', () => {

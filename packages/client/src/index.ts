@@ -56,7 +56,9 @@ export async function unwrap<T>(
 ): Promise<T> {
   const { data, error, response } = await call;
   if (response.ok) return data as T;
-  const problem = (error && typeof error === 'object' && 'detail' in error ? error : { detail: response.statusText }) as Problem;
+  const problem = (
+    error && typeof error === 'object' && 'detail' in error ? error : { detail: response.statusText }
+  ) as Problem;
   const retryAfter = response.headers.get('retry-after');
   throw new AqsApiError(response.status, problem, retryAfter ? Number(retryAfter) : undefined);
 }

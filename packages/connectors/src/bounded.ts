@@ -41,7 +41,12 @@ function combined(ctx: ConnectorContext, budgetMs: number): AbortSignal {
 }
 
 /** Runs `op` with the combined signal, answering at the latest when it fires. */
-function race<T>(signal: AbortSignal, budgetMs: number, op: () => Promise<T>, onAbort: (error: ConnectorError) => T): Promise<T> {
+function race<T>(
+  signal: AbortSignal,
+  budgetMs: number,
+  op: () => Promise<T>,
+  onAbort: (error: ConnectorError) => T,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const abort = (): void => {
       try {
@@ -52,7 +57,9 @@ function race<T>(signal: AbortSignal, budgetMs: number, op: () => Promise<T>, on
     };
     if (signal.aborted) return abort();
     signal.addEventListener('abort', abort, { once: true });
-    op().then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+    op()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', abort));
   });
 }
 
@@ -89,7 +96,12 @@ export function bounded(connector: Connector): Connector {
     execute: (target, text, ctx, options) => {
       const budget = (options.timeoutMs > 0 ? options.timeoutMs : ctx.requestTimeoutMs) + DEADLINE_GRACE_MS;
       const signal = combined(ctx, budget);
-      return race(signal, budget, () => connector.execute(target, text, { ...ctx, signal }, options), rethrow);
+      return race(
+        signal,
+        budget,
+        () => connector.execute(target, text, { ...ctx, signal }, options),
+        rethrow,
+      );
     },
   };
 }

@@ -27,7 +27,15 @@ export class ConnectorError extends Error {
   readonly query: string | undefined;
   readonly recoverable: boolean;
 
-  constructor(init: { kind: ConnectorErrorKind; symptom: string; cause: string; fix: string; query?: string; recoverable?: boolean; message?: string }) {
+  constructor(init: {
+    kind: ConnectorErrorKind;
+    symptom: string;
+    cause: string;
+    fix: string;
+    query?: string;
+    recoverable?: boolean;
+    message?: string;
+  }) {
     super(init.message ?? `${init.symptom}: ${init.cause} ${init.fix}`);
     this.name = 'ConnectorError';
     this.kind = init.kind;

@@ -3,7 +3,8 @@ import type { CompileOptions } from './compile/common.ts';
 
 // ---------- descriptors (drive GET /connections/dialects and the connection form) ----------
 
-export type FormFieldType = 'url' | 'string' | 'secret' | 'boolean' | 'pem' | 'string_list' | 'integer' | 'enum';
+export type FormFieldType =
+  'url' | 'string' | 'secret' | 'boolean' | 'pem' | 'string_list' | 'integer' | 'enum';
 
 export interface FormField {
   /** Key inside the connection's `config` object, e.g. `cluster_url`. */
@@ -134,7 +135,13 @@ type EmbeddedQuery = <T = Record<string, unknown>>(
 export interface EmbeddedDatabase {
   query: EmbeddedQuery;
   exec(sql: string): Promise<unknown>;
-  transaction<T>(fn: (tx: { query: EmbeddedQuery; exec(sql: string): Promise<unknown>; rollback(): Promise<void> }) => Promise<T>): Promise<T>;
+  transaction<T>(
+    fn: (tx: {
+      query: EmbeddedQuery;
+      exec(sql: string): Promise<unknown>;
+      rollback(): Promise<void>;
+    }) => Promise<T>,
+  ): Promise<T>;
 }
 
 // ---------- results ----------
@@ -247,7 +254,11 @@ export interface Connector {
    * secrets. Errors name fields as `config.<name>` with a sentence that says how to fix them.
    * Without `options`, the strict policy applies (no insecure transport).
    */
-  parseConfig(authMode: string, input: Record<string, unknown>, options?: ParseConfigOptions): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] };
+  parseConfig(
+    authMode: string,
+    input: Record<string, unknown>,
+    options?: ParseConfigOptions,
+  ): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] };
   /** Standing warnings of a connection (basic auth, TLS verification off, ...). */
   warnings(target: ConnectionTarget): string[];
   /** Where a connection points, in a few words for lists: `prod-db / analytics`, `logs-*`. */
@@ -260,7 +271,11 @@ export interface Connector {
    * Its one row gives, as `max0`, `max1`, ..., the most values any row holds in each of `fields`.
    * Null when no column of the table can hold several values.
    */
-  multiValuedProbe?(source: string, columns: readonly { name: string; type: string; queryable: boolean }[], limits: { maxFields: number; sample: number }): { text: string; fields: string[] } | null;
+  multiValuedProbe?(
+    source: string,
+    columns: readonly { name: string; type: string; queryable: boolean }[],
+    limits: { maxFields: number; sample: number },
+  ): { text: string; fields: string[] } | null;
   test(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult>;
   introspect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection>;
   /** Parses and checks a generated query (read-only, in scope, row cap). Throws ConnectorError kind `query_rejected`. */
@@ -270,7 +285,12 @@ export interface Connector {
   /** Closes everything it keeps open, at shutdown. */
   close?(): Promise<void>;
   /** Runs a validated query read-only, cancelled by `ctx.signal`. Throws ConnectorError mapped to the symptom table. */
-  execute(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult>;
+  execute(
+    target: ConnectionTarget,
+    text: string,
+    ctx: ConnectorContext,
+    options: ExecuteOptions,
+  ): Promise<ExecuteResult>;
 }
 
 export const DEFAULT_ROW_CAP = 5000;

@@ -11,7 +11,13 @@ import { openDemoDatabase, type DemoDatabase } from '../src/demo/database.ts';
  */
 const spec = (input: QuerySpecInput) => querySpecSchema.parse(input);
 const postgres = connectorFor('postgres')!;
-const target: ConnectionTarget = { id: 'c', dialect: 'postgres', authMode: 'password', config: { schemas: ['shop'] }, secrets: {} };
+const target: ConnectionTarget = {
+  id: 'c',
+  dialect: 'postgres',
+  authMode: 'password',
+  config: { schemas: ['shop'] },
+  secrets: {},
+};
 
 const KEYS = {
   'shop.customers': [['customer_id']],
@@ -23,8 +29,24 @@ const KEYS = {
 };
 
 const ORDERS_ITEMS_PRODUCTS = [
-  { table: 'shop.order_items', on: [{ left: { table: 'shop.orders', column: 'order_id' }, right: { table: 'shop.order_items', column: 'order_id' } }] },
-  { table: 'shop.products', on: [{ left: { table: 'shop.order_items', column: 'product_id' }, right: { table: 'shop.products', column: 'product_id' } }] },
+  {
+    table: 'shop.order_items',
+    on: [
+      {
+        left: { table: 'shop.orders', column: 'order_id' },
+        right: { table: 'shop.order_items', column: 'order_id' },
+      },
+    ],
+  },
+  {
+    table: 'shop.products',
+    on: [
+      {
+        left: { table: 'shop.order_items', column: 'product_id' },
+        right: { table: 'shop.products', column: 'product_id' },
+      },
+    ],
+  },
 ];
 
 let demo: DemoDatabase;
@@ -37,7 +59,15 @@ afterAll(async () => {
 
 async function rows(sql: string): Promise<unknown[][]> {
   const result = await demo.query<unknown[]>(sql, [], { rowMode: 'array' });
-  return result.rows.map((r) => r.map((v) => (typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) ? Number(Number(v).toFixed(4)) : v instanceof Date ? v.toISOString() : v)));
+  return result.rows.map((r) =>
+    r.map((v) =>
+      typeof v === 'number' || typeof v === 'bigint' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v))
+        ? Number(Number(v).toFixed(4))
+        : v instanceof Date
+          ? v.toISOString()
+          : v,
+    ),
+  );
 }
 
 async function expectSameAs(input: QuerySpecInput, handWritten: string): Promise<string> {
@@ -54,7 +84,18 @@ describe('fan-out: a measure is aggregated at its own grain', () => {
     const sql = await expectSameAs(
       {
         source: 'shop.payments',
-        joins: [{ table: 'shop.orders', on: [{ left: { table: 'shop.payments', column: 'order_id' }, right: { table: 'shop.orders', column: 'order_id' } }] }, ...ORDERS_ITEMS_PRODUCTS],
+        joins: [
+          {
+            table: 'shop.orders',
+            on: [
+              {
+                left: { table: 'shop.payments', column: 'order_id' },
+                right: { table: 'shop.orders', column: 'order_id' },
+              },
+            ],
+          },
+          ...ORDERS_ITEMS_PRODUCTS,
+        ],
         group_by: [{ column: { table: 'shop.products', column: 'category' }, alias: 'category' }],
         aggregates: [{ fn: 'sum', column: { table: 'shop.payments', column: 'amount' }, alias: 'paid' }],
         order_by: [{ ref: 'category', direction: 'asc' }],
@@ -73,7 +114,15 @@ describe('fan-out: a measure is aggregated at its own grain', () => {
         source: 'shop.orders',
         joins: [
           ...ORDERS_ITEMS_PRODUCTS,
-          { table: 'shop.customers', on: [{ left: { table: 'shop.orders', column: 'customer_id' }, right: { table: 'shop.customers', column: 'customer_id' } }] },
+          {
+            table: 'shop.customers',
+            on: [
+              {
+                left: { table: 'shop.orders', column: 'customer_id' },
+                right: { table: 'shop.customers', column: 'customer_id' },
+              },
+            ],
+          },
         ],
         filter: { op: 'eq', column: { table: 'shop.products', column: 'category' }, value: 'Books' },
         group_by: [{ column: { table: 'shop.customers', column: 'country' }, alias: 'country' }],
@@ -99,7 +148,12 @@ describe('fan-out: a measure is aggregated at its own grain', () => {
     const sql = compileSql(
       spec({
         source: 'shop.orders',
-        joins: [{ table: 'shop.customers', on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }] }],
+        joins: [
+          {
+            table: 'shop.customers',
+            on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }],
+          },
+        ],
         group_by: [{ column: { table: 'shop.customers', column: 'country' }, alias: 'country' }],
         aggregates: [{ fn: 'count', alias: 'orders' }],
       }),
@@ -113,9 +167,24 @@ describe('fan-out: a measure is aggregated at its own grain', () => {
     await expectSameAs(
       {
         source: 'shop.order_items',
-        joins: [{ table: 'shop.products', on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }] }],
+        joins: [
+          {
+            table: 'shop.products',
+            on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }],
+          },
+        ],
         group_by: [{ column: { table: 'shop.products', column: 'category' }, alias: 'category' }],
-        aggregates: [{ fn: 'sum', expression: { op: 'multiply', left: { table: 'shop.order_items', column: 'quantity' }, right: { table: 'shop.order_items', column: 'unit_price' } }, alias: 'revenue' }],
+        aggregates: [
+          {
+            fn: 'sum',
+            expression: {
+              op: 'multiply',
+              left: { table: 'shop.order_items', column: 'quantity' },
+              right: { table: 'shop.order_items', column: 'unit_price' },
+            },
+            alias: 'revenue',
+          },
+        ],
         order_by: [{ ref: 'revenue', direction: 'desc' }],
         limit: 3,
       },
@@ -129,7 +198,12 @@ describe('the QuerySpec forms real questions need', () => {
     await expectSameAs(
       {
         source: 'shop.orders',
-        joins: [{ table: 'shop.customers', on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }] }],
+        joins: [
+          {
+            table: 'shop.customers',
+            on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }],
+          },
+        ],
         group_by: [{ column: { table: 'shop.customers', column: 'full_name' }, alias: 'customer' }],
         aggregates: [{ fn: 'count', alias: 'orders' }],
         having: [{ ref: 'orders', op: 'gt', value: 12 }],
@@ -143,7 +217,11 @@ describe('the QuerySpec forms real questions need', () => {
     await expectSameAs(
       {
         source: 'shop.customers',
-        filter: { op: 'not_exists', table: 'shop.orders', on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }] },
+        filter: {
+          op: 'not_exists',
+          table: 'shop.orders',
+          on: [{ left: { column: 'customer_id' }, right: { column: 'customer_id' } }],
+        },
         aggregates: [{ fn: 'count', alias: 'customers' }],
       },
       `SELECT count(*) FROM shop.customers c LEFT JOIN shop.orders o ON o.customer_id = c.customer_id WHERE o.order_id IS NULL`,
@@ -154,8 +232,17 @@ describe('the QuerySpec forms real questions need', () => {
         filter: {
           op: 'and',
           conditions: [
-            { op: 'not_exists', table: 'shop.reviews', on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }], filter: { op: 'gte', column: { table: 'shop.reviews', column: 'rating' }, value: 4 } },
-            { op: 'exists', table: 'shop.order_items', on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }] },
+            {
+              op: 'not_exists',
+              table: 'shop.reviews',
+              on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }],
+              filter: { op: 'gte', column: { table: 'shop.reviews', column: 'rating' }, value: 4 },
+            },
+            {
+              op: 'exists',
+              table: 'shop.order_items',
+              on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }],
+            },
           ],
         },
         columns: [{ column: 'product_name' }],
@@ -172,12 +259,28 @@ describe('the QuerySpec forms real questions need', () => {
     await expectSameAs(
       {
         source: 'shop.payments',
-        joins: [{ table: 'shop.orders', on: [{ left: { column: 'order_id' }, right: { column: 'order_id' } }] }],
+        joins: [
+          { table: 'shop.orders', on: [{ left: { column: 'order_id' }, right: { column: 'order_id' } }] },
+        ],
         group_by: [{ column: { table: 'shop.payments', column: 'method' }, alias: 'method' }],
         aggregates: [
           { fn: 'median', column: { table: 'shop.payments', column: 'amount' }, alias: 'median_amount' },
-          { fn: 'percentile', percentile: 90, column: { table: 'shop.payments', column: 'amount' }, alias: 'p90' },
-          { fn: 'avg', expression: { op: 'elapsed', from: { table: 'shop.orders', column: 'ordered_at' }, to: { table: 'shop.payments', column: 'paid_at' }, unit: 'hour' }, alias: 'hours_to_pay' },
+          {
+            fn: 'percentile',
+            percentile: 90,
+            column: { table: 'shop.payments', column: 'amount' },
+            alias: 'p90',
+          },
+          {
+            fn: 'avg',
+            expression: {
+              op: 'elapsed',
+              from: { table: 'shop.orders', column: 'ordered_at' },
+              to: { table: 'shop.payments', column: 'paid_at' },
+              unit: 'hour',
+            },
+            alias: 'hours_to_pay',
+          },
         ],
         order_by: [{ ref: 'method', direction: 'asc' }],
       },
@@ -200,12 +303,19 @@ describe('the QuerySpec forms real questions need', () => {
     await expectSameAs(
       {
         source: 'shop.order_items',
-        joins: [{ table: 'shop.products', on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }] }],
+        joins: [
+          {
+            table: 'shop.products',
+            on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }],
+          },
+        ],
         group_by: [
           { column: { table: 'shop.products', column: 'category' }, alias: 'category' },
           { column: { table: 'shop.products', column: 'product_name' }, alias: 'product' },
         ],
-        aggregates: [{ fn: 'sum', column: { table: 'shop.order_items', column: 'quantity' }, alias: 'units' }],
+        aggregates: [
+          { fn: 'sum', column: { table: 'shop.order_items', column: 'quantity' }, alias: 'units' },
+        ],
         order_by: [
           { ref: 'units', direction: 'desc' },
           { ref: 'product', direction: 'asc' },
@@ -226,15 +336,48 @@ describe('the QuerySpec forms real questions need', () => {
         group_by: [{ column: { column: 'service.name' }, alias: 'service' }],
         aggregates: [
           { fn: 'percentile', percentile: 95, column: { column: 'event.duration' }, alias: 'p95' },
-          { fn: 'sum', expression: { op: 'multiply', left: { column: 'a' }, right: { column: 'b' } }, alias: 'ab' },
+          {
+            fn: 'sum',
+            expression: { op: 'multiply', left: { column: 'a' }, right: { column: 'b' } },
+            alias: 'ab',
+          },
         ],
         having: [{ ref: 'p95', op: 'gt', value: 1000 }],
       }),
     );
-    expect(esql).toBe('FROM logs-*\n| EVAL _value1 = a * b\n| STATS p95 = PERCENTILE(event.duration, 95), ab = SUM(_value1) BY service.name\n| WHERE p95 > 1000');
-    expect(() => connectorFor('elasticsearch')!.validateQuery({ id: 'c', dialect: 'elasticsearch', authMode: 'api_key', config: { allowed_indices: ['logs-*'] }, secrets: {} }, esql, { rowCap: 10 })).not.toThrow();
-    expect(() => compileEsql(spec({ source: 'logs', aggregates: [{ fn: 'count', alias: 'n', share: true }], group_by: [{ column: { column: 'x' }, alias: 'x' }] }))).toThrow(CompileError);
-    expect(() => compileEsql(spec({ source: 'logs', filter: { op: 'not_exists', table: 'b', on: [{ left: { column: 'a' }, right: { column: 'a' } }] } }))).toThrow(/related rows/);
+    expect(esql).toBe(
+      'FROM logs-*\n| EVAL _value1 = a * b\n| STATS p95 = PERCENTILE(event.duration, 95), ab = SUM(_value1) BY service.name\n| WHERE p95 > 1000',
+    );
+    expect(() =>
+      connectorFor('elasticsearch')!.validateQuery(
+        {
+          id: 'c',
+          dialect: 'elasticsearch',
+          authMode: 'api_key',
+          config: { allowed_indices: ['logs-*'] },
+          secrets: {},
+        },
+        esql,
+        { rowCap: 10 },
+      ),
+    ).not.toThrow();
+    expect(() =>
+      compileEsql(
+        spec({
+          source: 'logs',
+          aggregates: [{ fn: 'count', alias: 'n', share: true }],
+          group_by: [{ column: { column: 'x' }, alias: 'x' }],
+        }),
+      ),
+    ).toThrow(CompileError);
+    expect(() =>
+      compileEsql(
+        spec({
+          source: 'logs',
+          filter: { op: 'not_exists', table: 'b', on: [{ left: { column: 'a' }, right: { column: 'a' } }] },
+        }),
+      ),
+    ).toThrow(/related rows/);
   });
 });
 
@@ -244,13 +387,31 @@ describe('measures over some rows, and measures that only filter', () => {
       {
         source: 'shop.orders',
         group_by: [{ column: { column: 'channel' }, alias: 'channel' }],
-        aggregates: [{ fn: 'count', alias: 'cancelled_pct', share: true, where: { op: 'eq', column: { column: 'status' }, value: 'cancelled' } }],
+        aggregates: [
+          {
+            fn: 'count',
+            alias: 'cancelled_pct',
+            share: true,
+            where: { op: 'eq', column: { column: 'status' }, value: 'cancelled' },
+          },
+        ],
         order_by: [{ ref: 'channel', direction: 'asc' }],
       },
       `SELECT channel, 100.0 * sum(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) / count(*) FROM shop.orders GROUP BY channel ORDER BY channel`,
     );
     const esql = compileEsql(
-      spec({ source: 'logs-*', group_by: [{ column: { column: 'service.name' }, alias: 'service' }], aggregates: [{ fn: 'count', alias: 'errors_pct', share: true, where: { op: 'eq', column: { column: 'log.level' }, value: 'error' } }] }),
+      spec({
+        source: 'logs-*',
+        group_by: [{ column: { column: 'service.name' }, alias: 'service' }],
+        aggregates: [
+          {
+            fn: 'count',
+            alias: 'errors_pct',
+            share: true,
+            where: { op: 'eq', column: { column: 'log.level' }, value: 'error' },
+          },
+        ],
+      }),
     );
     expect(esql).toBe(
       'FROM logs-*\n| EVAL _where0 = CASE(log.level == "error", 1, null)\n| STATS errors_pct = COUNT(_where0), _total0 = COUNT(*) BY service.name\n| EVAL errors_pct = 100.0 * errors_pct / _total0\n| DROP _total0',
@@ -261,7 +422,12 @@ describe('measures over some rows, and measures that only filter', () => {
     await expectSameAs(
       {
         source: 'shop.reviews',
-        joins: [{ table: 'shop.products', on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }] }],
+        joins: [
+          {
+            table: 'shop.products',
+            on: [{ left: { column: 'product_id' }, right: { column: 'product_id' } }],
+          },
+        ],
         group_by: [{ column: { table: 'shop.products', column: 'product_name' }, alias: 'product' }],
         aggregates: [{ fn: 'count', alias: 'reviews', hidden: true }],
         having: [{ ref: 'reviews', op: 'gte', value: 15 }],
@@ -273,7 +439,11 @@ describe('measures over some rows, and measures that only filter', () => {
 
   it('groups without measures are the distinct values', async () => {
     await expectSameAs(
-      { source: 'shop.orders', group_by: [{ column: { column: 'channel' }, alias: 'channel' }], order_by: [{ ref: 'channel', direction: 'asc' }] },
+      {
+        source: 'shop.orders',
+        group_by: [{ column: { column: 'channel' }, alias: 'channel' }],
+        order_by: [{ ref: 'channel', direction: 'asc' }],
+      },
       'SELECT DISTINCT channel FROM shop.orders ORDER BY 1',
     );
   });

@@ -97,7 +97,12 @@ describe('embedded demo database', () => {
   });
 
   describe('through the postgres connector (embedded auth mode)', () => {
-    const ctx = (): ConnectorContext => ({ allowPrivateNetworks: false, allowInsecureTransport: true, requestTimeoutMs: 10_000, demoDatabase: persisted });
+    const ctx = (): ConnectorContext => ({
+      allowPrivateNetworks: false,
+      allowInsecureTransport: true,
+      requestTimeoutMs: 10_000,
+      demoDatabase: persisted,
+    });
 
     it('test() passes without network or credential', async () => {
       const r = await postgresConnector.test(demoTarget, ctx());
@@ -110,18 +115,36 @@ describe('embedded demo database', () => {
       const i = await postgresConnector.introspect(demoTarget, ctx());
       expect(i.schemas).toEqual([{ name: 'shop', table_count: 7 }]);
       const t = Object.fromEntries(i.tables.map((x) => [x.name, x]));
-      expect(Object.keys(t).sort()).toEqual(['customers', 'order_items', 'order_totals', 'orders', 'payments', 'products', 'reviews']);
+      expect(Object.keys(t).sort()).toEqual([
+        'customers',
+        'order_items',
+        'order_totals',
+        'orders',
+        'payments',
+        'products',
+        'reviews',
+      ]);
       expect(t.order_totals?.kind).toBe('view');
       expect(t.order_items?.primary_key).toEqual(['order_id', 'line_no']);
       expect(t.order_items?.foreign_keys).toEqual(
         expect.arrayContaining([
           { columns: ['order_id'], references: { schema: 'shop', table: 'orders', columns: ['order_id'] } },
-          { columns: ['product_id'], references: { schema: 'shop', table: 'products', columns: ['product_id'] } },
+          {
+            columns: ['product_id'],
+            references: { schema: 'shop', table: 'products', columns: ['product_id'] },
+          },
         ]),
       );
-      expect(t.orders?.foreign_keys).toEqual([{ columns: ['customer_id'], references: { schema: 'shop', table: 'customers', columns: ['customer_id'] } }]);
+      expect(t.orders?.foreign_keys).toEqual([
+        {
+          columns: ['customer_id'],
+          references: { schema: 'shop', table: 'customers', columns: ['customer_id'] },
+        },
+      ]);
       expect(t.orders?.row_estimate).toBe(4000);
-      expect(t.orders?.columns.find((c) => c.name === 'status')?.description).toMatch(/placed, paid, shipped/);
+      expect(t.orders?.columns.find((c) => c.name === 'status')?.description).toMatch(
+        /placed, paid, shipped/,
+      );
       expect(t.customers?.columns.find((c) => c.name === 'email')?.nullable).toBe(true);
     });
 
@@ -146,19 +169,51 @@ describe('embedded demo database', () => {
     });
 
     it('applies the same validator and the same read-only transaction', async () => {
-      await expect(postgresConnector.execute(demoTarget, 'DELETE FROM shop.orders', ctx(), { rowCap: 5, timeoutMs: 1000 })).rejects.toMatchObject({ kind: 'query_rejected' });
-      await expect(postgresConnector.execute(demoTarget, 'SELECT * FROM pg_catalog.pg_authid', ctx(), { rowCap: 5, timeoutMs: 1000 })).rejects.toMatchObject({ kind: 'out_of_scope' });
+      await expect(
+        postgresConnector.execute(demoTarget, 'DELETE FROM shop.orders', ctx(), {
+          rowCap: 5,
+          timeoutMs: 1000,
+        }),
+      ).rejects.toMatchObject({ kind: 'query_rejected' });
+      await expect(
+        postgresConnector.execute(demoTarget, 'SELECT * FROM pg_catalog.pg_authid', ctx(), {
+          rowCap: 5,
+          timeoutMs: 1000,
+        }),
+      ).rejects.toMatchObject({ kind: 'out_of_scope' });
       const before = await checksum(persisted);
-      await expect(runReadOnly({ kind: 'embedded', db: persisted }, 'DELETE FROM shop.reviews', { timeoutMs: 1000, schemas: ['shop'] })).rejects.toMatchObject({ code: '25006' });
-      await expect(runReadOnly({ kind: 'embedded', db: persisted }, 'WITH d AS (DELETE FROM shop.orders RETURNING 1) SELECT * FROM d', { timeoutMs: 1000, schemas: ['shop'] })).rejects.toMatchObject({ code: '25006' });
-      await expect(runReadOnly({ kind: 'embedded', db: persisted }, 'SELECT 1; DELETE FROM shop.orders', { timeoutMs: 1000, schemas: ['shop'] })).rejects.toThrow();
+      await expect(
+        runReadOnly({ kind: 'embedded', db: persisted }, 'DELETE FROM shop.reviews', {
+          timeoutMs: 1000,
+          schemas: ['shop'],
+        }),
+      ).rejects.toMatchObject({ code: '25006' });
+      await expect(
+        runReadOnly(
+          { kind: 'embedded', db: persisted },
+          'WITH d AS (DELETE FROM shop.orders RETURNING 1) SELECT * FROM d',
+          { timeoutMs: 1000, schemas: ['shop'] },
+        ),
+      ).rejects.toMatchObject({ code: '25006' });
+      await expect(
+        runReadOnly({ kind: 'embedded', db: persisted }, 'SELECT 1; DELETE FROM shop.orders', {
+          timeoutMs: 1000,
+          schemas: ['shop'],
+        }),
+      ).rejects.toThrow();
       expect(await checksum(persisted)).toEqual(before);
-      const e = await postgresConnector.execute(demoTarget, 'SELECT nope FROM orders', ctx(), { rowCap: 5, timeoutMs: 1000 }).catch((x: unknown) => x);
+      const e = await postgresConnector
+        .execute(demoTarget, 'SELECT nope FROM orders', ctx(), { rowCap: 5, timeoutMs: 1000 })
+        .catch((x: unknown) => x);
       expect(e).toMatchObject({ kind: 'unknown_column', recoverable: true });
     });
 
     it('reports a missing demo database clearly', async () => {
-      const noDemo: ConnectorContext = { allowPrivateNetworks: false, allowInsecureTransport: true, requestTimeoutMs: 1000 };
+      const noDemo: ConnectorContext = {
+        allowPrivateNetworks: false,
+        allowInsecureTransport: true,
+        requestTimeoutMs: 1000,
+      };
       await expect(postgresConnector.introspect(demoTarget, noDemo)).rejects.toBeInstanceOf(ConnectorError);
       const r = await postgresConnector.test(demoTarget, noDemo);
       expect(r.ok).toBe(false);

@@ -10,7 +10,12 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_SCENARIOS, startHostileHttp, type HostileHttpServer, type HttpScenario } from '@aqs/hostile-servers';
+import {
+  HTTP_SCENARIOS,
+  startHostileHttp,
+  type HostileHttpServer,
+  type HttpScenario,
+} from '@aqs/hostile-servers';
 import { generateTls } from '../../../tooling/es-test-cluster/src/tls.ts';
 import { closeConnectors, connectorFor } from '../src/index.ts';
 import { MAX_RESPONSE_BYTES, cachedClient, dropElasticsearchClient } from '../src/elasticsearch/client.ts';
@@ -21,7 +26,11 @@ import type { ConnectionTarget, ConnectorContext, TestResult } from '../src/type
 const es = connectorFor('elasticsearch')!;
 const TIMEOUT = 1000;
 const SECRET = 'hostile-test-secret-value';
-const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: TIMEOUT };
+const ctx: ConnectorContext = {
+  allowPrivateNetworks: true,
+  allowInsecureTransport: true,
+  requestTimeoutMs: TIMEOUT,
+};
 const QUERY = 'FROM logs-* | KEEP message | LIMIT 10';
 
 // ---------- nothing may escape: recorders for what would end the process ----------
@@ -47,7 +56,10 @@ const servers: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
-async function hostile(scenario: HttpScenario, options: Parameters<typeof startHostileHttp>[1] = {}): Promise<HostileHttpServer> {
+async function hostile(
+  scenario: HttpScenario,
+  options: Parameters<typeof startHostileHttp>[1] = {},
+): Promise<HostileHttpServer> {
   const s = await startHostileHttp(scenario, options);
   servers.push(s);
   return s;
@@ -59,7 +71,14 @@ function target(url: string, o: { id?: string; ca?: string } = {}): ConnectionTa
     id: o.id ?? `hostile-${++nextId}`,
     dialect: 'elasticsearch',
     authMode: 'api_key',
-    config: { cluster_url: url, api_key_id: 'hostile-key', verify_tls: true, ca_cert_pem: o.ca ?? null, allowed_indices: ['logs-*'], index_pattern: null },
+    config: {
+      cluster_url: url,
+      api_key_id: 'hostile-key',
+      verify_tls: true,
+      ca_cert_pem: o.ca ?? null,
+      allowed_indices: ['logs-*'],
+      index_pattern: null,
+    },
     secrets: { api_key_secret: SECRET },
   };
 }
@@ -94,7 +113,8 @@ async function fail(op: Op, t: ConnectionTarget, c: ConnectorContext = ctx): Pro
   throw new Error(`${op} succeeded against a hostile server`);
 }
 
-const timeoutSymptom = (op: Op): string => (op === 'execute' ? 'Query timed out' : 'Cluster did not answer in time');
+const timeoutSymptom = (op: Op): string =>
+  op === 'execute' ? 'Query timed out' : 'Cluster did not answer in time';
 const EXPECTED: Record<HttpScenario, (op: Op) => string> = {
   'reset-after-status-line': () => 'Connection reset',
   'reset-after-headers': () => 'Connection reset',
@@ -131,7 +151,9 @@ describe('memory stays bounded on an enormous answer', () => {
       expect(f.cause).toMatch(/32 MiB/);
       expect(f.fix).toMatch(/KEEP only the columns needed/);
       const mib = (n: number): number => Math.round(n / 1024 / 1024);
-      figures.push(`${scenario}: rss +${mib(peakRss - base.rss)} MiB, heap+buffers +${mib(peakHeap - base.heapUsed - base.arrayBuffers)} MiB, ${mib(server.bytesOut())} MiB sent by the server, ${f.ms} ms`);
+      figures.push(
+        `${scenario}: rss +${mib(peakRss - base.rss)} MiB, heap+buffers +${mib(peakHeap - base.heapUsed - base.arrayBuffers)} MiB, ${mib(server.bytesOut())} MiB sent by the server, ${f.ms} ms`,
+      );
       expect(peakHeap - base.heapUsed - base.arrayBuffers).toBeLessThan(3 * MAX_RESPONSE_BYTES);
       expect(peakRss - base.rss).toBeLessThan(256 * 1024 * 1024);
       expect(await server.settled(1000)).toBe(0);
@@ -141,23 +163,26 @@ describe('memory stays bounded on an enormous answer', () => {
 });
 
 describe('every hostile scenario, for test(), introspect() and execute()', () => {
-  it.each(HTTP_SCENARIOS.map((s) => [s]))('%s: a clear failure, on time, at most 2 connections, sockets closed after', async (scenario) => {
-    const server = await hostile(scenario, { trickleIntervalMs: 200 });
-    const t = target(server.url);
-    for (const op of OPS) {
-      const before = server.stats.connections;
-      const f = await fail(op, t);
-      expect(f.symptom, `${scenario} ${op}`).toBe(EXPECTED[scenario](op));
-      expect(f.cause.length, `${scenario} ${op}`).toBeGreaterThan(20);
-      expect(f.fix.length).toBeGreaterThan(20);
-      expect(`${f.symptom} ${f.cause} ${f.fix}`).not.toContain(SECRET);
-      // The connector answered by itself, well before bounded()'s deadline (timeout + 5 s).
-      expect(f.ms, `${scenario} ${op} took ${f.ms} ms`).toBeLessThan(TIMEOUT + 1000);
-      expect(server.stats.connections - before, `${scenario} ${op}`).toBeLessThanOrEqual(2);
-      expect(await server.settled(1000), `${scenario} ${op}: sockets left open`).toBe(0);
-      expect(cachedClient(t.id)?.connection.inFlightCount ?? 0).toBe(0);
-    }
-  });
+  it.each(HTTP_SCENARIOS.map((s) => [s]))(
+    '%s: a clear failure, on time, at most 2 connections, sockets closed after',
+    async (scenario) => {
+      const server = await hostile(scenario, { trickleIntervalMs: 200 });
+      const t = target(server.url);
+      for (const op of OPS) {
+        const before = server.stats.connections;
+        const f = await fail(op, t);
+        expect(f.symptom, `${scenario} ${op}`).toBe(EXPECTED[scenario](op));
+        expect(f.cause.length, `${scenario} ${op}`).toBeGreaterThan(20);
+        expect(f.fix.length).toBeGreaterThan(20);
+        expect(`${f.symptom} ${f.cause} ${f.fix}`).not.toContain(SECRET);
+        // The connector answered by itself, well before bounded()'s deadline (timeout + 5 s).
+        expect(f.ms, `${scenario} ${op} took ${f.ms} ms`).toBeLessThan(TIMEOUT + 1000);
+        expect(server.stats.connections - before, `${scenario} ${op}`).toBeLessThanOrEqual(2);
+        expect(await server.settled(1000), `${scenario} ${op}: sockets left open`).toBe(0);
+        expect(cachedClient(t.id)?.connection.inFlightCount ?? 0).toBe(0);
+      }
+    },
+  );
 });
 
 describe('bounded and cancellable', () => {
@@ -201,7 +226,8 @@ describe('bounded and cancellable', () => {
         const before = server.stats.connections;
         const pending = fail(op, t, c);
         await expect.poll(() => server.stats.open, { timeout: 2000 }).toBe(1);
-        if (scenario === 'trickle') await expect.poll(() => server.requests.length > 0, { timeout: 2000 }).toBe(true);
+        if (scenario === 'trickle')
+          await expect.poll(() => server.requests.length > 0, { timeout: 2000 }).toBe(true);
         const aborted = performance.now();
         controller.abort();
         const f = await pending;
@@ -231,7 +257,10 @@ describe('bounded and cancellable', () => {
       const outcome =
         op === 'test'
           ? raw.test(t, c).then((r) => r.symptom)
-          : (op === 'introspect' ? raw.introspect(t, c) : raw.execute(t, QUERY, c, { rowCap: 10, timeoutMs: 20_000 })).then(
+          : (op === 'introspect'
+              ? raw.introspect(t, c)
+              : raw.execute(t, QUERY, c, { rowCap: 10, timeoutMs: 20_000 })
+            ).then(
               () => 'succeeded',
               (e: unknown) => (e instanceof ConnectorError ? e.symptom : String(e)),
             );
@@ -273,7 +302,10 @@ describe('TLS', () => {
   it.each([['trickle'], ['endless-chunked'], ['reset-mid-body'], ['malformed-json']] as [HttpScenario][])(
     '%s behind verified TLS fails the same way',
     async (scenario) => {
-      const server = await hostile(scenario, { tls: { key: material.keyPem, cert: material.certPem }, trickleIntervalMs: 200 });
+      const server = await hostile(scenario, {
+        tls: { key: material.keyPem, cert: material.certPem },
+        trickleIntervalMs: 200,
+      });
       const t = target(server.url, { ca: material.caPem });
       for (const op of OPS) {
         const f = await fail(op, t);
@@ -310,14 +342,20 @@ describe('plain http refused unless the operator allows it', () => {
 });
 
 /** A well-behaved stand-in answering `_query` (and counting its sockets). */
-async function goodServer(rows = 1, rowBytes = 10): Promise<{ url: string; open: () => number; requests: () => number; close(): Promise<void> }> {
+async function goodServer(
+  rows = 1,
+  rowBytes = 10,
+): Promise<{ url: string; open: () => number; requests: () => number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   let requests = 0;
   const filler = 'x'.repeat(rowBytes);
   const body = JSON.stringify({
     took: 1,
     is_partial: false,
-    columns: [{ name: 'message', type: 'keyword' }, { name: 'n', type: 'long' }],
+    columns: [
+      { name: 'message', type: 'keyword' },
+      { name: 'n', type: 'long' },
+    ],
     values: Array.from({ length: rows }, (_, i) => [filler, i]),
   });
   const server = http.createServer((req, res) => {
@@ -340,13 +378,21 @@ async function goodServer(rows = 1, rowBytes = 10): Promise<{ url: string; open:
     },
   };
   servers.push(stop);
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, open: () => sockets.size, requests: () => requests, ...stop };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    open: () => sockets.size,
+    requests: () => requests,
+    ...stop,
+  };
 }
 
 describe('the client cache', () => {
   it('a 5000-row answer of 2 KB rows fits the cap comfortably', async () => {
     const server = await goodServer(5001, 2000);
-    const r = await es.execute(target(server.url), QUERY.replace('LIMIT 10', 'LIMIT 5000'), ctx, { rowCap: 5000, timeoutMs: 5000 });
+    const r = await es.execute(target(server.url), QUERY.replace('LIMIT 10', 'LIMIT 5000'), ctx, {
+      rowCap: 5000,
+      timeoutMs: 5000,
+    });
     expect(r.rows).toHaveLength(5000);
     expect(r.truncated).toBe(true);
   });
@@ -355,7 +401,9 @@ describe('the client cache', () => {
     const a = await goodServer();
     const b = await goodServer();
     const t = target(a.url, { id: 'repointed' });
-    expect((await es.execute(t, QUERY, ctx, { rowCap: 10, timeoutMs: 2000 })).rows).toEqual([['xxxxxxxxxx', 0]]);
+    expect((await es.execute(t, QUERY, ctx, { rowCap: 10, timeoutMs: 2000 })).rows).toEqual([
+      ['xxxxxxxxxx', 0],
+    ]);
     expect(a.open()).toBe(1); // kept alive for the next operation
     const old = cachedClient(t.id);
     const moved = { ...t, config: { ...t.config, cluster_url: b.url } };
@@ -389,7 +437,10 @@ describe('the client cache', () => {
     const handle = cachedClient(t.id)!;
     expect(handle.connection.inFlightCount).toBe(0);
     // The same connection pointed at a working server afterwards.
-    const r = await es.execute({ ...t, config: { ...t.config, cluster_url: good.url } }, QUERY, ctx, { rowCap: 10, timeoutMs: 2000 });
+    const r = await es.execute({ ...t, config: { ...t.config, cluster_url: good.url } }, QUERY, ctx, {
+      rowCap: 10,
+      timeoutMs: 2000,
+    });
     expect(r.rows).toHaveLength(1);
     expect(slow.stats.connections).toBe(1);
   });

@@ -10,7 +10,14 @@ function target(allowed: string[], indexPattern: string | null = null): Connecti
     id: 'validator',
     dialect: 'elasticsearch',
     authMode: 'api_key',
-    config: { cluster_url: 'https://es.example.com:443', api_key_id: 'k', verify_tls: true, ca_cert_pem: null, allowed_indices: allowed, index_pattern: indexPattern },
+    config: {
+      cluster_url: 'https://es.example.com:443',
+      api_key_id: 'k',
+      verify_tls: true,
+      ca_cert_pem: null,
+      allowed_indices: allowed,
+      index_pattern: indexPattern,
+    },
     secrets: { api_key_secret: 's3cret-value' },
   };
 }
@@ -59,7 +66,9 @@ describe('pattern coverage', () => {
 describe('validateQuery: accepted queries', () => {
   it('returns the canonical text with LIMIT appended', () => {
     const v = validate('from logs-web | where status >= 500 | stats c = count(*) by host.name | sort c desc');
-    expect(v.text).toBe('FROM logs-web | WHERE status >= 500 | STATS c = count(*) BY host.name | SORT c DESC | LIMIT 5000');
+    expect(v.text).toBe(
+      'FROM logs-web | WHERE status >= 500 | STATS c = count(*) BY host.name | SORT c DESC | LIMIT 5000',
+    );
     expect(v.warnings.map((w) => w.code)).toEqual(['default_limit']);
   });
   it('keeps a LIMIT under the cap and clamps one above it', () => {
@@ -70,22 +79,32 @@ describe('validateQuery: accepted queries', () => {
     expect(validate('FROM employees | LIMIT 100000', scoped, 20).text).toBe('FROM employees | LIMIT 20');
   });
   it('appends a LIMIT when an earlier LIMIT is followed by other commands', () => {
-    expect(validate('FROM employees | LIMIT 10 | MV_EXPAND job_positions').text).toBe('FROM employees | LIMIT 10 | MV_EXPAND job_positions | LIMIT 5000');
+    expect(validate('FROM employees | LIMIT 10 | MV_EXPAND job_positions').text).toBe(
+      'FROM employees | LIMIT 10 | MV_EXPAND job_positions | LIMIT 5000',
+    );
   });
   it('accepts several patterns, exclusions, date math, allowed metadata, in-scope joins', () => {
-    expect(validate('FROM logs-2024.01, logs-2024.02, employees | KEEP emp_no').text).toContain('FROM logs-2024.01, logs-2024.02, employees');
+    expect(validate('FROM logs-2024.01, logs-2024.02, employees | KEEP emp_no').text).toContain(
+      'FROM logs-2024.01, logs-2024.02, employees',
+    );
     expect(validate('FROM logs-*, -logs-2024.01').text).toBe('FROM logs-*, -logs-2024.01 | LIMIT 5000');
     expect(validate('FROM logs-*, -secret-*').text).toContain('-secret-*');
     expect(validate('FROM <logs-{now/d}> | LIMIT 5').text).toContain('<logs-{now/d}>');
     expect(validate('FROM employees METADATA _id, _index | KEEP _id').text).toContain('METADATA _id, _index');
-    expect(validate('FROM employees | LOOKUP JOIN languages ON language_code').text).toContain('LOOKUP JOIN languages');
+    expect(validate('FROM employees | LOOKUP JOIN languages ON language_code').text).toContain(
+      'LOOKUP JOIN languages',
+    );
     expect(validate('FROM .internal-logs').text).toContain('.internal-logs');
     expect(validate('ROW a = 1, b = "x"').text).toBe('ROW a = 1, b = "x" | LIMIT 5000');
-    expect(validate('FROM logs-web | DISSECT message "%{a} %{b}" | GROK message "%{IP:ip}" | EVAL x = a').text).toContain('GROK');
+    expect(
+      validate('FROM logs-web | DISSECT message "%{a} %{b}" | GROK message "%{IP:ip}" | EVAL x = a').text,
+    ).toContain('GROK');
   });
   it('uses Index pattern only when Allowed indices is empty', () => {
     expect(validate('FROM metrics-a', target([], 'metrics-*')).text).toBe('FROM metrics-a | LIMIT 5000');
-    expect(rejection('FROM metrics-a', target(['logs-*'], 'metrics-*')).message).toBe("Index 'metrics-a' is not in allowlist");
+    expect(rejection('FROM metrics-a', target(['logs-*'], 'metrics-*')).message).toBe(
+      "Index 'metrics-a' is not in allowlist",
+    );
   });
   it('is a fixed point: validating the validated text changes nothing', () => {
     const once = validate('FROM logs-web // trailing\n| WHERE level == "error" /* c */').text;
@@ -189,7 +208,14 @@ describe('validateQuery: rejected queries (SECURITY.md corpus)', () => {
   });
 
   it('rejects SQL and mutation-looking text (ES|QL has no writes: they do not parse)', () => {
-    for (const q of ['DELETE FROM employees', 'SELECT * FROM employees', 'FROM employees; DROP TABLE x', 'FROM employees | DELETE', 'PUT employees/_doc/1', 'FROM employees | UPDATE salary = 0']) {
+    for (const q of [
+      'DELETE FROM employees',
+      'SELECT * FROM employees',
+      'FROM employees; DROP TABLE x',
+      'FROM employees | DELETE',
+      'PUT employees/_doc/1',
+      'FROM employees | UPDATE salary = 0',
+    ]) {
       const e = rejection(q);
       expect(e.kind, q).toBe('query_syntax');
     }

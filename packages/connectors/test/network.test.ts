@@ -83,8 +83,15 @@ describe('isBlockedAddress', () => {
 
 describe('assertHostAllowed', () => {
   it('refuses the reported IPv6 literals, bracketed as in a URL', async () => {
-    for (const host of ['[::7f00:1]', '[::ffff:0:7f00:1]', new URL('http://[::ffff:127.0.0.1]:9200').hostname]) {
-      const error = await assertHostAllowed(host, false).then(() => undefined, (e: unknown) => e);
+    for (const host of [
+      '[::7f00:1]',
+      '[::ffff:0:7f00:1]',
+      new URL('http://[::ffff:127.0.0.1]:9200').hostname,
+    ]) {
+      const error = await assertHostAllowed(host, false).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error, host).toBeInstanceOf(ConnectorError);
       expect((error as ConnectorError).kind).toBe('blocked_address');
     }
@@ -99,7 +106,9 @@ describe('assertHostAllowed', () => {
 describe('guardedLookup', () => {
   it('refuses at connect time a name that resolves to a blocked address', async () => {
     const lookup = guardedLookup(false);
-    const error = await new Promise<unknown>((resolve) => lookup('localhost', { all: true }, (e) => resolve(e)));
+    const error = await new Promise<unknown>((resolve) =>
+      lookup('localhost', { all: true }, (e) => resolve(e)),
+    );
     expect(error).toBeInstanceOf(ConnectorError);
     expect((error as ConnectorError).kind).toBe('blocked_address');
   });

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { postgresConnector } from '../src/postgres/connector.ts';
 import { ConnectorError } from '../src/errors.ts';
 import { mapPgError } from '../src/postgres/pg-errors.ts';
-import { decimalValue, jsonSafe, parseArrayLiteral, parseElement, textArrayLiteral } from '../src/postgres/results.ts';
+import {
+  decimalValue,
+  jsonSafe,
+  parseArrayLiteral,
+  parseElement,
+  textArrayLiteral,
+} from '../src/postgres/results.ts';
 import type { ConnectionTarget } from '../src/types.ts';
 
 const good = { host: 'db.example.com', database: 'analytics', username: 'aqs_reader', password: 'pw-1' };
@@ -10,10 +16,24 @@ const good = { host: 'db.example.com', database: 'analytics', username: 'aqs_rea
 describe('postgres descriptor and parseConfig', () => {
   it('describes the dialect with one password auth mode and the exact fields', () => {
     const d = postgresConnector.descriptor;
-    expect(d).toMatchObject({ id: 'postgres', name: 'PostgreSQL', query_language: 'SQL', availability: 'available' });
+    expect(d).toMatchObject({
+      id: 'postgres',
+      name: 'PostgreSQL',
+      query_language: 'SQL',
+      availability: 'available',
+    });
     expect(d.auth_modes.map((m) => m.id)).toEqual(['password']);
     const fields = d.auth_modes[0]?.fields ?? [];
-    expect(fields.map((f) => f.name)).toEqual(['host', 'port', 'database', 'username', 'password', 'ssl_mode', 'ca_cert_pem', 'schemas']);
+    expect(fields.map((f) => f.name)).toEqual([
+      'host',
+      'port',
+      'database',
+      'username',
+      'password',
+      'ssl_mode',
+      'ca_cert_pem',
+      'schemas',
+    ]);
     expect(fields.find((f) => f.name === 'password')?.secret).toBe(true);
     const ssl = fields.find((f) => f.name === 'ssl_mode');
     expect(ssl?.options).toEqual(['disable', 'require', 'verify-ca', 'verify-full']);
@@ -28,20 +48,41 @@ describe('postgres descriptor and parseConfig', () => {
     expect(r).toEqual({
       ok: true,
       value: {
-        config: { host: 'db.example.com', port: 5432, database: 'analytics', username: 'aqs_reader', ssl_mode: 'verify-full', ca_cert_pem: null, schemas: ['public'] },
+        config: {
+          host: 'db.example.com',
+          port: 5432,
+          database: 'analytics',
+          username: 'aqs_reader',
+          ssl_mode: 'verify-full',
+          ca_cert_pem: null,
+          schemas: ['public'],
+        },
         secrets: { password: 'pw-1' },
       },
     });
   });
 
   it('accepts schemas as a comma-separated string and deduplicates', () => {
-    const r = postgresConnector.parseConfig('password', { ...good, schemas: 'sales, public,sales', port: '6432', ssl_mode: 'verify-ca' });
-    expect(r.ok && r.value.config).toMatchObject({ schemas: ['sales', 'public'], port: 6432, ssl_mode: 'verify-ca' });
+    const r = postgresConnector.parseConfig('password', {
+      ...good,
+      schemas: 'sales, public,sales',
+      port: '6432',
+      ssl_mode: 'verify-ca',
+    });
+    expect(r.ok && r.value.config).toMatchObject({
+      schemas: ['sales', 'public'],
+      port: 6432,
+      ssl_mode: 'verify-ca',
+    });
   });
 
   const bad: Array<[string, Record<string, unknown>, string]> = [
     ['missing host', { ...good, host: undefined }, 'config.host'],
-    ['connection string as host', { ...good, host: 'postgres://u:p@h/db?sslrootcert=/etc/passwd' }, 'config.host'],
+    [
+      'connection string as host',
+      { ...good, host: 'postgres://u:p@h/db?sslrootcert=/etc/passwd' },
+      'config.host',
+    ],
     ['unix socket directory as host', { ...good, host: '/var/run/postgresql' }, 'config.host'],
     ['port out of range', { ...good, port: 70000 }, 'config.port'],
     ['port not a number', { ...good, port: 'abc' }, 'config.port'],
@@ -50,12 +91,20 @@ describe('postgres descriptor and parseConfig', () => {
     ['missing password', { ...good, password: undefined }, 'config.password'],
     ['unknown ssl mode', { ...good, ssl_mode: 'prefer' }, 'config.ssl_mode'],
     ['garbage PEM', { ...good, ca_cert_pem: 'not a certificate' }, 'config.ca_cert_pem'],
-    ['broken PEM body', { ...good, ca_cert_pem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }, 'config.ca_cert_pem'],
+    [
+      'broken PEM body',
+      { ...good, ca_cert_pem: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' },
+      'config.ca_cert_pem',
+    ],
     ['empty schemas', { ...good, schemas: [] }, 'config.schemas'],
     ['system schema in scope', { ...good, schemas: ['public', 'pg_catalog'] }, 'config.schemas'],
     ['information_schema in scope', { ...good, schemas: ['information_schema'] }, 'config.schemas'],
     ['unknown field sslrootcert', { ...good, sslrootcert: '/etc/ssl/private/key.pem' }, 'config.sslrootcert'],
-    ['unknown field connection_string', { ...good, connection_string: 'postgres://x' }, 'config.connection_string'],
+    [
+      'unknown field connection_string',
+      { ...good, connection_string: 'postgres://x' },
+      'config.connection_string',
+    ],
   ];
   for (const [name, input, field] of bad) {
     it(`refuses ${name} with an error on ${field}`, () => {
@@ -84,7 +133,13 @@ describe('postgres descriptor and parseConfig', () => {
 });
 
 describe('postgres warnings', () => {
-  const target = (ssl_mode: string): ConnectionTarget => ({ id: 'c', dialect: 'postgres', authMode: 'password', config: { ...good, ssl_mode }, secrets: { password: 'pw-1' } });
+  const target = (ssl_mode: string): ConnectionTarget => ({
+    id: 'c',
+    dialect: 'postgres',
+    authMode: 'password',
+    config: { ...good, ssl_mode },
+    secrets: { password: 'pw-1' },
+  });
   it('warns for disable and require, not for verified modes', () => {
     expect(postgresConnector.warnings(target('disable'))[0]).toMatch(/development or a local server only/);
     expect(postgresConnector.warnings(target('require'))[0]).toMatch(/does not verify/);
@@ -94,7 +149,14 @@ describe('postgres warnings', () => {
 });
 
 describe('postgres error mapping', () => {
-  const ctx = { host: 'db.example.com', port: 5432, database: 'analytics', username: 'aqs_reader', sslMode: 'verify-full', secrets: ['Hunter2-secret'] };
+  const ctx = {
+    host: 'db.example.com',
+    port: 5432,
+    database: 'analytics',
+    username: 'aqs_reader',
+    sslMode: 'verify-full',
+    secrets: ['Hunter2-secret'],
+  };
   it('maps SQLSTATEs to kinds with symptom, cause and fix, and never shows the password', () => {
     const cases: Array<[string, string, string]> = [
       ['28P01', 'password authentication failed for user "aqs_reader" (tried Hunter2-secret)', 'auth'],
@@ -114,15 +176,36 @@ describe('postgres error mapping', () => {
       expect(JSON.stringify({ ...e, message: e.message })).not.toContain('Hunter2-secret');
     }
     expect(mapPgError(Object.assign(new Error('x'), { code: '42703' }), ctx).recoverable).toBe(true);
-    expect(mapPgError(Object.assign(new Error('x'), { code: '42601' }), { ...ctx, query: 'SELEC 1' }).query).toBe('SELEC 1');
-    expect(mapPgError(Object.assign(new Error('canceling statement due to user request'), { code: '57014' }), { ...ctx, aborted: true }).kind).toBe('cancelled');
+    expect(
+      mapPgError(Object.assign(new Error('x'), { code: '42601' }), { ...ctx, query: 'SELEC 1' }).query,
+    ).toBe('SELEC 1');
+    expect(
+      mapPgError(Object.assign(new Error('canceling statement due to user request'), { code: '57014' }), {
+        ...ctx,
+        aborted: true,
+      }).kind,
+    ).toBe('cancelled');
   });
   it('maps network and certificate failures', () => {
-    expect(mapPgError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), ctx).kind).toBe('unreachable');
-    expect(mapPgError(Object.assign(new Error('write CONNECT_TIMEOUT'), { code: 'CONNECT_TIMEOUT' }), ctx).kind).toBe('unreachable');
-    const tls = mapPgError(Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }), ctx);
+    expect(
+      mapPgError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }), ctx).kind,
+    ).toBe('unreachable');
+    expect(
+      mapPgError(Object.assign(new Error('write CONNECT_TIMEOUT'), { code: 'CONNECT_TIMEOUT' }), ctx).kind,
+    ).toBe('unreachable');
+    const tls = mapPgError(
+      Object.assign(new Error('self-signed certificate'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }),
+      ctx,
+    );
     expect(tls).toMatchObject({ kind: 'tls', symptom: 'TLS verify failed' });
-    expect(mapPgError(Object.assign(new Error("Hostname/IP does not match certificate's altnames"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }), ctx).fix).toMatch(/verify-ca/);
+    expect(
+      mapPgError(
+        Object.assign(new Error("Hostname/IP does not match certificate's altnames"), {
+          code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+        }),
+        ctx,
+      ).fix,
+    ).toMatch(/verify-ca/);
   });
 });
 
@@ -154,7 +237,10 @@ describe('postgres arrays (parsed by the connector, not by the driver)', () => {
   it('parses the text form of arrays: nesting, quoting, NULL, bounds', () => {
     expect(parseArrayLiteral('{}')).toEqual([]);
     expect(parseArrayLiteral('{a,"b c",NULL,"NULL","q\\"\\\\"}')).toEqual(['a', 'b c', null, 'NULL', 'q"\\']);
-    expect(parseArrayLiteral('{{1,2},{3,4}}', (x) => parseElement(23, x))).toEqual([[1, 2], [3, 4]]);
+    expect(parseArrayLiteral('{{1,2},{3,4}}', (x) => parseElement(23, x))).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     expect(parseArrayLiteral('[0:1]={7,8}', (x) => parseElement(23, x))).toEqual([7, 8]);
     expect(parseArrayLiteral('{t,f}', (x) => parseElement(16, x))).toEqual([true, false]);
     expect(() => parseArrayLiteral('not an array')).toThrow();
@@ -168,13 +254,23 @@ describe('postgres arrays (parsed by the connector, not by the driver)', () => {
 
 describe('server text in errors is bounded', () => {
   it('cuts a huge server message', () => {
-    const e = mapPgError(Object.assign(new Error('x'.repeat(100_000)), { code: 'XX000' }), { host: 'h', port: 1, database: 'd', username: 'u', sslMode: 'disable', secrets: [] });
+    const e = mapPgError(Object.assign(new Error('x'.repeat(100_000)), { code: 'XX000' }), {
+      host: 'h',
+      port: 1,
+      database: 'd',
+      username: 'u',
+      sslMode: 'disable',
+      secrets: [],
+    });
     expect(e.symptom.length).toBeLessThan(600);
     expect(e.message.length).toBeLessThan(1000);
   });
   it('scrubs the password before cutting, so no part of it survives the cut', () => {
     const secret = 'Hunter2-secret-long-password';
-    const e = mapPgError(Object.assign(new Error(`${'x'.repeat(490)}${secret}${'y'.repeat(1000)}`), { code: 'XX000' }), { host: 'h', port: 1, database: 'd', username: 'u', sslMode: 'disable', secrets: [secret] });
+    const e = mapPgError(
+      Object.assign(new Error(`${'x'.repeat(490)}${secret}${'y'.repeat(1000)}`), { code: 'XX000' }),
+      { host: 'h', port: 1, database: 'd', username: 'u', sslMode: 'disable', secrets: [secret] },
+    );
     expect(JSON.stringify({ ...e, message: e.message })).not.toContain('Hunter2');
   });
 });

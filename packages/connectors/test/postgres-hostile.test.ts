@@ -16,7 +16,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HOSTILE_BACKEND, pgMessages, startHostilePostgres, startPostgresProxy, type HostilePostgres, type PostgresScenario } from '@aqs/hostile-servers';
+import {
+  HOSTILE_BACKEND,
+  pgMessages,
+  startHostilePostgres,
+  startPostgresProxy,
+  type HostilePostgres,
+  type PostgresScenario,
+} from '@aqs/hostile-servers';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
 import { connectorFor } from '../src/index.ts';
 import { postgresConnector } from '../src/postgres/connector.ts';
@@ -28,7 +35,11 @@ import { DEADLINE_GRACE_MS } from '../src/bounded.ts';
 const PASSWORD = 'Hostile-Canary-Password-4711';
 const REQUEST_TIMEOUT_MS = 1500;
 const EXECUTE_TIMEOUT_MS = 1000;
-const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: false, requestTimeoutMs: REQUEST_TIMEOUT_MS };
+const ctx: ConnectorContext = {
+  allowPrivateNetworks: true,
+  allowInsecureTransport: false,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+};
 
 // ---------- uncaught exceptions and unhandled rejections are failures ----------
 
@@ -62,7 +73,16 @@ function target(port: number, overrides: Record<string, unknown> = {}): Connecti
     id: 'hostile',
     dialect: 'postgres',
     authMode: 'password',
-    config: { host: '127.0.0.1', port, database: 'analytics', username: 'aqs_reader', ssl_mode: 'disable', ca_cert_pem: null, schemas: ['public'], ...overrides },
+    config: {
+      host: '127.0.0.1',
+      port,
+      database: 'analytics',
+      username: 'aqs_reader',
+      ssl_mode: 'disable',
+      ca_cert_pem: null,
+      schemas: ['public'],
+      ...overrides,
+    },
     secrets: { password: PASSWORD },
   };
 }
@@ -80,20 +100,39 @@ interface Outcome {
   text: string;
 }
 
-async function run(op: Op, t: ConnectionTarget, c: ConnectorContext, connector = connectorFor('postgres')!): Promise<Outcome> {
+async function run(
+  op: Op,
+  t: ConnectionTarget,
+  c: ConnectorContext,
+  connector = connectorFor('postgres')!,
+): Promise<Outcome> {
   const started = Date.now();
   try {
     if (op === 'test') {
       const r: TestResult = await connector.test(t, c);
       expect(r.ok, JSON.stringify(r)).toBe(false);
-      return { ms: Date.now() - started, kind: null, symptom: r.symptom ?? '', cause: r.cause ?? '', fix: r.fix ?? '', text: JSON.stringify(r) };
+      return {
+        ms: Date.now() - started,
+        kind: null,
+        symptom: r.symptom ?? '',
+        cause: r.cause ?? '',
+        fix: r.fix ?? '',
+        text: JSON.stringify(r),
+      };
     }
     if (op === 'introspect') await connector.introspect(t, c);
     else await connector.execute(t, 'SELECT 1 AS one', c, { rowCap: 10, timeoutMs: EXECUTE_TIMEOUT_MS });
   } catch (error) {
     expect(error, String(error)).toBeInstanceOf(ConnectorError);
     const e = error as ConnectorError;
-    return { ms: Date.now() - started, kind: e.kind, symptom: e.symptom, cause: e.cause_, fix: e.fix, text: `${e.message}` };
+    return {
+      ms: Date.now() - started,
+      kind: e.kind,
+      symptom: e.symptom,
+      cause: e.cause_,
+      fix: e.fix,
+      text: `${e.message}`,
+    };
   }
   throw new Error(`${op} succeeded against a hostile server`);
 }
@@ -103,7 +142,10 @@ function budget(op: Op): number {
 }
 
 /** After an operation returned: sockets close within 1 s, and nothing connects during the next second. */
-async function expectQuiet(server: HostilePostgres, label: string): Promise<{ connections: number; settleMs: number }> {
+async function expectQuiet(
+  server: HostilePostgres,
+  label: string,
+): Promise<{ connections: number; settleMs: number }> {
   const connections = server.stats.connections;
   expect(connections, `${label}: TCP connections`).toBeGreaterThanOrEqual(1);
   expect(connections, `${label}: TCP connections`).toBeLessThanOrEqual(2);
@@ -126,19 +168,74 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { scenario: 'accept-and-close', kind: 'unreachable', symptom: /^Connection closed by the server$/, cause: /during the login/ },
-  { scenario: 'garbage-at-startup', kind: 'engine', symptom: /^Invalid response from the server$/, cause: /not the PostgreSQL protocol during the login/ },
+  {
+    scenario: 'accept-and-close',
+    kind: 'unreachable',
+    symptom: /^Connection closed by the server$/,
+    cause: /during the login/,
+  },
+  {
+    scenario: 'garbage-at-startup',
+    kind: 'engine',
+    symptom: /^Invalid response from the server$/,
+    cause: /not the PostgreSQL protocol during the login/,
+  },
   { scenario: 'ssl-garbage', ssl: 'require', kind: 'tls', symptom: /^Invalid answer to the TLS request$/ },
-  { scenario: 'half-open', kind: 'unreachable', symptom: /timed out/, cause: /did not complete the PostgreSQL login/ },
-  { scenario: 'cleartext-password', kind: 'auth', symptom: /^Cleartext password authentication refused$/, cause: /password was not sent/ },
-  { scenario: 'reset-after-login', kind: 'unreachable', symptom: /^Connection reset by the server$/, cause: /while a query was running/ },
-  { scenario: 'reset-mid-row', kind: 'unreachable', symptom: /^Connection reset by the server$/, cause: /while a query was running/ },
-  { scenario: 'garbage-after-login', kind: 'engine', symptom: /^Invalid response from the server$/, cause: /while a query was running/ },
-  { scenario: 'close-after-login', kind: 'unreachable', symptom: /^Connection closed by the server$/, cause: /while a query was running/ },
+  {
+    scenario: 'half-open',
+    kind: 'unreachable',
+    symptom: /timed out/,
+    cause: /did not complete the PostgreSQL login/,
+  },
+  {
+    scenario: 'cleartext-password',
+    kind: 'auth',
+    symptom: /^Cleartext password authentication refused$/,
+    cause: /password was not sent/,
+  },
+  {
+    scenario: 'reset-after-login',
+    kind: 'unreachable',
+    symptom: /^Connection reset by the server$/,
+    cause: /while a query was running/,
+  },
+  {
+    scenario: 'reset-mid-row',
+    kind: 'unreachable',
+    symptom: /^Connection reset by the server$/,
+    cause: /while a query was running/,
+  },
+  {
+    scenario: 'garbage-after-login',
+    kind: 'engine',
+    symptom: /^Invalid response from the server$/,
+    cause: /while a query was running/,
+  },
+  {
+    scenario: 'close-after-login',
+    kind: 'unreachable',
+    symptom: /^Connection closed by the server$/,
+    cause: /while a query was running/,
+  },
   { scenario: 'hang-after-login', kind: 'timeout', symptom: /did not answer in time/ },
-  { scenario: 'scram-huge-iterations', kind: 'engine', symptom: /^Invalid response from the server$/, cause: /SCRAM iteration count 2147483647/ },
-  { scenario: 'scram-malformed', kind: 'engine', symptom: /^Invalid response from the server$/, cause: /malformed SCRAM/ },
-  { scenario: 'oversized-message', kind: 'engine', symptom: /^Response too large$/, cause: /1073741824 bytes/ },
+  {
+    scenario: 'scram-huge-iterations',
+    kind: 'engine',
+    symptom: /^Invalid response from the server$/,
+    cause: /SCRAM iteration count 2147483647/,
+  },
+  {
+    scenario: 'scram-malformed',
+    kind: 'engine',
+    symptom: /^Invalid response from the server$/,
+    cause: /malformed SCRAM/,
+  },
+  {
+    scenario: 'oversized-message',
+    kind: 'engine',
+    symptom: /^Response too large$/,
+    cause: /1073741824 bytes/,
+  },
   { scenario: 'endless-rows', kind: 'engine', symptom: /^Response too large$/, cause: /rows in one result/ },
 ];
 
@@ -168,7 +265,16 @@ describe('postgres connector against hostile servers (through connectorFor, the 
   }
 
   it('fails fast where the server misbehaves at once (no waiting for a deadline)', async () => {
-    const fast: PostgresScenario[] = ['accept-and-close', 'garbage-at-startup', 'reset-after-login', 'reset-mid-row', 'garbage-after-login', 'close-after-login', 'cleartext-password', 'oversized-message'];
+    const fast: PostgresScenario[] = [
+      'accept-and-close',
+      'garbage-at-startup',
+      'reset-after-login',
+      'reset-mid-row',
+      'garbage-after-login',
+      'close-after-login',
+      'cleartext-password',
+      'oversized-message',
+    ];
     for (const scenario of fast) {
       const server = await startHostilePostgres(scenario);
       try {
@@ -206,7 +312,12 @@ describe('cancellation and deadlines stop the connector itself (not only the rac
       const server = await startHostilePostgres('hang-after-login', { cancel });
       try {
         const controller = new AbortController();
-        const running = run('execute', target(server.port), { ...ctx, signal: controller.signal }, postgresConnector);
+        const running = run(
+          'execute',
+          target(server.port),
+          { ...ctx, signal: controller.signal },
+          postgresConnector,
+        );
         // Wait until the statement is with the server.
         const until = Date.now() + 3000;
         while (!server.connections[0]?.queries.length && Date.now() < until) await sleep(10);
@@ -236,7 +347,12 @@ describe('cancellation and deadlines stop the connector itself (not only the rac
       const server = await startHostilePostgres('half-open');
       try {
         const controller = new AbortController();
-        const running = run(op, target(server.port), { ...ctx, signal: controller.signal }, postgresConnector);
+        const running = run(
+          op,
+          target(server.port),
+          { ...ctx, signal: controller.signal },
+          postgresConnector,
+        );
         await sleep(200);
         const abortedAt = Date.now();
         controller.abort();
@@ -298,7 +414,10 @@ describe('cleartext password authentication', () => {
         expect(out.fix).toMatch(/verify-full/);
         expect(out.fix).toMatch(/scram-sha-256/);
         expect(out.fix).toMatch(/ALLOW_INSECURE_TRANSPORT=true/);
-        if (op === 'test') expect(JSON.parse(out.text).checks.find((c: { id: string }) => c.id === 'credentials')?.status).toBe('failed');
+        if (op === 'test')
+          expect(
+            JSON.parse(out.text).checks.find((c: { id: string }) => c.id === 'credentials')?.status,
+          ).toBe('failed');
         expect(server.connections[0]?.startup?.user).toBe('aqs_reader');
         expect(server.connections[0]?.password).toBeNull();
         expect(server.allReceived().includes(Buffer.from(PASSWORD))).toBe(false);
@@ -333,13 +452,40 @@ describe('cleartext password authentication', () => {
 function makeCertificate(): { key: string; cert: string } | null {
   const dir = mkdtempSync(join(tmpdir(), 'aqs-pg-tls-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    };
   } catch (error) {
     // Never a silent skip in CI: the cleartext-over-TLS promise must be tested there.
-    if (process.env.CI === 'true') throw new Error(`CI=true but no test certificate could be made with the openssl CLI: ${String(error)}`);
-    console.warn('TLS tests skipped: the openssl CLI is not available to make a test certificate (they always run in CI).');
+    if (process.env.CI === 'true')
+      throw new Error(`CI=true but no test certificate could be made with the openssl CLI: ${String(error)}`);
+    console.warn(
+      'TLS tests skipped: the openssl CLI is not available to make a test certificate (they always run in CI).',
+    );
     return null;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -347,7 +493,10 @@ function makeCertificate(): { key: string; cert: string } | null {
 }
 
 /** Answers the SSLRequest with "S", terminates TLS, and relays the plaintext protocol to `inner`. */
-async function tlsFront(inner: { host: string; port: number }, pem: { key: string; cert: string }): Promise<{ port: number; close(): Promise<void> }> {
+async function tlsFront(
+  inner: { host: string; port: number },
+  pem: { key: string; cert: string },
+): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((socket) => {
     sockets.add(socket);
@@ -385,7 +534,11 @@ const pem = makeCertificate();
 
 describe.skipIf(!pem)('cleartext password over TLS', () => {
   it('is sent over a verified channel (verify-full with the CA), refused over ssl_mode=require', async () => {
-    for (const [ssl_mode, sent] of [['verify-full', true], ['verify-ca', true], ['require', false]] as const) {
+    for (const [ssl_mode, sent] of [
+      ['verify-full', true],
+      ['verify-ca', true],
+      ['require', false],
+    ] as const) {
       const server = await startHostilePostgres('cleartext-password');
       const front = await tlsFront(server, pem!);
       try {
@@ -412,7 +565,11 @@ describe.skipIf(!pem)('cleartext password over TLS', () => {
     const front = await tlsFront(server, pem!);
     try {
       const other = makeCertificate()!;
-      const out = await run('test', target(front.port, { ssl_mode: 'verify-full', ca_cert_pem: other.cert }), ctx);
+      const out = await run(
+        'test',
+        target(front.port, { ssl_mode: 'verify-full', ca_cert_pem: other.cert }),
+        ctx,
+      );
       expect(out.symptom).toBe('TLS verify failed');
       expect(server.connections).toEqual([]);
     } finally {
@@ -423,7 +580,12 @@ describe.skipIf(!pem)('cleartext password over TLS', () => {
 });
 
 describe('wire guard', () => {
-  const login = Buffer.concat([pgMessages.authOk(), pgMessages.parameterStatus('server_version', '15'), pgMessages.backendKeyData(1, 2), pgMessages.readyForQuery()]);
+  const login = Buffer.concat([
+    pgMessages.authOk(),
+    pgMessages.parameterStatus('server_version', '15'),
+    pgMessages.backendKeyData(1, 2),
+    pgMessages.readyForQuery(),
+  ]);
 
   it('accepts a normal login split at every byte, and records the backend key', () => {
     const guard = new WireGuard({ allowCleartext: false });
@@ -433,12 +595,16 @@ describe('wire guard', () => {
   });
 
   it('refuses cleartext unless allowed, SCRAM abuse, copy/cursor messages, bad lengths and a total over the limit', () => {
-    expect(new WireGuard({ allowCleartext: false }).feed(pgMessages.authCleartext())).toMatchObject({ kind: 'cleartext_refused' });
+    expect(new WireGuard({ allowCleartext: false }).feed(pgMessages.authCleartext())).toMatchObject({
+      kind: 'cleartext_refused',
+    });
     expect(new WireGuard({ allowCleartext: true }).feed(pgMessages.authCleartext())).toBeNull();
     const scram = (iterations: number) => {
       const g = new WireGuard({ allowCleartext: false });
       expect(g.feed(pgMessages.authSasl())).toBeNull();
-      return g.feed(pgMessages.authSaslContinue(`r=abc,s=${Buffer.from('salt').toString('base64')},i=${iterations}`));
+      return g.feed(
+        pgMessages.authSaslContinue(`r=abc,s=${Buffer.from('salt').toString('base64')},i=${iterations}`),
+      );
     };
     expect(scram(4096)).toBeNull();
     expect(scram(MAX_SCRAM_ITERATIONS + 1)).toMatchObject({ kind: 'protocol' });
@@ -447,9 +613,15 @@ describe('wire guard', () => {
       g.feed(login);
       return g;
     };
-    expect(ready().feed(Buffer.from('G\u0000\u0000\u0000\u0007\u0000\u0000\u0000', 'latin1'))).toMatchObject({ kind: 'protocol' }); // CopyInResponse
-    expect(ready().feed(Buffer.from('s\u0000\u0000\u0000\u0004', 'latin1'))).toMatchObject({ kind: 'protocol' }); // PortalSuspended
-    expect(ready().feed(Buffer.from('D\u0000\u0000\u0000\u0002', 'latin1'))).toMatchObject({ kind: 'protocol' }); // length < 4
+    expect(ready().feed(Buffer.from('G\u0000\u0000\u0000\u0007\u0000\u0000\u0000', 'latin1'))).toMatchObject({
+      kind: 'protocol',
+    }); // CopyInResponse
+    expect(ready().feed(Buffer.from('s\u0000\u0000\u0000\u0004', 'latin1'))).toMatchObject({
+      kind: 'protocol',
+    }); // PortalSuspended
+    expect(ready().feed(Buffer.from('D\u0000\u0000\u0000\u0002', 'latin1'))).toMatchObject({
+      kind: 'protocol',
+    }); // length < 4
     expect(ready().feed(pgMessages.authOk())).toMatchObject({ kind: 'protocol' }); // authentication after login
     const small = new WireGuard({ allowCleartext: false, maxTotalBytes: 1000 });
     small.feed(login);
@@ -466,16 +638,30 @@ describe.skipIf(!available)('a real PostgreSQL whose connection dies mid-query (
   const upstream = { host: base.hostname, port: Number(base.port || 5432) };
   const real = (port: number): ConnectionTarget => ({
     ...target(port),
-    config: { ...target(port).config, database: base.pathname.slice(1) || 'postgres', username: decodeURIComponent(base.username || 'postgres') },
+    config: {
+      ...target(port).config,
+      database: base.pathname.slice(1) || 'postgres',
+      username: decodeURIComponent(base.username || 'postgres'),
+    },
     secrets: { password: decodeURIComponent(base.password) || PASSWORD },
   });
 
   it('reset while the statement runs: a ConnectorError, no crash, sockets closed', async () => {
-    const proxy = await startPostgresProxy({ upstream, marker: 'aqs_mid_query', mode: 'reset-during-query', delayMs: 300 });
+    const proxy = await startPostgresProxy({
+      upstream,
+      marker: 'aqs_mid_query',
+      mode: 'reset-during-query',
+      delayMs: 300,
+    });
     try {
       const started = Date.now();
       const e = await connectorFor('postgres')!
-        .execute(real(proxy.port), 'SELECT count(*) AS aqs_mid_query FROM generate_series(1, 200000000) AS g', ctx, { rowCap: 5, timeoutMs: 3000 })
+        .execute(
+          real(proxy.port),
+          'SELECT count(*) AS aqs_mid_query FROM generate_series(1, 200000000) AS g',
+          ctx,
+          { rowCap: 5, timeoutMs: 3000 },
+        )
         .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ConnectorError);
       expect((e as ConnectorError).symptom).toBe('Connection reset by the server');
@@ -492,7 +678,12 @@ describe.skipIf(!available)('a real PostgreSQL whose connection dies mid-query (
     const proxy = await startPostgresProxy({ upstream, marker: 'aqs_mid_rows', mode: 'reset-mid-rows' });
     try {
       const e = await connectorFor('postgres')!
-        .execute(real(proxy.port), "SELECT g AS aqs_mid_rows, md5(g::text) AS h FROM generate_series(1, 20000) AS g", ctx, { rowCap: 5000, timeoutMs: 3000 })
+        .execute(
+          real(proxy.port),
+          'SELECT g AS aqs_mid_rows, md5(g::text) AS h FROM generate_series(1, 20000) AS g',
+          ctx,
+          { rowCap: 5000, timeoutMs: 3000 },
+        )
         .catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ConnectorError);
       expect((e as ConnectorError).symptom).toBe('Connection reset by the server');
@@ -507,7 +698,12 @@ describe.skipIf(!available)('a real PostgreSQL whose connection dies mid-query (
     const front = await tlsFront(upstream, pem!);
     try {
       const t = real(front.port);
-      const r = await connectorFor('postgres')!.execute({ ...t, config: { ...t.config, ssl_mode: 'verify-full', ca_cert_pem: pem!.cert } }, 'SELECT 41 + 1 AS answer', ctx, { rowCap: 5, timeoutMs: 3000 });
+      const r = await connectorFor('postgres')!.execute(
+        { ...t, config: { ...t.config, ssl_mode: 'verify-full', ca_cert_pem: pem!.cert } },
+        'SELECT 41 + 1 AS answer',
+        ctx,
+        { rowCap: 5, timeoutMs: 3000 },
+      );
       expect(r.rows).toEqual([[42]]);
     } finally {
       await front.close();
@@ -517,7 +713,12 @@ describe.skipIf(!available)('a real PostgreSQL whose connection dies mid-query (
   it('the same queries without the proxy misbehaving succeed (the proxy itself is transparent)', async () => {
     const proxy = await startPostgresProxy({ upstream, marker: 'never-sent-marker', mode: 'reset-mid-rows' });
     try {
-      const r = await connectorFor('postgres')!.execute(real(proxy.port), 'SELECT g, md5(g::text) AS h FROM generate_series(1, 20000) AS g', ctx, { rowCap: 5000, timeoutMs: 3000 });
+      const r = await connectorFor('postgres')!.execute(
+        real(proxy.port),
+        'SELECT g, md5(g::text) AS h FROM generate_series(1, 20000) AS g',
+        ctx,
+        { rowCap: 5000, timeoutMs: 3000 },
+      );
       expect(r.rows).toHaveLength(5000);
       expect(r.truncated).toBe(true);
       expect(proxy.misbehaved).toBe(0);

@@ -8,7 +8,15 @@ const target: ConnectionTarget = {
   id: 'c1',
   dialect: 'postgres',
   authMode: 'password',
-  config: { host: 'db.example.com', port: 5432, database: 'shop', username: 'r', ssl_mode: 'verify-full', ca_cert_pem: null, schemas: ['shop', 'Sales'] },
+  config: {
+    host: 'db.example.com',
+    port: 5432,
+    database: 'shop',
+    username: 'r',
+    ssl_mode: 'verify-full',
+    ca_cert_pem: null,
+    schemas: ['shop', 'Sales'],
+  },
   secrets: { password: 'x' },
 };
 const validate = (text: string, rowCap = 100) => postgresConnector.validateQuery(target, text, { rowCap });
@@ -41,7 +49,7 @@ describe('postgres validator: accepted analytics queries', () => {
       GROUP BY 1, 2, 3, 4, 5, 6`,
     'SELECT * FROM "Sales".targets',
     'SELECT * FROM generate_series(1, 10) AS g',
-    "SELECT $tag$ DELETE FROM shop.orders; $tag$ AS harmless_text",
+    'SELECT $tag$ DELETE FROM shop.orders; $tag$ AS harmless_text',
     'SELECT 1 /* nested /* comment */ still comment ; DELETE FROM x */',
     'VALUES (1), (2)',
     'SELECT 1 UNION ALL SELECT 2',
@@ -61,8 +69,16 @@ describe('postgres validator: rejections', () => {
   const cases: Array<[string, string, RegExp]> = [
     ['stacked', 'SELECT 1; DELETE FROM shop.orders', /single statement/],
     ['stacked after a line comment', 'SELECT 1 --\n; DELETE FROM shop.orders', /single statement/],
-    ['data-modifying CTE', 'WITH d AS (DELETE FROM shop.orders RETURNING *) SELECT * FROM d', /DELETE is not allowed/],
-    ['UPDATE in a nested CTE', 'SELECT * FROM (WITH u AS (UPDATE shop.orders SET status = $$x$$ RETURNING 1) SELECT * FROM u) s', /UPDATE/],
+    [
+      'data-modifying CTE',
+      'WITH d AS (DELETE FROM shop.orders RETURNING *) SELECT * FROM d',
+      /DELETE is not allowed/,
+    ],
+    [
+      'UPDATE in a nested CTE',
+      'SELECT * FROM (WITH u AS (UPDATE shop.orders SET status = $$x$$ RETURNING 1) SELECT * FROM u) s',
+      /UPDATE/,
+    ],
     ['INSERT in a CTE', 'WITH i AS (INSERT INTO shop.orders DEFAULT VALUES RETURNING 1) SELECT 1', /INSERT/],
     ['SELECT INTO', 'SELECT * INTO shop.copy FROM shop.orders', /SELECT INTO/],
     ['SELECT INTO in a union branch', 'SELECT 1 UNION SELECT 2 INTO shop.x', /SELECT INTO/],
@@ -90,9 +106,21 @@ describe('postgres validator: rejections', () => {
     ['regclass cast', "SELECT 'pg_authid'::regclass", /regclass/],
     ['DELETE with an empty comment', 'DELETE/**/FROM shop.orders', /DELETE/],
     ['DML after a comment that looks like SELECT', '/* SELECT */ DELETE FROM shop.orders', /DELETE/],
-    ['nested comment hiding a second statement', 'SELECT 1 /* outer /* inner */ still comment */; DELETE FROM shop.orders', /single statement/],
-    ['dollar-quote desync via a quoted identifier', 'SELECT 1 AS "$$"; DELETE FROM shop.orders; SELECT 1 AS "$$"', /single statement/],
-    ['dollar-quote desync via a string', "SELECT '$$'; DELETE FROM shop.orders; SELECT '$$'", /single statement/],
+    [
+      'nested comment hiding a second statement',
+      'SELECT 1 /* outer /* inner */ still comment */; DELETE FROM shop.orders',
+      /single statement/,
+    ],
+    [
+      'dollar-quote desync via a quoted identifier',
+      'SELECT 1 AS "$$"; DELETE FROM shop.orders; SELECT 1 AS "$$"',
+      /single statement/,
+    ],
+    [
+      'dollar-quote desync via a string',
+      "SELECT '$$'; DELETE FROM shop.orders; SELECT '$$'",
+      /single statement/,
+    ],
     ['U& identifier decoding to pg_catalog', 'SELECT * FROM U&"pg\\005fcatalog".pg_authid', /system catalog/],
     ['U& identifier decoding to a catalog table', 'SELECT * FROM U&"\\0070g_authid"', /system catalog/],
     ['U& identifier decoding to an out-of-scope schema', 'SELECT * FROM U&"secr\\0065t".payroll', /outside/],
@@ -100,7 +128,11 @@ describe('postgres validator: rejections', () => {
     ['upper-case catalog, case-folded', 'SELECT * FROM PG_CATALOG.PG_AUTHID', /system catalog/],
     ['information_schema', 'SELECT * FROM information_schema.tables', /system catalog/],
     ['pg_stat_activity', 'SELECT query FROM pg_stat_activity', /system catalog/],
-    ['CTE named like a catalog', 'WITH pg_authid AS (SELECT 1) SELECT * FROM pg_authid', /reserved|system catalog/],
+    [
+      'CTE named like a catalog',
+      'WITH pg_authid AS (SELECT 1) SELECT * FROM pg_authid',
+      /reserved|system catalog/,
+    ],
     ['out-of-scope schema', 'SELECT * FROM secret.payroll', /outside/],
     ['case-folded scope: Sales is not sales', 'SELECT * FROM Sales.targets', /outside/],
     ['three-part name', 'SELECT * FROM otherdb.shop.orders', /database/],
@@ -134,7 +166,9 @@ describe('postgres validator: row cap', () => {
     expect(validate('SELECT 1; -- bye', 5).text).toBe('SELECT * FROM (\nSELECT 1\n) AS q LIMIT 5');
   });
   it('handles multi-byte text (parser offsets are bytes)', () => {
-    expect(validate("/* café */ SELECT 'naïve' AS x;", 5).text).toBe("SELECT * FROM (\n/* café */ SELECT 'naïve' AS x\n) AS q LIMIT 5");
+    expect(validate("/* café */ SELECT 'naïve' AS x;", 5).text).toBe(
+      "SELECT * FROM (\n/* café */ SELECT 'naïve' AS x\n) AS q LIMIT 5",
+    );
   });
   it('clamps a larger LIMIT in the query and says so', () => {
     const v = validate('SELECT * FROM shop.orders LIMIT 100000', 5000);
@@ -143,14 +177,18 @@ describe('postgres validator: row cap', () => {
   });
   it('re-caps a query it wrapped itself (the executor fetches cap+1)', () => {
     const once = validate('SELECT * FROM shop.orders', 10).text;
-    expect(validateSql(once, { schemas: ['shop'] }, 11).text).toBe('SELECT * FROM (\nSELECT * FROM shop.orders\n) AS q LIMIT 11');
+    expect(validateSql(once, { schemas: ['shop'] }, 11).text).toBe(
+      'SELECT * FROM (\nSELECT * FROM shop.orders\n) AS q LIMIT 11',
+    );
   });
   it('does not trust a fake wrapper whose inner text is not one statement', () => {
-    const fake = 'SELECT * FROM (\nSELECT 1) x; DELETE FROM shop.orders; SELECT * FROM (SELECT 1\n) AS q LIMIT 5';
+    const fake =
+      'SELECT * FROM (\nSELECT 1) x; DELETE FROM shop.orders; SELECT * FROM (SELECT 1\n) AS q LIMIT 5';
     expect(() => validate(fake)).toThrow(ConnectorError);
   });
   it('validates in well under a millisecond per typical query', () => {
-    const q = 'SELECT status, count(*) FROM shop.orders WHERE ordered_at > now() - interval \'30 days\' GROUP BY 1';
+    const q =
+      "SELECT status, count(*) FROM shop.orders WHERE ordered_at > now() - interval '30 days' GROUP BY 1";
     const start = performance.now();
     for (let i = 0; i < 200; i++) validate(q);
     expect((performance.now() - start) / 200).toBeLessThan(5);

@@ -7,7 +7,15 @@ import { listDialects } from '../src/index.ts';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Source folders outside the connectors: none of them may decide anything by a dialect's id. */
-const OUTSIDE = ['packages/core/src', 'packages/planner/src', 'packages/api/src', 'packages/contracts/src', 'packages/charts/src', 'apps/server/src', 'apps/web/src'];
+const OUTSIDE = [
+  'packages/core/src',
+  'packages/planner/src',
+  'packages/api/src',
+  'packages/contracts/src',
+  'packages/charts/src',
+  'apps/server/src',
+  'apps/web/src',
+];
 
 /** Places where one of those words names something else, with why. */
 const ALLOWED: Record<string, string> = {
@@ -28,7 +36,11 @@ function codeOf(text: string): string {
 }
 
 describe('the connector owns its dialect', () => {
-  const words = [...new Set(listDialects().flatMap((d) => [d.id, ...(d.capabilities ? [d.capabilities.query_language_id] : [])]))];
+  const words = [
+    ...new Set(
+      listDialects().flatMap((d) => [d.id, ...(d.capabilities ? [d.capabilities.query_language_id] : [])]),
+    ),
+  ];
 
   it('knows the words it looks for', () => {
     expect(words).toEqual(expect.arrayContaining(['postgres', 'elasticsearch', 'sql', 'esql']));

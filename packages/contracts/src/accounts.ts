@@ -74,7 +74,9 @@ export const meSchema = z
 export type Me = z.infer<typeof meSchema>;
 
 export const sessionInfoSchema = meSchema
-  .extend({ session_expires_at: isoDateTime.describe('When the session ends at the latest (absolute expiry).') })
+  .extend({
+    session_expires_at: isoDateTime.describe('When the session ends at the latest (absolute expiry).'),
+  })
   .meta({ id: 'SessionInfo' });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
 

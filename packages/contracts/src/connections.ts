@@ -6,13 +6,21 @@ export const tagSchema = z
   .trim()
   .min(1, 'must not be empty')
   .max(40, 'must be at most 40 characters')
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._:/-]*$/u, 'may hold letters, digits, spaces and . _ : / - (starting with a letter or digit)');
-export const tagsSchema = z.array(tagSchema).max(20, 'at most 20 tags').transform((tags) => [...new Set(tags)]);
+  .regex(
+    /^[\p{L}\p{N}][\p{L}\p{N} ._:/-]*$/u,
+    'may hold letters, digits, spaces and . _ : / - (starting with a letter or digit)',
+  );
+export const tagsSchema = z
+  .array(tagSchema)
+  .max(20, 'at most 20 tags')
+  .transform((tags) => [...new Set(tags)]);
 
 const nameSchema = z.string().trim().min(1, 'must not be empty').max(120, 'must be at most 120 characters');
 const configSchema = z
   .record(z.string(), z.unknown())
-  .describe('Dialect-specific settings; see `GET /api/v1/connections/dialects` for the fields of each auth mode. Secret fields are write-only.');
+  .describe(
+    'Dialect-specific settings; see `GET /api/v1/connections/dialects` for the fields of each auth mode. Secret fields are write-only.',
+  );
 
 export const connectionCreateInputSchema = z.strictObject({
   name: nameSchema,
@@ -31,7 +39,9 @@ export const connectionPatchInputSchema = z.strictObject({
   auth_mode: z.string().min(1).optional(),
   config: configSchema
     .optional()
-    .describe('Merged into the stored configuration: fields you send replace stored ones, `null` clears a field, omitted secret fields keep their stored value.'),
+    .describe(
+      'Merged into the stored configuration: fields you send replace stored ones, `null` clears a field, omitted secret fields keep their stored value.',
+    ),
   tags: tagsSchema.optional(),
 });
 export type ConnectionPatchInput = z.infer<typeof connectionPatchInputSchema>;
@@ -42,11 +52,17 @@ export const connectionSchema = z
     name: z.string(),
     dialect: z.string(),
     auth_mode: z.string(),
-    config: z.record(z.string(), z.unknown()).describe('Non-secret settings; each secret field appears only as `<field>_set: true`.'),
+    config: z
+      .record(z.string(), z.unknown())
+      .describe('Non-secret settings; each secret field appears only as `<field>_set: true`.'),
     tags: z.array(z.string()),
     paused: z.boolean(),
     is_demo: z.boolean(),
-    target: z.string().describe('Where the connection points, in a few words for lists (host and database, or the indices in scope).'),
+    target: z
+      .string()
+      .describe(
+        'Where the connection points, in a few words for lists (host and database, or the indices in scope).',
+      ),
     warnings: z.array(z.string()),
     created_at: isoDateTime,
     updated_at: isoDateTime,
@@ -54,7 +70,9 @@ export const connectionSchema = z
   .meta({ id: 'Connection' });
 export type Connection = z.infer<typeof connectionSchema>;
 
-export const connectionListSchema = z.object({ connections: z.array(connectionSchema) }).meta({ id: 'ConnectionList' });
+export const connectionListSchema = z
+  .object({ connections: z.array(connectionSchema) })
+  .meta({ id: 'ConnectionList' });
 
 const formFieldSchema = z.object({
   name: z.string(),
@@ -81,20 +99,33 @@ export const authModeSchema = z
 
 export const dialectCapabilitiesSchema = z
   .object({
-    query_language_id: z.string().describe("The id of the engine's query language, as a run's `query.dialect` carries it."),
+    query_language_id: z
+      .string()
+      .describe("The id of the engine's query language, as a run's `query.dialect` carries it."),
     engine: z.string().describe('The engine and its language, e.g. `Elasticsearch (ES|QL)`.'),
-    table_noun: z.object({ one: z.string(), many: z.string() }).describe('What the engine calls its tables (`table`/`tables`, `index`/`indices`).'),
+    table_noun: z
+      .object({ one: z.string(), many: z.string() })
+      .describe('What the engine calls its tables (`table`/`tables`, `index`/`indices`).'),
     joins: z.boolean().describe('Joins between tables along their foreign keys.'),
-    related_rows: z.boolean().describe('Questions about related rows in another table ("customers who never ordered").'),
+    related_rows: z
+      .boolean()
+      .describe('Questions about related rows in another table ("customers who never ordered").'),
     share_of_total: z.boolean().describe('A measure as a share of the whole result.'),
     limit_per_group: z.boolean().describe('The top N within each group.'),
     median: z.boolean(),
     percentiles: z.boolean(),
     time_buckets: z.boolean().describe('Dates grouped by day, week, month, quarter or year.'),
-    lookup_join_from: z.string().nullable().describe('Server version from which cross-table LOOKUP JOIN exists; null when the engine has none.'),
+    lookup_join_from: z
+      .string()
+      .nullable()
+      .describe('Server version from which cross-table LOOKUP JOIN exists; null when the engine has none.'),
     analyzed_text: z.boolean().describe('Columns of type `text` are analysed full text, matched by words.'),
     multi_valued_fields: z.boolean().describe('A field may hold several values in one row.'),
-    grouped_sources: z.boolean().describe('Wildcard patterns, aliases and data streams are asked about as one table over the indices they read.'),
+    grouped_sources: z
+      .boolean()
+      .describe(
+        'Wildcard patterns, aliases and data streams are asked about as one table over the indices they read.',
+      ),
   })
   .meta({ id: 'DialectCapabilities' });
 
@@ -107,18 +138,27 @@ export const dialectSchema = z
     query_language: z.string(),
     color: z.string().describe("The engine's brand colour (`#rrggbb`), for its marker in lists."),
     auth_modes: z.array(authModeSchema),
-    capabilities: dialectCapabilitiesSchema.nullable().describe('What the engine can answer; null for a dialect that is not available yet.'),
+    capabilities: dialectCapabilitiesSchema
+      .nullable()
+      .describe('What the engine can answer; null for a dialect that is not available yet.'),
   })
   .meta({ id: 'Dialect' });
 
 export const dialectListSchema = z.object({ dialects: z.array(dialectSchema) }).meta({ id: 'DialectList' });
-export const authModeListSchema = z.object({ dialect: z.string(), auth_modes: z.array(authModeSchema) }).meta({ id: 'AuthModeList' });
+export const authModeListSchema = z
+  .object({ dialect: z.string(), auth_modes: z.array(authModeSchema) })
+  .meta({ id: 'AuthModeList' });
 
 export const testResultSchema = z
   .object({
     ok: z.boolean(),
     checks: z.array(
-      z.object({ id: z.string(), name: z.string(), status: z.enum(['passed', 'failed', 'warning', 'skipped']), detail: z.string() }),
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        status: z.enum(['passed', 'failed', 'warning', 'skipped']),
+        detail: z.string(),
+      }),
     ),
     symptom: z.string().nullable(),
     cause: z.string().nullable(),
@@ -164,7 +204,14 @@ export const tableDetailSchema = tableSummarySchema
     columns: z.array(columnSchema),
     primary_key: z.array(z.string()),
     foreign_keys: z.array(
-      z.object({ columns: z.array(z.string()), references: z.object({ schema: z.string().nullable(), table: z.string(), columns: z.array(z.string()) }) }),
+      z.object({
+        columns: z.array(z.string()),
+        references: z.object({
+          schema: z.string().nullable(),
+          table: z.string(),
+          columns: z.array(z.string()),
+        }),
+      }),
     ),
     members: z.array(z.string()),
     warnings: z.array(z.string()),
@@ -216,14 +263,18 @@ export const curatedMetadataInputSchema = z.strictObject({
       z.strictObject({
         name: z.string().min(1),
         description: descriptionText.nullable().optional(),
-        columns: z.array(z.strictObject({ name: z.string().min(1), description: descriptionText.nullable() })).default([]),
+        columns: z
+          .array(z.strictObject({ name: z.string().min(1), description: descriptionText.nullable() }))
+          .default([]),
       }),
     )
     .max(2000),
 });
 export const schemaOverridesInputSchema = z.strictObject({
   id: z.string().min(1).max(64),
-  primary_keys: z.array(z.strictObject({ table: z.string().min(1), columns: z.array(z.string().min(1)).min(1) })).default([]),
+  primary_keys: z
+    .array(z.strictObject({ table: z.string().min(1), columns: z.array(z.string().min(1)).min(1) }))
+    .default([]),
   relationships: z
     .array(
       z.strictObject({
@@ -237,7 +288,9 @@ export const schemaOverridesInputSchema = z.strictObject({
 });
 export const schemaSelectionInputSchema = z.strictObject({
   id: z.string().min(1).max(64),
-  tables: z.array(z.strictObject({ name: z.string().min(1), columns: z.array(z.string().min(1)).optional() })),
+  tables: z.array(
+    z.strictObject({ name: z.string().min(1), columns: z.array(z.string().min(1)).optional() }),
+  ),
 });
 export const selectedTablesInputSchema = z.strictObject({
   id: z.string().min(1).max(64),
@@ -252,5 +305,8 @@ export const schemaSettingsSchema = z
     selected_tables: z.array(z.string()).nullable(),
   })
   .meta({ id: 'SchemaSettings' });
-export const tableParamSchema = z.strictObject({ connection_id: z.string().min(1).max(64), table_name: z.string().min(1).max(512) });
+export const tableParamSchema = z.strictObject({
+  connection_id: z.string().min(1).max(64),
+  table_name: z.string().min(1).max(512),
+});
 export const connectionIdParamSchema = z.strictObject({ connection_id: z.string().min(1).max(64) });

@@ -3,4 +3,9 @@
  * (tooling/eval/test/demo-suggestions.test.ts), so a suggestion never shows a wrong number. A module of
  * its own (`@aqs/contracts/demo`) so that the web app takes it without the schemas.
  */
-export const DEMO_SUGGESTED_QUESTIONS = ['how many orders by status', 'revenue by month in 2025', 'top 5 countries by number of customers', 'average rating per product category'] as const;
+export const DEMO_SUGGESTED_QUESTIONS = [
+  'how many orders by status',
+  'revenue by month in 2025',
+  'top 5 countries by number of customers',
+  'average rating per product category',
+] as const;

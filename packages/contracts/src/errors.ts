@@ -23,8 +23,16 @@ export const problemSchema = z
   .object({
     detail: z.string().describe('A human sentence saying what went wrong and how to fix it.'),
     code: z.string().optional().describe('Stable machine code; present on quota errors (429).'),
-    errors: z.array(fieldErrorSchema).optional().describe('Validation errors (422), one per field (at most 20 are listed).'),
-    symptom: z.string().optional().describe('Data-source failures (502): what the data source did, e.g. `401 Unauthorized` or `Connection reset by the server`.'),
+    errors: z
+      .array(fieldErrorSchema)
+      .optional()
+      .describe('Validation errors (422), one per field (at most 20 are listed).'),
+    symptom: z
+      .string()
+      .optional()
+      .describe(
+        'Data-source failures (502): what the data source did, e.g. `401 Unauthorized` or `Connection reset by the server`.',
+      ),
     cause: z.string().optional().describe('Data-source failures (502): why it happened.'),
     fix: z.string().optional().describe('Data-source failures (502): what to change.'),
   })

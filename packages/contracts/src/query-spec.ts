@@ -10,7 +10,11 @@ import { z } from 'zod';
  */
 export const columnRefSchema = z
   .strictObject({
-    table: z.string().min(1).optional().describe('Qualified table (e.g. `shop.orders`); needed only when the spec joins tables.'),
+    table: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Qualified table (e.g. `shop.orders`); needed only when the spec joins tables.'),
     column: z.string().min(1),
   })
   .meta({ id: 'ColumnRef' });
@@ -62,9 +66,21 @@ export type Condition =
 
 export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.union([
-    z.strictObject({ op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']), column: columnRefSchema, value: scalar }),
-    z.strictObject({ op: z.enum(['in', 'not_in']), column: columnRefSchema, values: z.array(scalar).min(1).max(500) }),
-    z.strictObject({ op: z.enum(['contains', 'starts_with', 'ends_with']), column: columnRefSchema, value: z.string() }),
+    z.strictObject({
+      op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte']),
+      column: columnRefSchema,
+      value: scalar,
+    }),
+    z.strictObject({
+      op: z.enum(['in', 'not_in']),
+      column: columnRefSchema,
+      values: z.array(scalar).min(1).max(500),
+    }),
+    z.strictObject({
+      op: z.enum(['contains', 'starts_with', 'ends_with']),
+      column: columnRefSchema,
+      value: z.string(),
+    }),
     z.strictObject({ op: z.enum(['is_null', 'is_not_null']), column: columnRefSchema }),
     z.strictObject({ op: z.literal('time_range'), column: columnRefSchema, range: timeRangeSchema }),
     z.strictObject({ op: z.enum(['and', 'or']), conditions: z.array(conditionSchema).min(1).max(50) }),
@@ -72,13 +88,25 @@ export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
     z.strictObject({
       op: z.enum(['exists', 'not_exists']),
       table: z.string().min(1),
-      on: z.array(z.strictObject({ left: columnRefSchema, right: columnRefSchema })).min(1).max(4),
+      on: z
+        .array(z.strictObject({ left: columnRefSchema, right: columnRefSchema }))
+        .min(1)
+        .max(4),
       filter: conditionSchema.nullable().optional(),
     }),
   ]),
 ) as z.ZodType<Condition>;
 
-export const aggregateFunctions = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'median', 'percentile'] as const;
+export const aggregateFunctions = [
+  'count',
+  'count_distinct',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'median',
+  'percentile',
+] as const;
 export type AggregateFunction = (typeof aggregateFunctions)[number];
 
 export const elapsedUnits = ['second', 'minute', 'hour', 'day'] as const;
@@ -86,11 +114,20 @@ export const elapsedUnits = ['second', 'minute', 'hour', 'day'] as const;
 /** A value computed per row before it is aggregated: `quantity × unit_price`, a column in another unit, or the time from one timestamp to another. */
 export const measureExpressionSchema = z
   .union([
-    z.strictObject({ op: z.enum(['add', 'subtract', 'multiply', 'divide']), left: columnRefSchema, right: columnRefSchema }),
+    z.strictObject({
+      op: z.enum(['add', 'subtract', 'multiply', 'divide']),
+      left: columnRefSchema,
+      right: columnRefSchema,
+    }),
     z.strictObject({
       op: z.literal('scale'),
       column: columnRefSchema,
-      factor: z.number().positive().describe('The column times this factor: a unit conversion (nanoseconds to milliseconds = 0.000001).'),
+      factor: z
+        .number()
+        .positive()
+        .describe(
+          'The column times this factor: a unit conversion (nanoseconds to milliseconds = 0.000001).',
+        ),
     }),
     z.strictObject({
       op: z.literal('elapsed'),
@@ -109,20 +146,48 @@ export const aggregateSchema = z
     fn: z.enum(aggregateFunctions),
     /** Absent for count(*) and for a computed measure. */
     column: columnRefSchema.optional(),
-    expression: measureExpressionSchema.optional().describe('A per-row computed value to aggregate instead of a column.'),
+    expression: measureExpressionSchema
+      .optional()
+      .describe('A per-row computed value to aggregate instead of a column.'),
     percentile: z.number().gt(0).lt(100).optional().describe('For fn `percentile`: which one (90 = p90).'),
-    where: conditionSchema.optional().describe('Only rows meeting this condition count toward this measure (count of urgent tickets beside all tickets).'),
+    where: conditionSchema
+      .optional()
+      .describe(
+        'Only rows meeting this condition count toward this measure (count of urgent tickets beside all tickets).',
+      ),
     share: z
       .boolean()
       .optional()
-      .describe('Return the measure as a percentage: with `where`, of the same measure over all rows of its group; without, of its total over all result rows.'),
-    hidden: z.boolean().optional().describe('Computed for `having` or `order_by` only, and left out of the result ("which customers have more than 5 orders" lists customers).'),
+      .describe(
+        'Return the measure as a percentage: with `where`, of the same measure over all rows of its group; without, of its total over all result rows.',
+      ),
+    hidden: z
+      .boolean()
+      .optional()
+      .describe(
+        'Computed for `having` or `order_by` only, and left out of the result ("which customers have more than 5 orders" lists customers).',
+      ),
     alias: z.string().min(1).max(64),
   })
   .superRefine((a, ctx) => {
-    if (a.column && a.expression) ctx.addIssue({ code: 'custom', message: 'An aggregate takes a column or an expression, not both.', path: ['expression'] });
-    if (a.fn === 'percentile' && a.percentile === undefined) ctx.addIssue({ code: 'custom', message: 'fn percentile needs `percentile` (e.g. 90).', path: ['percentile'] });
-    if (a.fn !== 'percentile' && a.percentile !== undefined) ctx.addIssue({ code: 'custom', message: '`percentile` applies only to fn percentile.', path: ['percentile'] });
+    if (a.column && a.expression)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'An aggregate takes a column or an expression, not both.',
+        path: ['expression'],
+      });
+    if (a.fn === 'percentile' && a.percentile === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'fn percentile needs `percentile` (e.g. 90).',
+        path: ['percentile'],
+      });
+    if (a.fn !== 'percentile' && a.percentile !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        message: '`percentile` applies only to fn percentile.',
+        path: ['percentile'],
+      });
   })
   .meta({ id: 'Aggregate' });
 export type Aggregate = z.infer<typeof aggregateSchema>;
@@ -161,13 +226,21 @@ export const querySpecSchema = z
       .max(4)
       .default([]),
     order_by: z
-      .array(z.strictObject({ ref: z.string().min(1).describe('An alias of a group or aggregate, or a column name.'), direction: z.enum(['asc', 'desc']) }))
+      .array(
+        z.strictObject({
+          ref: z.string().min(1).describe('An alias of a group or aggregate, or a column name.'),
+          direction: z.enum(['asc', 'desc']),
+        }),
+      )
       .max(4)
       .default([]),
     limit: z.number().int().min(1).max(5000).nullable().default(null),
     /** Top N per group: keep the first `n` rows (by order_by) within each combination of the `partition_by` group aliases. */
     limit_per_group: z
-      .strictObject({ n: z.number().int().min(1).max(1000), partition_by: z.array(z.string().min(1)).min(1).max(3) })
+      .strictObject({
+        n: z.number().int().min(1).max(1000),
+        partition_by: z.array(z.string().min(1)).min(1).max(3),
+      })
       .nullable()
       .default(null),
   })
@@ -206,8 +279,12 @@ export function measuredColumns(a: Aggregate): ColumnRef[] {
  * "GET"`. For an Elasticsearch field with several values per document, these are the only comparisons
  * that read right after `MV_EXPAND`, so the validator and the ES|QL compiler both go by this list.
  */
-export function soleTopLevelEqualities(filter: Condition | null): Extract<Condition, { op: (typeof comparisonOps)[number] }>[] {
+export function soleTopLevelEqualities(
+  filter: Condition | null,
+): Extract<Condition, { op: (typeof comparisonOps)[number] }>[] {
   const topLevel = !filter ? [] : filter.op === 'and' ? filter.conditions : [filter];
-  const equalities = topLevel.filter((c): c is Extract<Condition, { op: (typeof comparisonOps)[number] }> => c.op === 'eq');
+  const equalities = topLevel.filter(
+    (c): c is Extract<Condition, { op: (typeof comparisonOps)[number] }> => c.op === 'eq',
+  );
   return equalities.filter((c) => equalities.filter((o) => o.column.column === c.column.column).length === 1);
 }

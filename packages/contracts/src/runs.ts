@@ -12,9 +12,18 @@ export const runRequestSchema = z
       .min(1, 'must not be empty')
       .max(QUESTION_MAX_LENGTH, `must be at most ${QUESTION_MAX_LENGTH} characters`),
     connection_id: z.string().min(1, 'is required').max(64),
-    conversation_id: z.string().min(1).max(64).optional().describe('Continues this conversation instead of starting a new one.'),
+    conversation_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe('Continues this conversation instead of starting a new one.'),
     chart_requested: z.boolean().default(false),
-    selected_tables_override: z.array(z.string().min(1)).max(200).optional().describe('Restricts this run\'s table scope.'),
+    selected_tables_override: z
+      .array(z.string().min(1))
+      .max(200)
+      .optional()
+      .describe("Restricts this run's table scope."),
     selected_columns_override: z
       .record(z.string(), z.array(z.string().min(1)).max(500))
       .optional()
@@ -48,15 +57,21 @@ export const chartArtifactSchema = z
     run_id: z.string(),
     kind: z.literal('chart'),
     chart_type: z.enum(chartTypes),
-    option: z.record(z.string(), z.unknown()).describe('A declarative ECharts option built by the service from the result.'),
+    option: z
+      .record(z.string(), z.unknown())
+      .describe('A declarative ECharts option built by the service from the result.'),
   })
   .meta({ id: 'ChartArtifact' });
 export type ChartArtifact = z.infer<typeof chartArtifactSchema>;
 
-export const artifactSchema = z.discriminatedUnion('kind', [tableArtifactSchema, chartArtifactSchema]).meta({ id: 'Artifact' });
+export const artifactSchema = z
+  .discriminatedUnion('kind', [tableArtifactSchema, chartArtifactSchema])
+  .meta({ id: 'Artifact' });
 export type Artifact = z.infer<typeof artifactSchema>;
 
-export const runWarningSchema = z.object({ code: z.string(), message: z.string() }).meta({ id: 'RunWarning' });
+export const runWarningSchema = z
+  .object({ code: z.string(), message: z.string() })
+  .meta({ id: 'RunWarning' });
 
 export const runResultSchema = z
   .object({
@@ -72,14 +87,19 @@ export const runResultSchema = z
     interpretation: z
       .string()
       .nullable()
-      .describe('How the question was read, in one plain-English sentence generated from query_spec (never by a model); null when nothing was planned.'),
+      .describe(
+        'How the question was read, in one plain-English sentence generated from query_spec (never by a model); null when nothing was planned.',
+      ),
     artifacts: z.array(artifactSchema),
     warnings: z.array(runWarningSchema),
     error: z
       .object({
         type: z.string(),
         message: z.string(),
-        suggestions: z.array(z.string()).optional().describe('unanswerable: questions over this data source the planner can answer instead.'),
+        suggestions: z
+          .array(z.string())
+          .optional()
+          .describe('unanswerable: questions over this data source the planner can answer instead.'),
       })
       .nullable(),
     usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int() }),
@@ -97,7 +117,12 @@ export const runListInputSchema = z.strictObject({
   offset: nonNegativeIntParam.default(0),
 });
 export const runListSchema = z
-  .object({ runs: z.array(runResultSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    runs: z.array(runResultSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .meta({ id: 'RunList' });
 
 export const conversationSchema = z
@@ -116,9 +141,16 @@ export const conversationListInputSchema = z.strictObject({
   offset: nonNegativeIntParam.default(0),
 });
 export const conversationListSchema = z
-  .object({ conversations: z.array(conversationSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
+  .object({
+    conversations: z.array(conversationSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  })
   .meta({ id: 'ConversationList' });
-export const conversationDetailSchema = conversationSchema.extend({ runs: z.array(runResultSchema) }).meta({ id: 'ConversationDetail' });
+export const conversationDetailSchema = conversationSchema
+  .extend({ runs: z.array(runResultSchema) })
+  .meta({ id: 'ConversationDetail' });
 
 /** SSE events of POST /api/v1/run/stream. */
 export const runPhases = ['building_context', 'planning', 'executing'] as const;
@@ -130,4 +162,3 @@ export interface RunEvents {
   error: { type: string; message: string; recoverable: boolean };
   complete: RunResult;
 }
-

@@ -26,7 +26,12 @@ export class DomainError extends Error {
   constructor(
     kind: DomainErrorKind,
     message: string,
-    extra: { code?: string; fields?: FieldError[]; retryAfterSeconds?: number; dataSource?: DataSourceFailure } = {},
+    extra: {
+      code?: string;
+      fields?: FieldError[];
+      retryAfterSeconds?: number;
+      dataSource?: DataSourceFailure;
+    } = {},
   ) {
     super(message);
     this.name = 'DomainError';

@@ -13,5 +13,18 @@ export * as schema from './connections/schema.ts';
 export { createSecretBox, type SecretBox } from './secret-box.ts';
 export { PLAN_LIMITS, type PlanLimits } from './limits/plans.ts';
 export * as runs from './runs/store.ts';
-export { executeRun, prepareRun, silentObserver, type PreparedRun, type RunObserver, type RunDeps } from './runs/pipeline.ts';
-export { consumeUsage, refundCharge, refundStaleCharges, staleChargeAgeMs, usagePeriod } from './limits/usage.ts';
+export {
+  executeRun,
+  prepareRun,
+  silentObserver,
+  type PreparedRun,
+  type RunObserver,
+  type RunDeps,
+} from './runs/pipeline.ts';
+export {
+  consumeUsage,
+  refundCharge,
+  refundStaleCharges,
+  staleChargeAgeMs,
+  usagePeriod,
+} from './limits/usage.ts';

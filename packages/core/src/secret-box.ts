@@ -21,18 +21,29 @@ export function createSecretBox(secretKey: string): SecretBox {
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       cipher.setAAD(Buffer.from(associatedData, 'utf8'));
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-      return [VERSION, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join(':');
+      return [
+        VERSION,
+        iv.toString('base64url'),
+        ciphertext.toString('base64url'),
+        cipher.getAuthTag().toString('base64url'),
+      ].join(':');
     },
     open(envelope, associatedData) {
       const [version, iv, ciphertext, tag] = envelope.split(':');
       if (version !== VERSION || !iv || ciphertext === undefined || !tag) {
-        throw new DomainError('unavailable', 'A stored credential has an unknown format. Re-enter it by editing the connection.');
+        throw new DomainError(
+          'unavailable',
+          'A stored credential has an unknown format. Re-enter it by editing the connection.',
+        );
       }
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
         decipher.setAAD(Buffer.from(associatedData, 'utf8'));
         decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(Buffer.from(ciphertext, 'base64url')),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         throw new DomainError(
           'unavailable',

@@ -7,7 +7,13 @@ import { startHostileServer, type HostileServer } from '@aqs/hostile-servers';
 import { createSecretBox } from '../src/secret-box.ts';
 import { defaultAuthSettings, type CoreDeps } from '../src/ports.ts';
 import type { ConnectionRow } from '../src/connections/service.ts';
-import { ensureMultiValued, ensureSamples, samplingBudgetMs, SAMPLING_RETRY_FIRST_MS, type PendingSamples } from '../src/runs/samples.ts';
+import {
+  ensureMultiValued,
+  ensureSamples,
+  samplingBudgetMs,
+  SAMPLING_RETRY_FIRST_MS,
+  type PendingSamples,
+} from '../src/runs/samples.ts';
 
 const secrets = createSecretBox('a-test-master-key-of-at-least-32-characters');
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -34,7 +40,12 @@ function depsWith(requestTimeoutMs: number, now: () => Date = () => new Date()):
   };
 }
 
-async function addConnection(init: { authMode: string; config: Record<string, unknown>; analysis?: Record<string, unknown>; dialect?: string }): Promise<ConnectionRow> {
+async function addConnection(init: {
+  authMode: string;
+  config: Record<string, unknown>;
+  analysis?: Record<string, unknown>;
+  dialect?: string;
+}): Promise<ConnectionRow> {
   const id = newId('con');
   const [row] = await store.db
     .insert(connections)
@@ -45,15 +56,23 @@ async function addConnection(init: { authMode: string; config: Record<string, un
       dialect: init.dialect ?? 'postgres',
       authMode: init.authMode,
       config: init.config,
-      secrets: init.authMode === 'password' || init.authMode === 'basic' ? { password: secrets.seal('pw', `connection:${id}:password`) } : {},
+      secrets:
+        init.authMode === 'password' || init.authMode === 'basic'
+          ? { password: secrets.seal('pw', `connection:${id}:password`) }
+          : {},
     })
     .returning();
-  await store.db.insert(connectionSchemas).values({ connectionId: id, workspaceId, analysis: init.analysis ?? null });
+  await store.db
+    .insert(connectionSchemas)
+    .values({ connectionId: id, workspaceId, analysis: init.analysis ?? null });
   return row!;
 }
 
 async function analysisOf(id: string): Promise<Record<string, any>> {
-  const [row] = await store.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, id));
+  const [row] = await store.db
+    .select({ analysis: connectionSchemas.analysis })
+    .from(connectionSchemas)
+    .where(eq(connectionSchemas.connectionId, id));
   return (row?.analysis ?? {}) as Record<string, any>;
 }
 
@@ -103,7 +122,14 @@ afterAll(async () => {
 });
 
 function stalledConfig(): Record<string, unknown> {
-  return { host: stalled.host, port: stalled.port, database: 'shop', username: 'reader', ssl_mode: 'disable', schemas: ['public'] };
+  return {
+    host: stalled.host,
+    port: stalled.port,
+    database: 'shop',
+    username: 'reader',
+    ssl_mode: 'disable',
+    schemas: ['public'],
+  };
 }
 
 describe('sampling has one total budget', () => {
@@ -173,8 +199,16 @@ describe('sampling has one total budget', () => {
     const deps = depsWith(30_000);
     const probe = await addConnection({ authMode: 'embedded', config: { schemas: ['shop'] } });
     const connector = connectorFor('postgres')!;
-    const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000, demoDatabase: await deps.dataSources.demoDatabase() };
-    const shop = await connector.introspect({ id: probe.id, dialect: 'postgres', authMode: 'embedded', config: probe.config, secrets: {} }, ctx);
+    const ctx = {
+      allowPrivateNetworks: true,
+      allowInsecureTransport: true,
+      requestTimeoutMs: 30_000,
+      demoDatabase: await deps.dataSources.demoDatabase(),
+    };
+    const shop = await connector.introspect(
+      { id: probe.id, dialect: 'postgres', authMode: 'embedded', config: probe.config, secrets: {} },
+      ctx,
+    );
     const pending: PendingSamples = {
       fingerprint: 'fp-shop',
       samples: { 'shop.earlier': { kept: ['from the first attempt'] } },
@@ -183,7 +217,11 @@ describe('sampling has one total budget', () => {
       retry_at: new Date(Date.now() - 1000).toISOString(),
       reason: 'timeout',
     };
-    const row = await addConnection({ authMode: 'embedded', config: { schemas: ['shop'] }, analysis: { other: 'kept', samples_pending: pending } });
+    const row = await addConnection({
+      authMode: 'embedded',
+      config: { schemas: ['shop'] },
+      analysis: { other: 'kept', samples_pending: pending },
+    });
 
     const samples = await ensureSamples(deps, row, shop, 'fp-shop');
     expect(samples['shop.earlier']).toEqual({ kept: ['from the first attempt'] });
@@ -202,8 +240,25 @@ describe('probing fields with several values', () => {
   it('against a stalled Elasticsearch: ends within the sampling budget with nothing found', async () => {
     const deps = depsWith(2000);
     const budget = samplingBudgetMs(deps);
-    const row = await addConnection({ dialect: 'elasticsearch', authMode: 'basic', config: { cluster_url: `http://${stalled.host}:${stalled.port}`, username: 'reader', allowed_indices: ['logs-*'] } });
-    const tables = [{ name: 'logs-*', columns: ['labels', 'tags', 'service.name'].map((name) => ({ name, type: 'keyword', queryable: true })) }];
+    const row = await addConnection({
+      dialect: 'elasticsearch',
+      authMode: 'basic',
+      config: {
+        cluster_url: `http://${stalled.host}:${stalled.port}`,
+        username: 'reader',
+        allowed_indices: ['logs-*'],
+      },
+    });
+    const tables = [
+      {
+        name: 'logs-*',
+        columns: ['labels', 'tags', 'service.name'].map((name) => ({
+          name,
+          type: 'keyword',
+          queryable: true,
+        })),
+      },
+    ];
     const started = performance.now();
     const fields = await ensureMultiValued(deps, row, tables, 'fp-es');
     const elapsed = performance.now() - started;

@@ -27,7 +27,11 @@ describe('secret box (AES-256-GCM with associated data)', () => {
     const parts = sealed.split(':');
     const flipped = Buffer.from(parts[2]!, 'base64url');
     flipped[0] = flipped[0]! ^ 1;
-    expect(() => box.open([parts[0], parts[1], flipped.toString('base64url'), parts[3]].join(':'), 'aad')).toThrow(DomainError);
-    expect(() => createSecretBox('another-master-key-of-at-least-32-chars!!').open(sealed, 'aad')).toThrow(DomainError);
+    expect(() =>
+      box.open([parts[0], parts[1], flipped.toString('base64url'), parts[3]].join(':'), 'aad'),
+    ).toThrow(DomainError);
+    expect(() => createSecretBox('another-master-key-of-at-least-32-chars!!').open(sealed, 'aad')).toThrow(
+      DomainError,
+    );
   });
 });

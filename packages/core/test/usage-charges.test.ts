@@ -37,7 +37,13 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       mail: { kind: 'log', send: async () => undefined },
       auth: { ...defaultAuthSettings, appUrl: 'http://localhost' },
-      dataSources: { secrets, allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: TIMEOUT_MS, demoDatabase: () => Promise.reject(new Error('no demo')) },
+      dataSources: {
+        secrets,
+        allowPrivateNetworks: true,
+        allowInsecureTransport: true,
+        requestTimeoutMs: TIMEOUT_MS,
+        demoDatabase: () => Promise.reject(new Error('no demo')),
+      },
       planner: offlinePlanner,
     };
   }, 60_000);
@@ -57,10 +63,24 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
       name: 'Nothing listens',
       dialect: 'postgres',
       authMode: 'password',
-      config: { host: '127.0.0.1', port, database: 'shop', username: 'reader', ssl_mode: 'disable', schemas: ['public'] },
+      config: {
+        host: '127.0.0.1',
+        port,
+        database: 'shop',
+        username: 'reader',
+        ssl_mode: 'disable',
+        schemas: ['public'],
+      },
       secrets: { password: secrets.seal('pw', `connection:${connectionId}:password`) },
     });
-    const principal: Principal = { userId, email: `${userId}@example.com`, workspaceId, role: 'owner', plan: 'free', authMethod: 'session' };
+    const principal: Principal = {
+      userId,
+      email: `${userId}@example.com`,
+      workspaceId,
+      role: 'owner',
+      plan: 'free',
+      authMethod: 'session',
+    };
     return { principal, connectionId };
   }
 
@@ -68,7 +88,13 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
     const [row] = await store.db
       .select({ count: usageCounters.count })
       .from(usageCounters)
-      .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.period, period), eq(usageCounters.metric, 'questions')));
+      .where(
+        and(
+          eq(usageCounters.workspaceId, workspaceId),
+          eq(usageCounters.period, period),
+          eq(usageCounters.metric, 'questions'),
+        ),
+      );
     return row?.count ?? 0;
   }
 
@@ -79,19 +105,34 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
   it('a run charged and never stored (the process died) is refunded once no run can still be alive, and only then', async () => {
     const { principal, connectionId } = await workspace();
     // prepareRun takes the unit; the process "dies" before execute, so the run is never stored.
-    await prepareRun(deps, principal, { question: 'how many orders', connection_id: connectionId, chart_requested: false });
+    await prepareRun(deps, principal, {
+      question: 'how many orders',
+      connection_id: connectionId,
+      chart_requested: false,
+    });
     expect(await used(principal.workspaceId)).toBe(1);
     const [charge] = await pending(principal.workspaceId);
-    expect(charge).toMatchObject({ workspaceId: principal.workspaceId, period: usagePeriod(new Date()), metric: 'questions' });
+    expect(charge).toMatchObject({
+      workspaceId: principal.workspaceId,
+      period: usagePeriod(new Date()),
+      metric: 'questions',
+    });
     expect(charge!.id).toMatch(/^run_/);
 
     // Within the bound the run may still be alive on another instance: no refund.
-    expect(await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: new Date(Date.now() + BOUND_MS - 60_000) })).toBe(0);
+    expect(
+      await refundStaleCharges(store.db, {
+        requestTimeoutMs: TIMEOUT_MS,
+        now: new Date(Date.now() + BOUND_MS - 60_000),
+      }),
+    ).toBe(0);
     expect(await used(principal.workspaceId)).toBe(1);
 
     // Past it: refunded, once.
     const later = new Date(Date.now() + BOUND_MS + 1000);
-    expect(await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: later })).toBeGreaterThanOrEqual(1);
+    expect(
+      await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: later }),
+    ).toBeGreaterThanOrEqual(1);
     expect(await used(principal.workspaceId)).toBe(0);
     expect(await pending(principal.workspaceId)).toEqual([]);
     await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: later });
@@ -100,14 +141,21 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
 
   it('a stored run settles its charge in the same transaction: never refunded', async () => {
     const { principal, connectionId } = await workspace();
-    const prepared = await prepareRun(deps, principal, { question: 'how many orders', connection_id: connectionId, chart_requested: false });
+    const prepared = await prepareRun(deps, principal, {
+      question: 'how many orders',
+      connection_id: connectionId,
+      chart_requested: false,
+    });
     const [charge] = await pending(principal.workspaceId);
     const result = await prepared.execute();
     expect(result.status).toBe('failed'); // nothing listens on the port; a failed run is a stored run and costs its unit
     expect(result.id).toBe(charge!.id);
     expect(await store.db.select({ id: runs.id }).from(runs).where(eq(runs.id, result.id))).toHaveLength(1);
     expect(await pending(principal.workspaceId)).toEqual([]);
-    await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: new Date(Date.now() + 10 * BOUND_MS) });
+    await refundStaleCharges(store.db, {
+      requestTimeoutMs: TIMEOUT_MS,
+      now: new Date(Date.now() + 10 * BOUND_MS),
+    });
     expect(await used(principal.workspaceId)).toBe(1);
   }, 60_000);
 
@@ -116,11 +164,14 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
     const old = new Date(Date.now() - BOUND_MS - 60_000);
     // Three questions whose runs were stored (no charge left) and six whose process died.
     for (let i = 0; i < 3; i++) await consumeUsage(store.db, principal.workspaceId, 'free', 'questions', old);
-    for (let i = 0; i < 6; i++) await consumeUsage(store.db, principal.workspaceId, 'free', 'questions', old, newId('run'));
+    for (let i = 0; i < 6; i++)
+      await consumeUsage(store.db, principal.workspaceId, 'free', 'questions', old, newId('run'));
     const period = usagePeriod(old);
     expect(await used(principal.workspaceId, period)).toBe(9);
 
-    const counts = await Promise.all(Array.from({ length: 5 }, () => refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS })));
+    const counts = await Promise.all(
+      Array.from({ length: 5 }, () => refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS })),
+    );
     // Other tests' workspaces may have stale charges too; this workspace's six are refunded once each.
     expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(6);
     expect(await used(principal.workspaceId, period)).toBe(3);
@@ -132,7 +183,10 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
     const charged = new Date('2026-01-31T23:30:00Z');
     await consumeUsage(store.db, principal.workspaceId, 'free', 'questions', charged);
     await consumeUsage(store.db, principal.workspaceId, 'free', 'questions', charged, newId('run'));
-    await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: new Date(charged.getTime() + BOUND_MS + 1000) });
+    await refundStaleCharges(store.db, {
+      requestTimeoutMs: TIMEOUT_MS,
+      now: new Date(charged.getTime() + BOUND_MS + 1000),
+    });
     expect(await used(principal.workspaceId, '2026-01')).toBe(1);
     expect(await used(principal.workspaceId, '2026-02')).toBe(0);
   });
@@ -141,7 +195,10 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
     const { principal, connectionId } = await workspace();
     const runId = newId('run');
     await consumeUsage(store.db, principal.workspaceId, 'free', 'questions', new Date(), runId);
-    await refundStaleCharges(store.db, { requestTimeoutMs: TIMEOUT_MS, now: new Date(Date.now() + BOUND_MS + 1000) });
+    await refundStaleCharges(store.db, {
+      requestTimeoutMs: TIMEOUT_MS,
+      now: new Date(Date.now() + BOUND_MS + 1000),
+    });
     expect(await used(principal.workspaceId)).toBe(0);
     const run: FinishedRun = {
       id: runId,

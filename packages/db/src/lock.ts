@@ -35,7 +35,10 @@ const heldHere = new Set<string>();
  * `store.lock` for the app store, another name for another embedded database in the same DATA_DIR.
  * A lock left by a dead process is taken over.
  */
-export function acquireDataDirLock(dataDir: string, options: { lockName?: string; purpose?: string } = {}): () => void {
+export function acquireDataDirLock(
+  dataDir: string,
+  options: { lockName?: string; purpose?: string } = {},
+): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, options.lockName ?? 'store.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -55,7 +58,10 @@ export function acquireDataDirLock(dataDir: string, options: { lockName?: string
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(readFileSync(lockPath, 'utf8').trim(), 10);
       const ours = pid === process.pid;
-      if ((ours && heldHere.has(lockPath)) || (!ours && Number.isInteger(pid) && pid > 0 && processIsAlive(pid))) {
+      if (
+        (ours && heldHere.has(lockPath)) ||
+        (!ours && Number.isInteger(pid) && pid > 0 && processIsAlive(pid))
+      ) {
         throw new DataDirLockedError(dataDir, pid, options.purpose);
       }
       rmSync(lockPath, { force: true });

@@ -42,7 +42,9 @@ export const workspaces = pgTable('workspaces', {
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   personal: boolean('personal').notNull().default(false),
-  plan: text('plan', { enum: ['free', 'pro', 'team'] }).notNull().default('free'),
+  plan: text('plan', { enum: ['free', 'pro', 'team'] })
+    .notNull()
+    .default('free'),
   stripeCustomerId: text('stripe_customer_id'),
   stripeSubscriptionId: text('stripe_subscription_id'),
   subscriptionStatus: text('subscription_status'),
@@ -65,7 +67,10 @@ export const workspaceMembers = pgTable(
     role: text('role', { enum: ['owner', 'member'] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index('workspace_members_user_idx').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId] }),
+    index('workspace_members_user_idx').on(t.userId),
+  ],
 );
 
 export const workspaceInvites = pgTable(
@@ -83,7 +88,10 @@ export const workspaceInvites = pgTable(
     acceptedAt: ts('accepted_at'),
     revokedAt: ts('revoked_at'),
   },
-  (t) => [uniqueIndex('workspace_invites_token_key').on(t.tokenHash), index('workspace_invites_ws_idx').on(t.workspaceId)],
+  (t) => [
+    uniqueIndex('workspace_invites_token_key').on(t.tokenHash),
+    index('workspace_invites_ws_idx').on(t.workspaceId),
+  ],
 );
 
 export const sessions = pgTable(
@@ -418,7 +426,10 @@ export const rateLimitCounters = pgTable(
     count: integer('count').notNull().default(0),
     expiresAt: ts('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index('rate_limit_counters_expiry_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.key, t.windowStart] }),
+    index('rate_limit_counters_expiry_idx').on(t.expiresAt),
+  ],
 );
 
 export const billingEvents = pgTable('billing_events', {
@@ -428,5 +439,7 @@ export const billingEvents = pgTable('billing_events', {
   workspaceId: text('workspace_id').references(() => workspaces.id, { onDelete: 'set null' }),
   stripeCreatedAt: ts('stripe_created_at').notNull(),
   payload: jsonb('payload').$type<Json>().notNull(),
-  receivedAt: ts('received_at').notNull().default(sql`now()`),
+  receivedAt: ts('received_at')
+    .notNull()
+    .default(sql`now()`),
 });

@@ -18,7 +18,10 @@ export function isPostgresAvailable(): Promise<boolean> {
       await sql`select 1`;
       return true;
     } catch (error) {
-      if (inCi) throw new Error(`CI=true but the test PostgreSQL at ${testDatabaseUrl} is unreachable: ${String(error)}`);
+      if (inCi)
+        throw new Error(
+          `CI=true but the test PostgreSQL at ${testDatabaseUrl} is unreachable: ${String(error)}`,
+        );
       console.warn(`PostgreSQL tests skipped: ${testDatabaseUrl} is unreachable (they always run in CI).`);
       return false;
     } finally {

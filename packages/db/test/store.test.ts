@@ -25,7 +25,9 @@ async function seedUser(store: Store, email = `${newId('e')}@example.com`) {
   const userId = newId('usr');
   const workspaceId = newId('wsp');
   await store.db.insert(users).values({ id: userId, email, passwordHash: 'x' });
-  await store.db.insert(workspaces).values({ id: workspaceId, name: 'W', ownerUserId: userId, personal: true });
+  await store.db
+    .insert(workspaces)
+    .values({ id: workspaceId, name: 'W', ownerUserId: userId, personal: true });
   await store.db.insert(workspaceMembers).values({ workspaceId, userId, role: 'owner' });
   return { userId, workspaceId, email };
 }
@@ -43,20 +45,41 @@ describe.each(kinds)('app store on %s', (kind) => {
     const rows = await store.db.execute<{ table_name: string }>(
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
-    const names = (Array.isArray(rows) ? rows : (rows as unknown as { rows: { table_name: string }[] }).rows).map((r) => r.table_name);
+    const names = (
+      Array.isArray(rows) ? rows : (rows as unknown as { rows: { table_name: string }[] }).rows
+    ).map((r) => r.table_name);
     expect(names).toEqual(
       expect.arrayContaining([
-        'users', 'sessions', 'api_keys', 'auth_tokens', 'outbox_emails', 'workspaces', 'workspace_members',
-        'workspace_invites', 'connections', 'connection_schemas', 'conversations', 'runs', 'artifacts',
-        'dashboards', 'dashboard_items', 'query_templates', 'discovery_jobs', 'discovery_job_events',
-        'usage_counters', 'rate_limit_counters', 'billing_events',
+        'users',
+        'sessions',
+        'api_keys',
+        'auth_tokens',
+        'outbox_emails',
+        'workspaces',
+        'workspace_members',
+        'workspace_invites',
+        'connections',
+        'connection_schemas',
+        'conversations',
+        'runs',
+        'artifacts',
+        'dashboards',
+        'dashboard_items',
+        'query_templates',
+        'discovery_jobs',
+        'discovery_job_events',
+        'usage_counters',
+        'rate_limit_counters',
+        'billing_events',
       ]),
     );
   });
 
   it('keeps emails unique', async () => {
     const { email } = await seedUser(store);
-    await expect(store.db.insert(users).values({ id: newId('usr'), email, passwordHash: 'x' })).rejects.toThrow();
+    await expect(
+      store.db.insert(users).values({ id: newId('usr'), email, passwordHash: 'x' }),
+    ).rejects.toThrow();
   });
 
   it('counts 50 concurrent upserts on one key without losing any', async () => {
@@ -67,25 +90,41 @@ describe.each(kinds)('app store on %s', (kind) => {
         store.db
           .insert(rateLimitCounters)
           .values({ key, windowStart, count: 1, expiresAt: new Date(windowStart.getTime() + 60_000) })
-          .onConflictDoUpdate({ target: [rateLimitCounters.key, rateLimitCounters.windowStart], set: { count: sql`${rateLimitCounters.count} + 1` } })
+          .onConflictDoUpdate({
+            target: [rateLimitCounters.key, rateLimitCounters.windowStart],
+            set: { count: sql`${rateLimitCounters.count} + 1` },
+          })
           .returning({ count: rateLimitCounters.count }),
       ),
     );
-    expect(counts.map((c) => c[0]!.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    expect(counts.map((c) => c[0]!.count).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
   });
 
   it('keeps one turn index per conversation and deletes a workspace with everything it owns', async () => {
     const { userId, workspaceId } = await seedUser(store);
     const connectionId = newId('con');
-    await store.db.insert(connections).values({ id: connectionId, workspaceId, name: 'c', dialect: 'postgres', authMode: 'password', config: {} });
+    await store.db.insert(connections).values({
+      id: connectionId,
+      workspaceId,
+      name: 'c',
+      dialect: 'postgres',
+      authMode: 'password',
+      config: {},
+    });
     const conversationId = newId('cnv');
-    await store.db.insert(conversations).values({ id: conversationId, workspaceId, connectionId, title: 't', createdBy: userId });
+    await store.db
+      .insert(conversations)
+      .values({ id: conversationId, workspaceId, connectionId, title: 't', createdBy: userId });
     const run = { workspaceId, conversationId, turnIndex: 0, question: 'q', status: 'succeeded' as const };
     await store.db.insert(runs).values({ id: newId('run'), ...run });
     await expect(store.db.insert(runs).values({ id: newId('run'), ...run })).rejects.toThrow();
     await store.db.delete(workspaces).where(eq(workspaces.id, workspaceId));
     expect(await store.db.select().from(runs).where(eq(runs.workspaceId, workspaceId))).toHaveLength(0);
-    expect(await store.db.select().from(connections).where(eq(connections.workspaceId, workspaceId))).toHaveLength(0);
+    expect(
+      await store.db.select().from(connections).where(eq(connections.workspaceId, workspaceId)),
+    ).toHaveLength(0);
   });
 
   it('stores timestamps in UTC and reads them back as the same instant', async () => {
@@ -105,7 +144,9 @@ describe('embedded store data directory', () => {
     const first = await openStore({ kind: 'pglite', dataDir: dir });
     const { email } = await seedUser(first);
     await expect(openStore({ kind: 'pglite', dataDir: dir })).rejects.toBeInstanceOf(DataDirLockedError);
-    await expect(openStore({ kind: 'pglite', dataDir: dir })).rejects.toThrow(/in use by another process.*set DATABASE_URL/s);
+    await expect(openStore({ kind: 'pglite', dataDir: dir })).rejects.toThrow(
+      /in use by another process.*set DATABASE_URL/s,
+    );
     await first.close();
     const second = await openStore({ kind: 'pglite', dataDir: dir });
     try {
@@ -124,7 +165,9 @@ describe('embedded store data directory', () => {
   it('locks other embedded databases of the same DATA_DIR under their own name and purpose', () => {
     const release = acquireDataDirLock(dir, { lockName: 'demo.lock', purpose: 'the demo database' });
     try {
-      expect(() => acquireDataDirLock(dir, { lockName: 'demo.lock', purpose: 'the demo database' })).toThrow(/Only one process may open the demo database/);
+      expect(() => acquireDataDirLock(dir, { lockName: 'demo.lock', purpose: 'the demo database' })).toThrow(
+        /Only one process may open the demo database/,
+      );
     } finally {
       release();
     }

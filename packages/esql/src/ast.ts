@@ -385,15 +385,7 @@ export interface StringLiteral extends NodeBase {
 export type Literal = NullLiteral | BooleanLiteral | IntegerLiteral | DecimalLiteral | StringLiteral;
 
 export type TemporalUnit =
-  | 'millisecond'
-  | 'second'
-  | 'minute'
-  | 'hour'
-  | 'day'
-  | 'week'
-  | 'month'
-  | 'quarter'
-  | 'year';
+  'millisecond' | 'second' | 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
 /**
  * A qualified integer literal: `1 day`, `7 days`, `1d`, `-2 hours`.

@@ -291,7 +291,10 @@ class Lexer {
         i++;
       }
     }
-    return this.error(start, `token recognition error at: '${src.slice(start, Math.min(src.length, start + 2))}'`);
+    return this.error(
+      start,
+      `token recognition error at: '${src.slice(start, Math.min(src.length, start + 2))}'`,
+    );
   }
 
   private lexOne(): void {
@@ -440,7 +443,10 @@ class Lexer {
             out += '\\';
             break;
           default:
-            this.error(start, `token recognition error at: '${src.slice(start, Math.min(src.length, i + 2))}'`);
+            this.error(
+              start,
+              `token recognition error at: '${src.slice(start, Math.min(src.length, i + 2))}'`,
+            );
         }
         i += 2;
         chunk = i;
@@ -483,7 +489,12 @@ class Lexer {
         return this.lexStringToken();
       case Ch.Backtick: {
         const end = this.lexQuotedIdentifier(start);
-        return this.push('quoted_identifier', Lexer.unquoteIdentifier(this.src.slice(start, end)), start, end);
+        return this.push(
+          'quoted_identifier',
+          Lexer.unquoteIdentifier(this.src.slice(start, end)),
+          start,
+          end,
+        );
       }
       case Ch.Eq:
         return this.error(start, `token recognition error at: '='`);

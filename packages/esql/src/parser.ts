@@ -555,7 +555,8 @@ class Parser {
       this.next();
       policy = p.value;
       const colon = policy.indexOf(':');
-      const quotedWithoutMode = p.type === 'string' && !ENRICH_MODES.has(policy.slice(0, colon).toLowerCase());
+      const quotedWithoutMode =
+        p.type === 'string' && !ENRICH_MODES.has(policy.slice(0, colon).toLowerCase());
       if (colon >= 0 && !quotedWithoutMode) {
         const prefix = policy.slice(0, colon);
         if (!ENRICH_MODES.has(prefix.toLowerCase())) {
@@ -730,7 +731,10 @@ class Parser {
     const value = this.parseValueExpression();
     let negated = false;
     let k = 0;
-    if (this.isKeyword('not') && (this.isKeyword('in', 1) || this.isKeyword('like', 1) || this.isKeyword('rlike', 1))) {
+    if (
+      this.isKeyword('not') &&
+      (this.isKeyword('in', 1) || this.isKeyword('like', 1) || this.isKeyword('rlike', 1))
+    ) {
       negated = true;
       k = 1;
     }
@@ -792,8 +796,7 @@ class Parser {
     }
     if (this.isOp(':')) {
       const colon = this.peek();
-      const fieldOk =
-        value.type === 'column' || (value.type === 'cast' && value.value.type === 'column');
+      const fieldOk = value.type === 'column' || (value.type === 'cast' && value.value.type === 'column');
       if (!fieldOk) this.fail(colon, `mismatched input ':' expecting {<EOF>, '|'}`);
       this.next();
       const query = this.parseConstant();
@@ -848,7 +851,10 @@ class Parser {
         // Unary plus is the identity (ES drops it); keep the wider location.
         return { ...operand, loc } as Expression;
       }
-      if (operand.type === 'literal' && (operand.literalType === 'integer' || operand.literalType === 'decimal')) {
+      if (
+        operand.type === 'literal' &&
+        (operand.literalType === 'integer' || operand.literalType === 'decimal')
+      ) {
         return { ...operand, value: -operand.value, text: negateText(operand.text), loc };
       }
       if (operand.type === 'timespan') return { ...operand, value: -operand.value, loc };
@@ -892,7 +898,8 @@ class Parser {
     if (!this.startsConstant()) return this.mismatch(CONSTANT_EXPECTED);
     if (this.isOp('-') || this.isOp('+')) {
       const n = this.peek(1);
-      if (n.type !== 'integer' && n.type !== 'decimal') return this.mismatch('{INTEGER_LITERAL, DECIMAL_LITERAL}', n);
+      if (n.type !== 'integer' && n.type !== 'decimal')
+        return this.mismatch('{INTEGER_LITERAL, DECIMAL_LITERAL}', n);
       return this.parseUnary();
     }
     return this.parsePrimary();
@@ -942,7 +949,8 @@ class Parser {
           v.type === 'string' ||
           (v.type === 'keyword' && (v.value === 'true' || v.value === 'false')) ||
           (v.type === 'operator' && (v.value === '-' || v.value === '+'));
-        if (!ok) this.mismatch("{QUOTED_STRING, INTEGER_LITERAL, DECIMAL_LITERAL, 'false', 'true', '+', '-'}");
+        if (!ok)
+          this.mismatch("{QUOTED_STRING, INTEGER_LITERAL, DECIMAL_LITERAL, 'false', 'true', '+', '-'}");
         values.push(this.parseConstant());
         if (!this.isOp(',')) break;
         this.next();
@@ -982,11 +990,23 @@ class Parser {
           };
           return ts;
         }
-        return { type: 'literal', literalType: 'integer', value: Number(t.value), text: t.value, loc: this.loc(t) };
+        return {
+          type: 'literal',
+          literalType: 'integer',
+          value: Number(t.value),
+          text: t.value,
+          loc: this.loc(t),
+        };
       }
       case 'decimal':
         this.next();
-        return { type: 'literal', literalType: 'decimal', value: Number(t.value), text: t.value, loc: this.loc(t) };
+        return {
+          type: 'literal',
+          literalType: 'decimal',
+          value: Number(t.value),
+          text: t.value,
+          loc: this.loc(t),
+        };
       case 'string':
         this.next();
         return { type: 'literal', literalType: 'string', value: t.value, loc: this.loc(t) };

@@ -3,15 +3,7 @@
  * parentheses (only where precedence needs them), strings in `"..."` with escapes, names
  * back-quoted only when needed. `parse(print(q))` equals `q` up to `loc`.
  */
-import type {
-  ColumnRef,
-  Command,
-  Expression,
-  Field,
-  IndexPatternRef,
-  Param,
-  Query,
-} from './ast.ts';
+import type { ColumnRef, Command, Expression, Field, IndexPatternRef, Param, Query } from './ast.ts';
 import { RESERVED_WORDS } from './lexer.ts';
 
 const PLAIN_PART = /^(?:[A-Za-z][A-Za-z0-9_]*|[_@][A-Za-z0-9_]+)$/;
@@ -268,7 +260,8 @@ export function printCommand(c: Command): string {
       return `LIMIT ${expr(c.count, 1)}`;
     case 'dissect': {
       let s = `DISSECT ${expr(c.input, 9)} ${printExpression(c.pattern)}`;
-      if (c.options.length > 0) s += ' ' + c.options.map((o) => `${printName(o.name)} = ${expr(o.value, 1)}`).join(', ');
+      if (c.options.length > 0)
+        s += ' ' + c.options.map((o) => `${printName(o.name)} = ${expr(o.value, 1)}`).join(', ');
       return s;
     }
     case 'grok':
@@ -279,9 +272,15 @@ export function printCommand(c: Command): string {
       let s = `ENRICH ${plain ? full : printString(full)}`;
       if (c.on !== null) s += ` ON ${printPattern(c.on.name)}`;
       if (c.with.length > 0) {
-        s += ' WITH ' + c.with
-          .map((w) => (w.newName === null ? printPattern(w.field.name) : `${printPattern(w.newName.name)} = ${printPattern(w.field.name)}`))
-          .join(', ');
+        s +=
+          ' WITH ' +
+          c.with
+            .map((w) =>
+              w.newName === null
+                ? printPattern(w.field.name)
+                : `${printPattern(w.newName.name)} = ${printPattern(w.field.name)}`,
+            )
+            .join(', ');
       }
       return s;
     }

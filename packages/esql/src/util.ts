@@ -2,7 +2,15 @@
  * Helpers for consumers of the AST: traversal, location stripping, and the list of everything a
  * query reads (for scope validation).
  */
-import type { Command, CommandType, Expression, IndexPatternRef, Node, ProcessingCommand, Query } from './ast.ts';
+import type {
+  Command,
+  CommandType,
+  Expression,
+  IndexPatternRef,
+  Node,
+  ProcessingCommand,
+  Query,
+} from './ast.ts';
 
 /** True when a KEEP/DROP/RENAME/ENRICH column name contains a `*` wildcard. */
 export function isPattern(name: string): boolean {
@@ -43,7 +51,9 @@ export function allCommands(query: Query): Command[] {
 
 /** Every expression directly held by a command (not recursing into sub-expressions), in a new array. */
 export function commandExpressions(c: Command): Expression[] {
-  const fields = (fs: { expression: Expression; filter?: Expression; name: Expression | null }[]): Expression[] =>
+  const fields = (
+    fs: { expression: Expression; filter?: Expression; name: Expression | null }[],
+  ): Expression[] =>
     fs.flatMap((f) => [...(f.name ? [f.name] : []), f.expression, ...(f.filter ? [f.filter] : [])]);
   switch (c.type) {
     case 'row':
@@ -68,7 +78,10 @@ export function commandExpressions(c: Command): Expression[] {
     case 'grok':
       return [c.input, ...c.patterns];
     case 'enrich':
-      return [...(c.on ? [c.on] : []), ...c.with.flatMap((w) => [...(w.newName ? [w.newName] : []), w.field])];
+      return [
+        ...(c.on ? [c.on] : []),
+        ...c.with.flatMap((w) => [...(w.newName ? [w.newName] : []), w.field]),
+      ];
     case 'mv_expand':
       return [c.column];
     case 'lookup_join':
@@ -76,9 +89,19 @@ export function commandExpressions(c: Command): Expression[] {
     case 'completion':
       return [...(c.target ? [c.target] : []), c.prompt, ...(c.inference ? [c.inference] : [])];
     case 'rerank':
-      return [...(c.target ? [c.target] : []), c.query, ...fields(c.on), ...(c.inference ? [c.inference] : [])];
+      return [
+        ...(c.target ? [c.target] : []),
+        c.query,
+        ...fields(c.on),
+        ...(c.inference ? [c.inference] : []),
+      ];
     case 'change_point':
-      return [c.value, ...(c.key ? [c.key] : []), ...(c.typeName ? [c.typeName] : []), ...(c.pvalueName ? [c.pvalueName] : [])];
+      return [
+        c.value,
+        ...(c.key ? [c.key] : []),
+        ...(c.typeName ? [c.typeName] : []),
+        ...(c.pvalueName ? [c.pvalueName] : []),
+      ];
     case 'sample':
       return [c.probability, ...(c.seed ? [c.seed] : [])];
     case 'from':
@@ -196,7 +219,10 @@ export function sourcesOf(query: Query): QuerySources {
         if (c.mode !== null) pushUnique(res.enrichModes, c.mode);
         break;
       case 'lookup_join':
-        pushUnique(res.lookup, c.target.cluster === null ? c.target.index : `${c.target.cluster}:${c.target.index}`);
+        pushUnique(
+          res.lookup,
+          c.target.cluster === null ? c.target.index : `${c.target.cluster}:${c.target.index}`,
+        );
         res.lookupTargets.push(c.target);
         if (c.target.cluster !== null) res.remote = true;
         break;

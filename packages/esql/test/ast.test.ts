@@ -36,7 +36,12 @@ describe('precedence', () => {
     expect(e('1 + 2 * 3 - 4')).toEqual({
       type: 'binary',
       operator: '-',
-      left: { type: 'binary', operator: '+', left: int(1), right: { type: 'binary', operator: '*', left: int(2), right: int(3) } },
+      left: {
+        type: 'binary',
+        operator: '+',
+        left: int(1),
+        right: { type: 'binary', operator: '*', left: int(2), right: int(3) },
+      },
       right: int(4),
     });
   });
@@ -168,10 +173,22 @@ describe('literals', () => {
   });
 
   it('timespans', () => {
-    expect(e('1 day')).toEqual({ type: 'timespan', value: 1, unit: 'day', normalizedUnit: 'day', kind: 'date_period' });
+    expect(e('1 day')).toEqual({
+      type: 'timespan',
+      value: 1,
+      unit: 'day',
+      normalizedUnit: 'day',
+      kind: 'date_period',
+    });
     expect(e('7 days')).toMatchObject({ value: 7, unit: 'days', normalizedUnit: 'day' });
     expect(e('1 month')).toMatchObject({ value: 1, normalizedUnit: 'month', kind: 'date_period' });
-    expect(e('2h')).toEqual({ type: 'timespan', value: 2, unit: 'h', normalizedUnit: 'hour', kind: 'time_duration' });
+    expect(e('2h')).toEqual({
+      type: 'timespan',
+      value: 2,
+      unit: 'h',
+      normalizedUnit: 'hour',
+      kind: 'time_duration',
+    });
     expect(e('1 HOUR')).toMatchObject({ unit: 'hour', kind: 'time_duration' });
     expect(e('-1 day')).toMatchObject({ type: 'timespan', value: -1 });
     expect(e('NOW() - 7 days')).toEqual({
@@ -206,7 +223,10 @@ describe('literals', () => {
       value: { type: 'cast', value: col('a'), dataType: 'long' },
       dataType: 'string',
     });
-    expect(e('f(x)::double + 1')).toMatchObject({ type: 'binary', left: { type: 'cast', dataType: 'double' } });
+    expect(e('f(x)::double + 1')).toMatchObject({
+      type: 'binary',
+      left: { type: 'cast', dataType: 'double' },
+    });
   });
 });
 
@@ -230,11 +250,15 @@ describe('identifiers', () => {
 
   it('keywords used as names must be back-quoted, and are printed that way', () => {
     expect(e('`last`')).toEqual(col('last'));
-    expect(print(parse('ROW `last` = 1, `by` = 2, `first name` = 3'))).toBe('ROW `last` = 1, `by` = 2, `first name` = 3');
+    expect(print(parse('ROW `last` = 1, `by` = 2, `first name` = 3'))).toBe(
+      'ROW `last` = 1, `by` = 2, `first name` = 3',
+    );
   });
 
   it('case-insensitive keywords, case-sensitive names', () => {
-    expect(q('from Employees | wHeRe Salary > 1 aNd NOT x')).toEqual(q('FROM Employees | WHERE Salary > 1 AND NOT x'));
+    expect(q('from Employees | wHeRe Salary > 1 aNd NOT x')).toEqual(
+      q('FROM Employees | WHERE Salary > 1 AND NOT x'),
+    );
     expect(e('Salary')).not.toEqual(e('salary'));
   });
 });
@@ -257,8 +281,9 @@ describe('comments', () => {
 
 describe('commands', () => {
   it('FROM with everything', () => {
-    const from = q('FROM logs-*, -logs-old, remote:idx, "quoted-name", <logs-{now/d}>, logs::failures METADATA _id, _index')
-      .commands[0];
+    const from = q(
+      'FROM logs-*, -logs-old, remote:idx, "quoted-name", <logs-{now/d}>, logs::failures METADATA _id, _index',
+    ).commands[0];
     expect(from).toEqual({
       type: 'from',
       sources: [
@@ -281,9 +306,16 @@ describe('commands', () => {
     expect(cmd('FROM e | STATS c = COUNT(*) WHERE x > 1 BY g, b = BUCKET(d, 1 month)')).toMatchObject({
       type: 'stats',
       aggregates: [{ name: col('c'), filter: { type: 'binary', operator: '>' } }],
-      groups: [{ name: null, expression: col('g') }, { name: col('b'), expression: { type: 'function', name: 'BUCKET' } }],
+      groups: [
+        { name: null, expression: col('g') },
+        { name: col('b'), expression: { type: 'function', name: 'BUCKET' } },
+      ],
     });
-    expect(cmd('FROM e | STATS BY g')).toMatchObject({ type: 'stats', aggregates: [], groups: [{ expression: col('g') }] });
+    expect(cmd('FROM e | STATS BY g')).toMatchObject({
+      type: 'stats',
+      aggregates: [],
+      groups: [{ expression: col('g') }],
+    });
   });
 
   it('SORT orders', () => {
@@ -313,7 +345,11 @@ describe('commands', () => {
       pattern: str('%{a}'),
       options: [{ type: 'command_option', name: 'APPEND_SEPARATOR', value: str(',') }],
     });
-    expect(cmd('FROM e | GROK m "%{IP:ip}"')).toEqual({ type: 'grok', input: col('m'), patterns: [str('%{IP:ip}')] });
+    expect(cmd('FROM e | GROK m "%{IP:ip}"')).toEqual({
+      type: 'grok',
+      input: col('m'),
+      patterns: [str('%{IP:ip}')],
+    });
     expect(cmd('FROM e | ENRICH _remote:pol ON k WITH n = v, w')).toEqual({
       type: 'enrich',
       policy: 'pol',

@@ -31,11 +31,19 @@ export function createCascadePlanner(options: CascadeOptions): Planner {
       if (offline && (offline.confidence ?? 1) >= minConfidence) return offline;
       try {
         const planned = await options.model.plan(request);
-        const why = offline ? 'The offline reading was unsure' : `The offline planner could not read it (${refusal?.message.split('. ')[0] ?? 'unknown'})`;
+        const why = offline
+          ? 'The offline reading was unsure'
+          : `The offline planner could not read it (${refusal?.message.split('. ')[0] ?? 'unknown'})`;
         return { ...planned, notes: [...planned.notes, `${why}; the model planned this question.`] };
       } catch (error) {
         if (offline && error instanceof PlanningError && error.recoverable) {
-          return { ...offline, notes: [...offline.notes, `The model could not plan it (${error.message}); the offline reading was used.`] };
+          return {
+            ...offline,
+            notes: [
+              ...offline.notes,
+              `The model could not plan it (${error.message}); the offline reading was used.`,
+            ],
+          };
         }
         throw error;
       }

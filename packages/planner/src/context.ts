@@ -60,10 +60,15 @@ function columnScore(column: SchemaColumn, terms: QuestionTerms): number {
     if (last.includes(q)) score += 4;
     else if (words.includes(q)) score += 2;
     const syns = SYNONYMS[q];
-    if (syns && syns.some((s) => lastSegment === s || lastSegment.endsWith(`_${s}`) || lastSegment.startsWith(`${s}_`))) score += 2;
+    if (
+      syns &&
+      syns.some((s) => lastSegment === s || lastSegment.endsWith(`_${s}`) || lastSegment.startsWith(`${s}_`))
+    )
+      score += 2;
   }
   if (column.description) {
-    for (const w of identifierWords(column.description)) if (!STOPWORDS.has(w) && w.length > 2 && terms.words.has(w)) score += 1;
+    for (const w of identifierWords(column.description))
+      if (!STOPWORDS.has(w) && w.length > 2 && terms.words.has(w)) score += 1;
   }
   for (const v of column.sample_values) {
     if (typeof v === 'string' && terms.phrases.has(normalize(v).trim())) {
@@ -80,7 +85,8 @@ function baseUsefulness(column: SchemaColumn): number {
   const n = column.name.toLowerCase();
   let u = 0;
   if (isTimeType(column.type)) u += 0.6;
-  else if (isCategoricalType(column.type) && !isTextType(column.type)) u += column.sample_values.length > 0 ? 0.5 : 0.3;
+  else if (isCategoricalType(column.type) && !isTextType(column.type))
+    u += column.sample_values.length > 0 ? 0.5 : 0.3;
   else if (isNumericType(column.type)) u += 0.4;
   if (/(^|_|\.)(id|uuid)$/.test(n)) u -= 0.2;
   if (n.endsWith('.keyword')) u -= 0.1;
@@ -101,7 +107,11 @@ function refsOf(spec: QuerySpec): ColumnRef[] {
 }
 
 function matchesName(selection: string, table: SchemaTable): boolean {
-  return selection === table.name || selection === table.name.split('.').pop() || (table.members?.includes(selection) ?? false);
+  return (
+    selection === table.name ||
+    selection === table.name.split('.').pop() ||
+    (table.members?.includes(selection) ?? false)
+  );
 }
 
 /**
@@ -165,8 +175,13 @@ export function buildContext(
     const nameWords = identifierWords(table.name.split('.').pop() ?? table.name);
     let score = 0;
     for (const q of terms.words) if (nameWords.includes(q)) score += 6;
-    if (table.description) for (const w of identifierWords(table.description)) if (w.length > 2 && !STOPWORDS.has(w) && terms.words.has(w)) score += 1;
-    score += [...colScores].sort((a, b) => b - a).slice(0, 5).reduce((n, s) => n + Math.max(s, 0), 0);
+    if (table.description)
+      for (const w of identifierWords(table.description))
+        if (w.length > 2 && !STOPWORDS.has(w) && terms.words.has(w)) score += 1;
+    score += [...colScores]
+      .sort((a, b) => b - a)
+      .slice(0, 5)
+      .reduce((n, s) => n + Math.max(s, 0), 0);
     if (usedTables.has(table.name)) score += 100;
     return { table, index, score, colScores };
   });
@@ -180,16 +195,22 @@ export function buildContext(
     .sort((a, b) => a.index - b.index)
     .map(({ table, colScores }) => {
       const must = new Set<string>(usedColumns.get(table.name) ?? []);
-      for (const fk of table.foreign_keys) if (keptNames.has(fk.references.table)) fk.columns.forEach((c) => must.add(c));
+      for (const fk of table.foreign_keys)
+        if (keptNames.has(fk.references.table)) fk.columns.forEach((c) => must.add(c));
       for (const other of kept) {
-        for (const fk of other.table.foreign_keys) if (fk.references.table === table.name) fk.references.columns.forEach((c) => must.add(c));
+        for (const fk of other.table.foreign_keys)
+          if (fk.references.table === table.name) fk.references.columns.forEach((c) => must.add(c));
       }
       const time = table.columns
         .filter((c) => c.queryable && isTimeType(c.type))
         .sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0];
       if (time) must.add(time.name);
       const ranked = table.columns
-        .map((column, i) => ({ column, i, score: (colScores[i] ?? 0) + baseUsefulness(column) + (must.has(column.name) ? 1000 : 0) }))
+        .map((column, i) => ({
+          column,
+          i,
+          score: (colScores[i] ?? 0) + baseUsefulness(column) + (must.has(column.name) ? 1000 : 0),
+        }))
         .filter((r) => r.column.queryable || must.has(r.column.name))
         .sort((a, b) => b.score - a.score || a.i - b.i)
         .slice(0, Math.max(maxColumns, must.size))
@@ -199,7 +220,9 @@ export function buildContext(
         ...table,
         columns: ranked.map((r) => r.column),
         primary_key: table.primary_key.filter((c) => names.has(c)),
-        foreign_keys: table.foreign_keys.filter((fk) => keptNames.has(fk.references.table) && fk.columns.every((c) => names.has(c))),
+        foreign_keys: table.foreign_keys.filter(
+          (fk) => keptNames.has(fk.references.table) && fk.columns.every((c) => names.has(c)),
+        ),
       };
     });
 
@@ -217,16 +240,37 @@ export function buildContext(
 /** Lower is better: the conventional names of an event's time. */
 export function timeColumnRank(name: string): number {
   const n = name.toLowerCase();
-  const order = ['@timestamp', 'timestamp', 'order_date', 'ordered_at', 'placed_at', 'created_at', 'date', 'event_time', 'time', 'occurred_at'];
+  const order = [
+    '@timestamp',
+    'timestamp',
+    'order_date',
+    'ordered_at',
+    'placed_at',
+    'created_at',
+    'date',
+    'event_time',
+    'time',
+    'occurred_at',
+  ];
   const i = order.indexOf(n);
   if (i >= 0) return i;
   const words = n.split(/[^a-z0-9]+/);
   const said = (re: RegExp): boolean => words.some((w) => re.test(w));
   // A later step of the row's life (paid, resolved, shipped, due) is often empty and is not when the row happened.
-  if (said(/^(paid|closed|resolved|ended|end|finished|completed|cancell?ed|shipped|delivered|due|expires?|expiry|updated|modified|deleted|acknowledged|last|refunded|returned|archived|renewal|renews)$/)) return 40;
+  if (
+    said(
+      /^(paid|closed|resolved|ended|end|finished|completed|cancell?ed|shipped|delivered|due|expires?|expiry|updated|modified|deleted|acknowledged|last|refunded|returned|archived|renewal|renews)$/,
+    )
+  )
+    return 40;
   // When a scheduled or lasting row takes place (an appointment's start, not its booking).
   if (said(/^(start|starts|started|begins|scheduled|occurred|happened)$/)) return 15;
-  if (said(/^(created|placed|ordered|issued|submitted|opened|booked|registered|reported|logged|raised|requested|received|sent)$/)) return 20;
+  if (
+    said(
+      /^(created|placed|ordered|issued|submitted|opened|booked|registered|reported|logged|raised|requested|received|sent)$/,
+    )
+  )
+    return 20;
   if (/date|_at$|time|_on$/.test(n)) return 30;
   return 50;
 }

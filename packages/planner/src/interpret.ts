@@ -18,10 +18,19 @@ export function interpretSpec(spec: QuerySpec): string {
   const head = groupsOnly
     ? `${list(spec.group_by.map((g) => column(g.column)))} of ${subject}`
     : aggregating
-      ? list((spec.aggregates.length > 0 ? visible : [{ fn: 'count', alias: 'count' } as Aggregate]).map((a) => measure(a, subject)))
+      ? list(
+          (spec.aggregates.length > 0 ? visible : [{ fn: 'count', alias: 'count' } as Aggregate]).map((a) =>
+            measure(a, subject),
+          ),
+        )
       : `${capitalise(subject)}${spec.columns.length > 0 ? ` (${spec.columns.map(column).join(', ')})` : ''}`;
-  const parts = [aggregating && !groupsOnly && !visible.every((a) => a.fn === 'count' && !a.column && !a.expression) ? `${head} for ${subject}` : head];
-  if (spec.joins.length > 0) parts.push(`with their ${list(spec.joins.map((j) => words(tableName(j.table))))}`);
+  const parts = [
+    aggregating && !groupsOnly && !visible.every((a) => a.fn === 'count' && !a.column && !a.expression)
+      ? `${head} for ${subject}`
+      : head,
+  ];
+  if (spec.joins.length > 0)
+    parts.push(`with their ${list(spec.joins.map((j) => words(tableName(j.table))))}`);
   if (spec.filter) parts.push(`where ${condition(spec.filter)}`);
   let sentence = parts.join(' ');
   if (spec.group_by.length > 0 && !groupsOnly) {
@@ -31,14 +40,19 @@ export function interpretSpec(spec: QuerySpec): string {
     const a = spec.aggregates.find((x) => x.alias === ref);
     return a?.hidden ? measure(a, subject) : words(ref);
   };
-  if (spec.having.length > 0) sentence += `, keeping those where ${list(spec.having.map((h) => `${named(h.ref)} ${OPS[h.op]} ${formatNumber(h.value)}`))}`;
+  if (spec.having.length > 0)
+    sentence += `, keeping those where ${list(spec.having.map((h) => `${named(h.ref)} ${OPS[h.op]} ${formatNumber(h.value)}`))}`;
   const order = spec.order_by[0];
   if (spec.limit_per_group && order) {
     sentence += `, the ${spec.limit_per_group.n} ${order.direction === 'desc' ? 'highest' : 'lowest'} by ${words(order.ref)} within each ${list(spec.limit_per_group.partition_by.map(words))}`;
   } else if (order && spec.limit !== null && aggregating) {
-    sentence += spec.limit === 1 ? `, the one with the ${order.direction === 'desc' ? 'highest' : 'lowest'} ${words(order.ref)}` : `, ${order.direction === 'desc' ? 'top' : 'bottom'} ${spec.limit} by ${words(order.ref)}`;
+    sentence +=
+      spec.limit === 1
+        ? `, the one with the ${order.direction === 'desc' ? 'highest' : 'lowest'} ${words(order.ref)}`
+        : `, ${order.direction === 'desc' ? 'top' : 'bottom'} ${spec.limit} by ${words(order.ref)}`;
   } else {
-    if (order) sentence += `, sorted by ${list(spec.order_by.map((o) => `${words(o.ref)}${o.direction === 'desc' ? ' (highest first)' : ''}`))}`;
+    if (order)
+      sentence += `, sorted by ${list(spec.order_by.map((o) => `${words(o.ref)}${o.direction === 'desc' ? ' (highest first)' : ''}`))}`;
     if (spec.limit !== null) sentence += `, first ${spec.limit}`;
   }
   return `${capitalise(sentence)}.`;
@@ -46,7 +60,20 @@ export function interpretSpec(spec: QuerySpec): string {
 
 const OPS = { eq: 'is', neq: 'is not', gt: 'above', gte: 'at least', lt: 'below', lte: 'at most' } as const;
 const ARITHMETIC = { add: 'plus', subtract: 'minus', multiply: '×', divide: 'divided by' } as const;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 function tableName(qualified: string): string {
   const dot = qualified.indexOf('.');
@@ -128,7 +155,10 @@ function measure(a: Aggregate, subject: string): string {
       text = `highest ${what}`;
       break;
   }
-  if (a.where) return a.share ? `share of ${a.fn === 'count' && !what ? subject : text} where ${condition(a.where)} (%)` : `${text} where ${condition(a.where)}`;
+  if (a.where)
+    return a.share
+      ? `share of ${a.fn === 'count' && !what ? subject : text} where ${condition(a.where)} (%)`
+      : `${text} where ${condition(a.where)}`;
   return a.share ? `${text} as a share of the total (%)` : text;
 }
 
@@ -140,20 +170,35 @@ function day(iso: string): string {
 export function describeRange(range: TimeRange): string {
   if (range.kind === 'relative') {
     const unit = range.count === 1 ? range.unit : `${range.count} ${range.unit}s`;
-    if (range.calendar) return range.count === 1 ? `this ${range.unit}` : `this and the previous ${range.count - 1} ${range.unit}${range.count > 2 ? 's' : ''}`;
+    if (range.calendar)
+      return range.count === 1
+        ? `this ${range.unit}`
+        : `this and the previous ${range.count - 1} ${range.unit}${range.count > 2 ? 's' : ''}`;
     return `in the last ${unit}`;
   }
   const from = range.from ? new Date(range.from) : null;
   const to = range.to ? new Date(range.to) : null;
-  const midnight = (d: Date) => d.getUTCHours() === 0 && d.getUTCMinutes() === 0 && d.getUTCSeconds() === 0 && d.getUTCMilliseconds() === 0;
+  const midnight = (d: Date) =>
+    d.getUTCHours() === 0 &&
+    d.getUTCMinutes() === 0 &&
+    d.getUTCSeconds() === 0 &&
+    d.getUTCMilliseconds() === 0;
   if (from && to && midnight(from) && midnight(to) && from.getUTCDate() === 1 && to.getUTCDate() === 1) {
     const months = (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + to.getUTCMonth() - from.getUTCMonth();
     if (months === 12 && from.getUTCMonth() === 0) return `in ${from.getUTCFullYear()}`;
-    if (months === 3 && from.getUTCMonth() % 3 === 0) return `in Q${from.getUTCMonth() / 3 + 1} ${from.getUTCFullYear()}`;
+    if (months === 3 && from.getUTCMonth() % 3 === 0)
+      return `in Q${from.getUTCMonth() / 3 + 1} ${from.getUTCFullYear()}`;
     if (months === 1) return `in ${MONTHS[from.getUTCMonth()]} ${from.getUTCFullYear()}`;
   }
-  const lastDay = to ? (midnight(to) ? day(new Date(to.getTime() - 86_400_000).toISOString()) : to.toISOString()) : null;
-  if (from && to) return midnight(to) && lastDay === day(from.toISOString()) ? `on ${lastDay}` : `between ${midnight(from) ? day(from.toISOString()) : from.toISOString()} and ${lastDay}`;
+  const lastDay = to
+    ? midnight(to)
+      ? day(new Date(to.getTime() - 86_400_000).toISOString())
+      : to.toISOString()
+    : null;
+  if (from && to)
+    return midnight(to) && lastDay === day(from.toISOString())
+      ? `on ${lastDay}`
+      : `between ${midnight(from) ? day(from.toISOString()) : from.toISOString()} and ${lastDay}`;
   if (from) return `since ${midnight(from) ? day(from.toISOString()) : from.toISOString()}`;
   return `before ${to && midnight(to) ? day(to.toISOString()) : (to?.toISOString() ?? '')}`;
 }

@@ -1,13 +1,33 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, generateText, NoObjectGeneratedError, Output, RetryError, type LanguageModel, type ModelMessage } from 'ai';
+import {
+  APICallError,
+  generateText,
+  NoObjectGeneratedError,
+  Output,
+  RetryError,
+  type LanguageModel,
+  type ModelMessage,
+} from 'ai';
 import { z } from 'zod';
-import { aggregateFunctions, chartTypes, comparisonOps, elapsedUnits, querySpecSchema, timeUnits, type Condition, type QuerySpec } from '@aqs/contracts';
+import {
+  aggregateFunctions,
+  chartTypes,
+  comparisonOps,
+  elapsedUnits,
+  querySpecSchema,
+  timeUnits,
+  type Condition,
+  type QuerySpec,
+} from '@aqs/contracts';
 import { validateSpecAgainstSchema } from './schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest } from './types.ts';
 
 // ---------- the model's answer (strict-JSON-schema friendly: every field required, nullable instead of optional) ----------
 
-const wireRef = z.object({ table: z.string().nullable().describe('Qualified table; null unless the spec joins tables.'), column: z.string() });
+const wireRef = z.object({
+  table: z.string().nullable().describe('Qualified table; null unless the spec joins tables.'),
+  column: z.string(),
+});
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 const wireRange = z.object({
   kind: z.enum(['relative', 'absolute']),
@@ -18,7 +38,24 @@ const wireRange = z.object({
   to: z.string().nullable().describe('absolute: exclusive ISO-8601 end.'),
 });
 const wireLeaf = z.object({
-  op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'contains', 'starts_with', 'ends_with', 'is_null', 'is_not_null', 'time_range', 'exists', 'not_exists']),
+  op: z.enum([
+    'eq',
+    'neq',
+    'gt',
+    'gte',
+    'lt',
+    'lte',
+    'in',
+    'not_in',
+    'contains',
+    'starts_with',
+    'ends_with',
+    'is_null',
+    'is_not_null',
+    'time_range',
+    'exists',
+    'not_exists',
+  ]),
   column: wireRef.nullable().describe('The column tested; null for exists / not_exists.'),
   value: scalar.nullable().describe('eq..lte, contains, starts_with, ends_with.'),
   values: z.array(scalar).nullable().describe('in, not_in.'),
@@ -26,11 +63,40 @@ const wireLeaf = z.object({
   related: z
     .object({
       table: z.string().describe('The related table.'),
-      on: z.array(z.object({ left: wireRef.describe('Column of the queried rows.'), right: wireRef.describe('Column of the related table.') })),
-      conditions: z.array(z.object({ op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'is_null', 'is_not_null', 'time_range']), column: wireRef, value: scalar.nullable(), values: z.array(scalar).nullable(), range: wireRange.nullable() })).describe('On the related rows, ANDed.'),
+      on: z.array(
+        z.object({
+          left: wireRef.describe('Column of the queried rows.'),
+          right: wireRef.describe('Column of the related table.'),
+        }),
+      ),
+      conditions: z
+        .array(
+          z.object({
+            op: z.enum([
+              'eq',
+              'neq',
+              'gt',
+              'gte',
+              'lt',
+              'lte',
+              'in',
+              'not_in',
+              'is_null',
+              'is_not_null',
+              'time_range',
+            ]),
+            column: wireRef,
+            value: scalar.nullable(),
+            values: z.array(scalar).nullable(),
+            range: wireRange.nullable(),
+          }),
+        )
+        .describe('On the related rows, ANDed.'),
     })
     .nullable()
-    .describe('exists / not_exists: rows of another table linked to each queried row ("customers who never ordered").'),
+    .describe(
+      'exists / not_exists: rows of another table linked to each queried row ("customers who never ordered").',
+    ),
 });
 const wireCondition = z.object({
   any_of: z.array(wireLeaf).describe('Conditions ORed together; one element for a plain condition.'),
@@ -39,10 +105,18 @@ const wireCondition = z.object({
 
 export const plannerOutputSchema = z.object({
   source: z.string().describe('A table, index, alias or data stream from the schema.'),
-  joins: z.array(z.object({ table: z.string(), type: z.enum(['inner', 'left']), on: z.array(z.object({ left: wireRef, right: wireRef })) })),
+  joins: z.array(
+    z.object({
+      table: z.string(),
+      type: z.enum(['inner', 'left']),
+      on: z.array(z.object({ left: wireRef, right: wireRef })),
+    }),
+  ),
   columns: z.array(wireRef).describe('Columns to list when nothing is aggregated.'),
   filters: z.array(wireCondition).describe('ANDed together.'),
-  group_by: z.array(z.object({ column: wireRef, time_bucket: z.enum(timeUnits).nullable(), alias: z.string() })),
+  group_by: z.array(
+    z.object({ column: wireRef, time_bucket: z.enum(timeUnits).nullable(), alias: z.string() }),
+  ),
   aggregates: z.array(
     z.object({
       fn: z.enum(aggregateFunctions),
@@ -56,20 +130,62 @@ export const plannerOutputSchema = z.object({
           factor: z.number().nullable().describe('scale: left times this factor (a unit conversion).'),
         })
         .nullable()
-        .describe('A per-row value to aggregate: quantity multiply unit_price; elapsed from left (start) to right (end).'),
+        .describe(
+          'A per-row value to aggregate: quantity multiply unit_price; elapsed from left (start) to right (end).',
+        ),
       percentile: z.number().nullable().describe('fn percentile: which one (90 for p90).'),
       where: z
-        .array(z.object({ op: z.enum(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'not_in', 'is_null', 'is_not_null', 'time_range']), column: wireRef, value: scalar.nullable(), values: z.array(scalar).nullable(), range: wireRange.nullable() }))
+        .array(
+          z.object({
+            op: z.enum([
+              'eq',
+              'neq',
+              'gt',
+              'gte',
+              'lt',
+              'lte',
+              'in',
+              'not_in',
+              'is_null',
+              'is_not_null',
+              'time_range',
+            ]),
+            column: wireRef,
+            value: scalar.nullable(),
+            values: z.array(scalar).nullable(),
+            range: wireRange.nullable(),
+          }),
+        )
         .nullable()
         .describe('Only rows meeting these conditions (ANDed) count toward this measure.'),
-      share: z.boolean().describe('true: a percentage; with where, of the same measure over all rows of the group ("% of tickets that are urgent"); without, of its total over all result rows.'),
+      share: z
+        .boolean()
+        .describe(
+          'true: a percentage; with where, of the same measure over all rows of the group ("% of tickets that are urgent"); without, of its total over all result rows.',
+        ),
       alias: z.string(),
     }),
   ),
-  having: z.array(z.object({ ref: z.string().describe('An aggregate alias.'), op: z.enum(comparisonOps), value: z.number() })).describe('Conditions on aggregates, e.g. more than 5 orders.'),
-  order_by: z.array(z.object({ ref: z.string().describe('An alias of a group or aggregate, or a column.'), direction: z.enum(['asc', 'desc']) })),
+  having: z
+    .array(
+      z.object({
+        ref: z.string().describe('An aggregate alias.'),
+        op: z.enum(comparisonOps),
+        value: z.number(),
+      }),
+    )
+    .describe('Conditions on aggregates, e.g. more than 5 orders.'),
+  order_by: z.array(
+    z.object({
+      ref: z.string().describe('An alias of a group or aggregate, or a column.'),
+      direction: z.enum(['asc', 'desc']),
+    }),
+  ),
   limit: z.number().int().nullable(),
-  limit_per_group: z.object({ n: z.number().int(), partition_by: z.array(z.string()).describe('Group aliases.') }).nullable().describe('Top N within each group ("top 3 products per category").'),
+  limit_per_group: z
+    .object({ n: z.number().int(), partition_by: z.array(z.string()).describe('Group aliases.') })
+    .nullable()
+    .describe('Top N within each group ("top 3 products per category").'),
   chart_type: z.enum(chartTypes).nullable().describe('The chart the user asked for, or null.'),
 });
 export type PlannerOutput = z.infer<typeof plannerOutputSchema>;
@@ -78,12 +194,19 @@ function toRef(r: { table: string | null; column: string }): { table?: string; c
   return r.table ? { table: r.table, column: r.column } : { column: r.column };
 }
 
-function toLeaf(l: Omit<z.infer<typeof wireLeaf>, 'related'> & { related?: z.infer<typeof wireLeaf>['related'] }): unknown {
+function toLeaf(
+  l: Omit<z.infer<typeof wireLeaf>, 'related'> & { related?: z.infer<typeof wireLeaf>['related'] },
+): unknown {
   if (l.op === 'exists' || l.op === 'not_exists') {
     const r = l.related;
     if (!r) return { op: l.op, table: null, on: [] };
     const inner = r.conditions.map(toLeaf);
-    return { op: l.op, table: r.table, on: r.on.map((o) => ({ left: toRef(o.left), right: toRef(o.right) })), filter: inner.length === 0 ? null : inner.length === 1 ? inner[0] : { op: 'and', conditions: inner } };
+    return {
+      op: l.op,
+      table: r.table,
+      on: r.on.map((o) => ({ left: toRef(o.left), right: toRef(o.right) })),
+      filter: inner.length === 0 ? null : inner.length === 1 ? inner[0] : { op: 'and', conditions: inner },
+    };
   }
   const column = l.column ? toRef(l.column) : null;
   switch (l.op) {
@@ -96,7 +219,12 @@ function toLeaf(l: Omit<z.infer<typeof wireLeaf>, 'related'> & { related?: z.inf
     case 'time_range': {
       const r = l.range;
       if (!r) return { op: l.op, column, range: null };
-      if (r.kind === 'relative') return { op: l.op, column, range: { kind: 'relative', unit: r.unit, count: r.count, calendar: r.calendar ?? false } };
+      if (r.kind === 'relative')
+        return {
+          op: l.op,
+          column,
+          range: { kind: 'relative', unit: r.unit, count: r.count, calendar: r.calendar ?? false },
+        };
       const range: Record<string, unknown> = { kind: 'absolute' };
       if (r.from) range.from = r.from;
       if (r.to) range.to = r.to;
@@ -108,7 +236,10 @@ function toLeaf(l: Omit<z.infer<typeof wireLeaf>, 'related'> & { related?: z.inf
 }
 
 /** Converts the model's answer into a QuerySpec and checks it; returns the errors to send back otherwise. */
-export function specFromOutput(output: PlannerOutput, request: PlanRequest): { spec: QuerySpec; errors: [] } | { spec: null; errors: string[] } {
+export function specFromOutput(
+  output: PlannerOutput,
+  request: PlanRequest,
+): { spec: QuerySpec; errors: [] } | { spec: null; errors: string[] } {
   const conditions = output.filters.map((f) => {
     const leaves = f.any_of.map(toLeaf);
     const inner = leaves.length === 1 ? leaves[0] : { op: 'or', conditions: leaves };
@@ -116,10 +247,19 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
   });
   const candidate = {
     source: output.source,
-    joins: output.joins.map((j) => ({ table: j.table, type: j.type, on: j.on.map((o) => ({ left: toRef(o.left), right: toRef(o.right) })) })),
+    joins: output.joins.map((j) => ({
+      table: j.table,
+      type: j.type,
+      on: j.on.map((o) => ({ left: toRef(o.left), right: toRef(o.right) })),
+    })),
     columns: output.columns.map(toRef),
-    filter: conditions.length === 0 ? null : conditions.length === 1 ? conditions[0] : { op: 'and', conditions },
-    group_by: output.group_by.map((g) => (g.time_bucket ? { column: toRef(g.column), time_bucket: g.time_bucket, alias: g.alias } : { column: toRef(g.column), alias: g.alias })),
+    filter:
+      conditions.length === 0 ? null : conditions.length === 1 ? conditions[0] : { op: 'and', conditions },
+    group_by: output.group_by.map((g) =>
+      g.time_bucket
+        ? { column: toRef(g.column), time_bucket: g.time_bucket, alias: g.alias }
+        : { column: toRef(g.column), alias: g.alias },
+    ),
     aggregates: output.aggregates.map((a) => {
       const e = a.expression;
       return {
@@ -130,14 +270,24 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
           ? {
               expression:
                 e.op === 'elapsed'
-                  ? { op: 'elapsed', from: toRef(e.left), to: e.right ? toRef(e.right) : null, unit: e.unit ?? 'day' }
+                  ? {
+                      op: 'elapsed',
+                      from: toRef(e.left),
+                      to: e.right ? toRef(e.right) : null,
+                      unit: e.unit ?? 'day',
+                    }
                   : e.op === 'scale'
                     ? { op: 'scale', column: toRef(e.left), factor: e.factor }
                     : { op: e.op, left: toRef(e.left), right: e.right ? toRef(e.right) : null },
             }
           : {}),
         ...(a.percentile !== null ? { percentile: a.percentile } : {}),
-        ...(a.where && a.where.length > 0 ? { where: a.where.length === 1 ? toLeaf(a.where[0]!) : { op: 'and', conditions: a.where.map(toLeaf) } } : {}),
+        ...(a.where && a.where.length > 0
+          ? {
+              where:
+                a.where.length === 1 ? toLeaf(a.where[0]!) : { op: 'and', conditions: a.where.map(toLeaf) },
+            }
+          : {}),
         ...(a.share ? { share: true } : {}),
       };
     }),
@@ -148,10 +298,13 @@ export function specFromOutput(output: PlannerOutput, request: PlanRequest): { s
   };
   const parsed = querySpecSchema.safeParse(candidate);
   if (!parsed.success) {
-    return { spec: null, errors: parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`) };
+    return {
+      spec: null,
+      errors: parsed.error.issues.map((i) => `${i.path.join('.') || 'spec'}: ${i.message}`),
+    };
   }
   const errors = validateSpecAgainstSchema(parsed.data, request.schema);
-    return errors.length > 0 ? { spec: null, errors } : { spec: parsed.data, errors: [] };
+  return errors.length > 0 ? { spec: null, errors } : { spec: parsed.data, errors: [] };
 }
 
 // ---------- prompt ----------
@@ -163,11 +316,24 @@ function renderSchema(request: PlanRequest): string {
     lines.push(head);
     for (const c of t.columns) {
       if (!c.queryable) continue;
-      const samples = c.sample_values.length > 0 ? ` e.g. ${c.sample_values.slice(0, 8).map((v) => JSON.stringify(v)).join(', ')}` : '';
-      const several = c.multi_valued ? ' MULTI-VALUED (only one eq filter on it; group by it to count each value)' : '';
-      lines.push(`  ${c.name} ${c.type}${t.primary_key.includes(c.name) ? ' PK' : ''}${several}${c.description ? ` -- ${c.description}` : ''}${samples}`);
+      const samples =
+        c.sample_values.length > 0
+          ? ` e.g. ${c.sample_values
+              .slice(0, 8)
+              .map((v) => JSON.stringify(v))
+              .join(', ')}`
+          : '';
+      const several = c.multi_valued
+        ? ' MULTI-VALUED (only one eq filter on it; group by it to count each value)'
+        : '';
+      lines.push(
+        `  ${c.name} ${c.type}${t.primary_key.includes(c.name) ? ' PK' : ''}${several}${c.description ? ` -- ${c.description}` : ''}${samples}`,
+      );
     }
-    for (const fk of t.foreign_keys) lines.push(`  FK (${fk.columns.join(', ')}) -> ${fk.references.table} (${fk.references.columns.join(', ')})`);
+    for (const fk of t.foreign_keys)
+      lines.push(
+        `  FK (${fk.columns.join(', ')}) -> ${fk.references.table} (${fk.references.columns.join(', ')})`,
+      );
   }
   return lines.join('\n');
 }
@@ -192,7 +358,9 @@ export function renderPlannerPrompt(request: PlanRequest): { system: string; pro
     `The data source is ${can.engine}. Use ONLY the tables${can.grouped_sources ? ' (indices, index patterns, aliases, data streams)' : ''} and columns listed in the schema, spelled exactly.`,
     'Rules:',
     '- source: one table from the schema. Columns: set `table` only when the spec joins tables, else null.',
-    can.joins ? '- joins: only along the listed foreign keys (FK), at most 4.' : '- joins: not available for this source; always [].',
+    can.joins
+      ? '- joins: only along the listed foreign keys (FK), at most 4.'
+      : '- joins: not available for this source; always [].',
     '- Aggregates: count (column null for count(*)), count_distinct, sum, avg, min, max, median, percentile (with percentile: 90). Give every group and aggregate a short snake_case alias.',
     '- Per-row measures use expression (multiply, subtract, add, divide; elapsed = end date minus start date in a unit). where limits a measure to some rows; share makes it a percentage.',
     '- having filters on aggregate aliases; exists/not_exists test related rows ("never ordered"); limit_per_group keeps the top N per group.',
@@ -206,13 +374,20 @@ export function renderPlannerPrompt(request: PlanRequest): { system: string; pro
     '- A follow-up question refines the previous query: keep what it does not change.',
     ...(unavailable.length > 0 ? [`- Not available for this source: ${unavailable.join(', ')}.`] : []),
   ].join('\n');
-  const parts: string[] = [`Current time: ${request.now.toISOString()}`, '', 'Schema:', renderSchema(request)];
+  const parts: string[] = [
+    `Current time: ${request.now.toISOString()}`,
+    '',
+    'Schema:',
+    renderSchema(request),
+  ];
   const turns = request.history.slice(-5);
   if (turns.length > 0) {
     parts.push('', 'Previous turns of this conversation (oldest first):');
     turns.forEach((t, i) => {
       parts.push(`${i + 1}. Question: ${t.question}`);
-      parts.push(`   QuerySpec: ${JSON.stringify({ ...t.spec, filter: undefined })} filter: ${renderCondition(t.spec.filter)}${t.chart_type ? ` chart: ${t.chart_type}` : ''}`);
+      parts.push(
+        `   QuerySpec: ${JSON.stringify({ ...t.spec, filter: undefined })} filter: ${renderCondition(t.spec.filter)}${t.chart_type ? ` chart: ${t.chart_type}` : ''}`,
+      );
     });
   }
   if (request.chartRequested) parts.push('', 'The user asked for a chart.');
@@ -236,14 +411,24 @@ function unavailable(e: unknown): PlanningError {
     const cause = inner.cause as { code?: string } | undefined;
     if (cause?.code) detail = `${detail} (${cause.code})`;
   }
-  return new PlanningError('model_unavailable', `The language model could not be reached or refused the request: ${detail.slice(0, 300)}`, { cause: e });
+  return new PlanningError(
+    'model_unavailable',
+    `The language model could not be reached or refused the request: ${detail.slice(0, 300)}`,
+    { cause: e },
+  );
 }
 
 function validationErrors(e: NoObjectGeneratedError): string[] {
   const cause = e.cause as { cause?: unknown; message?: string } | undefined;
-  const zodIssues = (cause?.cause as { issues?: { path: PropertyKey[]; message: string }[] } | undefined)?.issues;
-  if (zodIssues && zodIssues.length > 0) return zodIssues.slice(0, 20).map((i) => `${i.path.map(String).join('.') || 'answer'}: ${i.message}`);
-  return [e.text ? `The answer was not valid JSON for the schema: ${(cause?.message ?? e.message).slice(0, 300)}` : 'The answer was empty.'];
+  const zodIssues = (cause?.cause as { issues?: { path: PropertyKey[]; message: string }[] } | undefined)
+    ?.issues;
+  if (zodIssues && zodIssues.length > 0)
+    return zodIssues.slice(0, 20).map((i) => `${i.path.map(String).join('.') || 'answer'}: ${i.message}`);
+  return [
+    e.text
+      ? `The answer was not valid JSON for the schema: ${(cause?.message ?? e.message).slice(0, 300)}`
+      : 'The answer was empty.',
+  ];
 }
 
 export interface LlmPlannerOptions {
@@ -274,7 +459,11 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
             model: options.model,
             system,
             messages,
-            output: Output.object({ schema: plannerOutputSchema, name: 'query_spec', description: 'The QuerySpec answering the question, and the chart asked for.' }),
+            output: Output.object({
+              schema: plannerOutputSchema,
+              name: 'query_spec',
+              description: 'The QuerySpec answering the question, and the chart asked for.',
+            }),
             maxOutputTokens,
             maxRetries,
             temperature: options.temperature ?? 0,
@@ -285,7 +474,8 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
           output = result.output;
           text = result.text;
         } catch (e) {
-          if (isAbort(e, request.signal)) throw new PlanningError('cancelled', 'Planning was cancelled.', { cause: e });
+          if (isAbort(e, request.signal))
+            throw new PlanningError('cancelled', 'Planning was cancelled.', { cause: e });
           if (NoObjectGeneratedError.isInstance(e)) {
             usage.prompt_tokens += e.usage?.inputTokens ?? 0;
             usage.completion_tokens += e.usage?.outputTokens ?? 0;
@@ -303,7 +493,10 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
               chart_type: output.chart_type,
               planner: 'llm',
               usage,
-              notes: attempt > 0 ? [`The first answer was invalid and was re-asked once (${lastErrors.length} error(s)).`] : [],
+              notes:
+                attempt > 0
+                  ? [`The first answer was invalid and was re-asked once (${lastErrors.length} error(s)).`]
+                  : [],
             };
           }
           lastErrors = checked.errors;
@@ -323,7 +516,14 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
 }
 
 /** An OpenAI-compatible chat-completions model (OpenAI, Ollama, vLLM, llama.cpp, ...). */
-export function createOpenAiCompatibleModel(options: { apiKey: string; baseURL?: string; model?: string }): LanguageModel {
-  const provider = createOpenAI({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}) });
+export function createOpenAiCompatibleModel(options: {
+  apiKey: string;
+  baseURL?: string;
+  model?: string;
+}): LanguageModel {
+  const provider = createOpenAI({
+    apiKey: options.apiKey,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+  });
   return provider.chat(options.model ?? 'gpt-4o-mini');
 }

@@ -10,7 +10,25 @@ import model from 'wink-eng-lite-web-model';
 const nlp = winkNLP(model, ['pos']);
 const its = nlp.its;
 
-export type PartOfSpeech = 'ADJ' | 'ADP' | 'ADV' | 'AUX' | 'CCONJ' | 'DET' | 'INTJ' | 'NOUN' | 'NUM' | 'PART' | 'PRON' | 'PROPN' | 'PUNCT' | 'SCONJ' | 'SYM' | 'VERB' | 'X' | 'SPACE';
+export type PartOfSpeech =
+  | 'ADJ'
+  | 'ADP'
+  | 'ADV'
+  | 'AUX'
+  | 'CCONJ'
+  | 'DET'
+  | 'INTJ'
+  | 'NOUN'
+  | 'NUM'
+  | 'PART'
+  | 'PRON'
+  | 'PROPN'
+  | 'PUNCT'
+  | 'SCONJ'
+  | 'SYM'
+  | 'VERB'
+  | 'X'
+  | 'SPACE';
 
 export interface WordAnalysis {
   start: number;
@@ -23,7 +41,9 @@ export interface WordAnalysis {
 export function analyse(text: string): WordAnalysis[] {
   const doc = nlp.readDoc(text);
   const values = doc.tokens().out(its.value) as string[];
-  const lemmas = doc.tokens().out(its.lemma as Parameters<ReturnType<typeof doc.tokens>["out"]>[0]) as string[];
+  const lemmas = doc
+    .tokens()
+    .out(its.lemma as Parameters<ReturnType<typeof doc.tokens>['out']>[0]) as string[];
   const tags = doc.tokens().out(its.pos) as string[];
   const out: WordAnalysis[] = [];
   let cursor = 0;
@@ -31,7 +51,12 @@ export function analyse(text: string): WordAnalysis[] {
     const start = text.indexOf(value, cursor);
     if (start < 0) return;
     cursor = start + value.length;
-    out.push({ start, end: cursor, lemma: (lemmas[i] ?? value).toLowerCase(), pos: (tags[i] ?? 'X') as PartOfSpeech });
+    out.push({
+      start,
+      end: cursor,
+      lemma: (lemmas[i] ?? value).toLowerCase(),
+      pos: (tags[i] ?? 'X') as PartOfSpeech,
+    });
   });
   return out;
 }

@@ -1,10 +1,18 @@
-import { soleTopLevelEqualities, type Aggregate, type ColumnRef, type Condition, type QuerySpec, type RelatedRows } from '@aqs/contracts';
+import {
+  soleTopLevelEqualities,
+  type Aggregate,
+  type ColumnRef,
+  type Condition,
+  type QuerySpec,
+  type RelatedRows,
+} from '@aqs/contracts';
 import { matchesIndexPattern, type DialectCapabilities, type Introspection } from '@aqs/connectors';
 import type { PlannerSchema, SchemaColumn, SchemaTable } from './types.ts';
 
 // ---------- column type families ----------
 
-const TIME_TYPES = /^(date|date_nanos|datetime|timestamp|timestamptz|timestamp with(out)? time zone|timestamp\(\d\)( with(out)? time zone)?)$/;
+const TIME_TYPES =
+  /^(date|date_nanos|datetime|timestamp|timestamptz|timestamp with(out)? time zone|timestamp\(\d\)( with(out)? time zone)?)$/;
 const NUMERIC_TYPES =
   /^(integer|int|int2|int4|int8|smallint|bigint|long|short|byte|double|double precision|float|float4|float8|half_float|scaled_float|unsigned_long|real|numeric|decimal|money|counter_integer|counter_long|counter_double|serial|bigserial)(\(.*\))?$/;
 
@@ -58,7 +66,11 @@ function pick<T>(record: Record<string, T> | undefined, qualified: string, bare:
 }
 
 /** Turns a connector's introspection (plus discovery's descriptions and samples) into the planner's schema. */
-export function fromIntrospection(introspection: Introspection, capabilities: DialectCapabilities, extras: SchemaExtras = {}): PlannerSchema {
+export function fromIntrospection(
+  introspection: Introspection,
+  capabilities: DialectCapabilities,
+  extras: SchemaExtras = {},
+): PlannerSchema {
   const tables: SchemaTable[] = introspection.tables.map((t) => {
     const qualified = t.schema ? `${t.schema}.${t.name}` : t.name;
     const samples = pick(extras.samples, qualified, t.name) ?? {};
@@ -89,7 +101,10 @@ export function fromIntrospection(introspection: Introspection, capabilities: Di
         })),
     };
   });
-  return { capabilities, tables: capabilities.grouped_sources ? planningTables(tables, introspection) : tables };
+  return {
+    capabilities,
+    tables: capabilities.grouped_sources ? planningTables(tables, introspection) : tables,
+  };
 }
 
 /**
@@ -122,7 +137,12 @@ function planningTables(tables: SchemaTable[], introspection: Introspection): Sc
     else if (members.length > 0) groups.push(mergeTables(t.name, t.kind, members));
   }
   const names = new Set(groups.map((g) => g.name));
-  return [...groups, ...tables.filter((t) => !names.has(t.name) && !covered.has(t.name) && t.kind !== 'alias' && t.kind !== 'data_stream')];
+  return [
+    ...groups,
+    ...tables.filter(
+      (t) => !names.has(t.name) && !covered.has(t.name) && t.kind !== 'alias' && t.kind !== 'data_stream',
+    ),
+  ];
 }
 
 function mergeTables(name: string, kind: string, members: SchemaTable[]): SchemaTable {
@@ -130,25 +150,37 @@ function mergeTables(name: string, kind: string, members: SchemaTable[]): Schema
   for (const m of members) {
     for (const c of m.columns) {
       const type = c.type;
-      const entry = columns.get(c.name) ?? { column: { ...c, type, sample_values: [] }, types: new Map<string, number>() };
+      const entry = columns.get(c.name) ?? {
+        column: { ...c, type, sample_values: [] },
+        types: new Map<string, number>(),
+      };
       entry.types.set(type, (entry.types.get(type) ?? 0) + 1);
       entry.column.queryable &&= c.queryable;
       entry.column.description ??= c.description;
-      for (const v of c.sample_values) if (entry.column.sample_values.length < 20 && !entry.column.sample_values.includes(v)) entry.column.sample_values.push(v);
+      for (const v of c.sample_values)
+        if (entry.column.sample_values.length < 20 && !entry.column.sample_values.includes(v))
+          entry.column.sample_values.push(v);
       columns.set(c.name, entry);
     }
   }
   const merged = [...columns.values()].map(({ column, types }) => {
     if (types.size <= 1) return column;
     const detail = [...types].map(([t, n]) => `${t} in ${n} ${n === 1 ? 'index' : 'indices'}`).join(', ');
-    return { ...column, type: 'unsupported', queryable: false, description: `Mapped with conflicting types across ${name} (${detail}); ES|QL cannot read it through ${name}.` };
+    return {
+      ...column,
+      type: 'unsupported',
+      queryable: false,
+      description: `Mapped with conflicting types across ${name} (${detail}); ES|QL cannot read it through ${name}.`,
+    };
   });
   const estimates = members.map((m) => m.row_estimate);
   const sorted = members.map((m) => m.name).sort();
   return {
     name,
     kind,
-    description: members.find((m) => m.description)?.description ?? `${members.length} indices (${sorted[0]} to ${sorted[sorted.length - 1]}) read as one.`,
+    description:
+      members.find((m) => m.description)?.description ??
+      `${members.length} indices (${sorted[0]} to ${sorted[sorted.length - 1]}) read as one.`,
     row_estimate: estimates.every((e) => e !== null) ? estimates.reduce((a, b) => a! + b!, 0) : null,
     columns: merged,
     primary_key: [],
@@ -174,7 +206,11 @@ export function findColumn(table: SchemaTable, name: string): SchemaColumn | und
 
 type Leaf = Exclude<Condition, { conditions: unknown } | { condition: unknown } | RelatedRows>;
 
-function walkConditions(c: Condition, visit: (leaf: Leaf) => void, related: (c: RelatedRows) => void = () => undefined): void {
+function walkConditions(
+  c: Condition,
+  visit: (leaf: Leaf) => void,
+  related: (c: RelatedRows) => void = () => undefined,
+): void {
   if ('conditions' in c) {
     for (const inner of c.conditions) walkConditions(inner, visit, related);
   } else if ('condition' in c) {
@@ -222,7 +258,9 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
       else if (!c.queryable) errors.push(`${where}: column '${ref.column}' in ${t.name} cannot be queried.`);
       return c;
     }
-    const hits = inScope.map((t) => findColumn(t, ref.column)).filter((c): c is SchemaColumn => c !== undefined);
+    const hits = inScope
+      .map((t) => findColumn(t, ref.column))
+      .filter((c): c is SchemaColumn => c !== undefined);
     if (hits.length === 0) {
       errors.push(`${where}: unknown column '${ref.column}' in ${inScope.map((t) => t.name).join(', ')}.`);
       return undefined;
@@ -245,11 +283,23 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
   const expandable = new Set<Condition>(soleTopLevelEqualities(spec.filter));
   const checkLeaf = (leaf: Leaf, col: SchemaColumn | undefined): void => {
     if (!col) return;
-    if (col.multi_valued && leaf.op !== 'is_null' && leaf.op !== 'is_not_null' && leaf.op !== 'time_range' && !expandable.has(leaf)) {
-      errors.push(`filter (${leaf.op}): '${leaf.column.column}' holds several values in some documents, and ES|QL comparisons leave those documents out; ask for one value at a time, or group by '${leaf.column.column}', which counts each value.`);
+    if (
+      col.multi_valued &&
+      leaf.op !== 'is_null' &&
+      leaf.op !== 'is_not_null' &&
+      leaf.op !== 'time_range' &&
+      !expandable.has(leaf)
+    ) {
+      errors.push(
+        `filter (${leaf.op}): '${leaf.column.column}' holds several values in some documents, and ES|QL comparisons leave those documents out; ask for one value at a time, or group by '${leaf.column.column}', which counts each value.`,
+      );
     }
-    if (leaf.op === 'time_range' && !isTimeType(col.type)) errors.push(`filter: time_range needs a date column; '${leaf.column.column}' is ${col.type}.`);
-    if ((leaf.op === 'gt' || leaf.op === 'gte' || leaf.op === 'lt' || leaf.op === 'lte') && isBooleanType(col.type)) {
+    if (leaf.op === 'time_range' && !isTimeType(col.type))
+      errors.push(`filter: time_range needs a date column; '${leaf.column.column}' is ${col.type}.`);
+    if (
+      (leaf.op === 'gt' || leaf.op === 'gte' || leaf.op === 'lt' || leaf.op === 'lte') &&
+      isBooleanType(col.type)
+    ) {
       errors.push(`filter: '${leaf.column.column}' is boolean and cannot be compared with ${leaf.op}.`);
     }
   };
@@ -258,7 +308,8 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
       spec.filter,
       (leaf) => checkLeaf(leaf, resolve(leaf.column, `filter (${leaf.op})`)),
       (rel) => {
-        if (!can.related_rows) errors.push(`filter (${rel.op}): related-row tests are not available for ${engine} sources.`);
+        if (!can.related_rows)
+          errors.push(`filter (${rel.op}): related-row tests are not available for ${engine} sources.`);
         const table = schema.tables.find((t) => t.name === rel.table);
         if (!table) {
           errors.push(`filter (${rel.op}): unknown table '${rel.table}'. Known tables: ${known}.`);
@@ -274,7 +325,8 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
           resolve(pair.left, `filter (${rel.op})`);
           inner(pair.right, `filter (${rel.op})`);
         }
-        if (rel.filter) walkConditions(rel.filter, (leaf) => checkLeaf(leaf, inner(leaf.column, `filter (${rel.op})`)));
+        if (rel.filter)
+          walkConditions(rel.filter, (leaf) => checkLeaf(leaf, inner(leaf.column, `filter (${rel.op})`)));
       },
     );
   }
@@ -285,8 +337,10 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
   };
   spec.group_by.forEach((g, i) => {
     const col = resolve(g.column, `group_by[${i}]`);
-    if (col && g.time_bucket !== undefined && !isTimeType(col.type)) errors.push(`group_by[${i}]: time_bucket needs a date column; '${g.column.column}' is ${col.type}.`);
-    if (g.time_bucket !== undefined && !can.time_buckets) errors.push(`group_by[${i}]: time buckets are not available for ${engine} sources.`);
+    if (col && g.time_bucket !== undefined && !isTimeType(col.type))
+      errors.push(`group_by[${i}]: time_bucket needs a date column; '${g.column.column}' is ${col.type}.`);
+    if (g.time_bucket !== undefined && !can.time_buckets)
+      errors.push(`group_by[${i}]: time buckets are not available for ${engine} sources.`);
     addAlias(g.alias, `group_by[${i}]`);
   });
   const numericFns = new Set<Aggregate['fn']>(['sum', 'avg', 'median', 'percentile']);
@@ -297,44 +351,64 @@ export function validateSpecAgainstSchema(spec: QuerySpec, schema: PlannerSchema
       if (e.op === 'elapsed') {
         for (const ref of [e.from, e.to]) {
           const col = resolve(ref, where);
-          if (col && !isTimeType(col.type)) errors.push(`${where}: elapsed time needs date columns; '${ref.column}' is ${col.type}.`);
+          if (col && !isTimeType(col.type))
+            errors.push(`${where}: elapsed time needs date columns; '${ref.column}' is ${col.type}.`);
         }
       } else if (e.op === 'scale') {
         const col = resolve(e.column, where);
-        if (col && !isNumericType(col.type)) errors.push(`${where}: scale needs a numeric column; '${e.column.column}' is ${col.type}.`);
+        if (col && !isNumericType(col.type))
+          errors.push(`${where}: scale needs a numeric column; '${e.column.column}' is ${col.type}.`);
       } else {
         for (const ref of [e.left, e.right]) {
           const col = resolve(ref, where);
-          if (col && !isNumericType(col.type)) errors.push(`${where}: ${e.op} needs numeric columns; '${ref.column}' is ${col.type}.`);
+          if (col && !isNumericType(col.type))
+            errors.push(`${where}: ${e.op} needs numeric columns; '${ref.column}' is ${col.type}.`);
         }
       }
     } else if (a.column === undefined) {
       if (a.fn !== 'count') errors.push(`${where}: ${a.fn} needs a column or an expression.`);
     } else {
       const col = resolve(a.column, where);
-      if (col && numericFns.has(a.fn) && !isNumericType(col.type)) errors.push(`${where}: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
+      if (col && numericFns.has(a.fn) && !isNumericType(col.type))
+        errors.push(`${where}: ${a.fn} needs a numeric column; '${a.column.column}' is ${col.type}.`);
     }
-    if (a.where) walkConditions(a.where, (leaf) => checkLeaf(leaf, resolve(leaf.column, `${where}.where (${leaf.op})`)), () => errors.push(`${where}.where: related-row tests are not allowed in a measure's condition.`));
-    if (a.share && !a.where && !can.share_of_total) errors.push(`${where}: a share of the total is not available for ${engine} sources.`);
-    if ((a.fn === 'median' && !can.median) || (a.fn === 'percentile' && !can.percentiles)) errors.push(`${where}: ${a.fn} is not available for ${engine} sources.`);
+    if (a.where)
+      walkConditions(
+        a.where,
+        (leaf) => checkLeaf(leaf, resolve(leaf.column, `${where}.where (${leaf.op})`)),
+        () => errors.push(`${where}.where: related-row tests are not allowed in a measure's condition.`),
+      );
+    if (a.share && !a.where && !can.share_of_total)
+      errors.push(`${where}: a share of the total is not available for ${engine} sources.`);
+    if ((a.fn === 'median' && !can.median) || (a.fn === 'percentile' && !can.percentiles))
+      errors.push(`${where}: ${a.fn} is not available for ${engine} sources.`);
     addAlias(a.alias, where);
   });
   const aggregateAliases = new Set(spec.aggregates.map((a) => a.alias));
   spec.having.forEach((h, i) => {
-    if (!aggregateAliases.has(h.ref)) errors.push(`having[${i}]: '${h.ref}' is not an aggregate alias (${[...aggregateAliases].join(', ') || 'none'}).`);
+    if (!aggregateAliases.has(h.ref))
+      errors.push(
+        `having[${i}]: '${h.ref}' is not an aggregate alias (${[...aggregateAliases].join(', ') || 'none'}).`,
+      );
   });
   if (spec.limit_per_group) {
     if (!can.limit_per_group) errors.push(`limit_per_group is not available for ${engine} sources.`);
     for (const p of spec.limit_per_group.partition_by) {
-      if (!spec.group_by.some((g) => g.alias === p)) errors.push(`limit_per_group: '${p}' is not a group alias.`);
+      if (!spec.group_by.some((g) => g.alias === p))
+        errors.push(`limit_per_group: '${p}' is not a group alias.`);
     }
   }
   const aggregated = spec.aggregates.length > 0 || spec.group_by.length > 0;
-  if (aggregated && spec.columns.length > 0) errors.push('columns must be empty when the spec groups or aggregates (the result columns are the groups and aggregates).');
+  if (aggregated && spec.columns.length > 0)
+    errors.push(
+      'columns must be empty when the spec groups or aggregates (the result columns are the groups and aggregates).',
+    );
   spec.order_by.forEach((o, i) => {
     if (aliases.has(o.ref)) return;
     if (aggregated) {
-      errors.push(`order_by[${i}]: '${o.ref}' is not an alias of a group or aggregate (${[...aliases].join(', ') || 'none'}).`);
+      errors.push(
+        `order_by[${i}]: '${o.ref}' is not an alias of a group or aggregate (${[...aliases].join(', ') || 'none'}).`,
+      );
       return;
     }
     const found = inScope.some((t) => findColumn(t, o.ref) !== undefined);

@@ -12,23 +12,47 @@ export interface Token {
 const TOKEN_RE = /[\p{L}\p{N}@_/$][\p{L}\p{N}@_./:$%-]*/gu;
 
 export function normalize(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/'s\b/g, '')
-    // `1,000` and `12,500,000`: thousands separators are not word breaks.
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    // `what % of tickets`: the sign is a word.
-    .replace(/(^|\s)%(\s|$)/g, '$1percent$2')
-    .replace(/(\d)\s*%/g, '$1 percent');
+  return (
+    text
+      .toLowerCase()
+      .replace(/[\u2018\u2019]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"')
+      .replace(/'s\b/g, '')
+      // `1,000` and `12,500,000`: thousands separators are not word breaks.
+      .replace(/(\d),(?=\d{3}\b)/g, '$1')
+      // `what % of tickets`: the sign is a word.
+      .replace(/(^|\s)%(\s|$)/g, '$1percent$2')
+      .replace(/(\d)\s*%/g, '$1 percent')
+  );
 }
 
 const IRREGULAR: Record<string, string> = {
-  people: 'person', children: 'child', men: 'man', women: 'woman', data: 'data', status: 'status', statuses: 'status',
-  analyses: 'analysis', countries: 'country', cities: 'city', categories: 'category', series: 'series', indices: 'index',
-  bytes: 'byte', sales: 'sale', news: 'news', address: 'address', addresses: 'address', business: 'business',
-  gross: 'gross', plus: 'plus', previous: 'previous', various: 'various', bus: 'bus', class: 'class', classes: 'class',
+  people: 'person',
+  children: 'child',
+  men: 'man',
+  women: 'woman',
+  data: 'data',
+  status: 'status',
+  statuses: 'status',
+  analyses: 'analysis',
+  countries: 'country',
+  cities: 'city',
+  categories: 'category',
+  series: 'series',
+  indices: 'index',
+  bytes: 'byte',
+  sales: 'sale',
+  news: 'news',
+  address: 'address',
+  addresses: 'address',
+  business: 'business',
+  gross: 'gross',
+  plus: 'plus',
+  previous: 'previous',
+  various: 'various',
+  bus: 'bus',
+  class: 'class',
+  classes: 'class',
 };
 
 /** A light singulariser: enough to match `orders` with `order` and `countries` with `country`. */
@@ -84,8 +108,29 @@ export const STOPWORDS = new Set(
  * column wins, so `revenue` prefers a column called revenue, then amount/total, then price.
  */
 export const SYNONYMS: Record<string, string[]> = {
-  revenue: ['revenue', 'net_amount', 'total_amount', 'amount', 'total', 'sales', 'subtotal', 'line_total', 'gross_amount', 'unit_price'],
-  sale: ['sales', 'revenue', 'net_amount', 'total_amount', 'amount', 'total', 'subtotal', 'line_total', 'unit_price'],
+  revenue: [
+    'revenue',
+    'net_amount',
+    'total_amount',
+    'amount',
+    'total',
+    'sales',
+    'subtotal',
+    'line_total',
+    'gross_amount',
+    'unit_price',
+  ],
+  sale: [
+    'sales',
+    'revenue',
+    'net_amount',
+    'total_amount',
+    'amount',
+    'total',
+    'subtotal',
+    'line_total',
+    'unit_price',
+  ],
   turnover: ['revenue', 'total_amount', 'amount', 'total'],
   income: ['revenue', 'income', 'total_amount', 'amount', 'total'],
   spend: ['total_amount', 'amount', 'total', 'spend', 'spent', 'cost', 'expense'],
@@ -150,11 +195,43 @@ export const SYNONYMS: Record<string, string[]> = {
 };
 
 /** Nouns meaning "rows of the source": `how many requests`, `count of events`. */
-export const ROW_NOUNS = new Set(['row', 'record', 'entry', 'document', 'doc', 'event', 'hit', 'request', 'log', 'line', 'visit', 'pageview', 'item', 'transaction']);
+export const ROW_NOUNS = new Set([
+  'row',
+  'record',
+  'entry',
+  'document',
+  'doc',
+  'event',
+  'hit',
+  'request',
+  'log',
+  'line',
+  'visit',
+  'pageview',
+  'item',
+  'transaction',
+]);
 
 export const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, fifty: 50, hundred: 100,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  fifty: 50,
+  hundred: 100,
 };
 
 export function parseNumberWord(word: string): number | null {

@@ -77,7 +77,11 @@ export class PlanningError extends Error {
   readonly recoverable: boolean;
   /** Questions over this schema the planner can answer, offered instead (clickable in the web app). */
   readonly suggestions: string[];
-  constructor(type: PlanningErrorType, message: string, options?: { cause?: unknown; suggestions?: string[] }) {
+  constructor(
+    type: PlanningErrorType,
+    message: string,
+    options?: { cause?: unknown; suggestions?: string[] },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PlanningError';
     this.type = type;

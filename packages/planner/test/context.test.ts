@@ -3,13 +3,46 @@ import { buildContext, type PlannerSchema, type SchemaColumn } from '../src/inde
 import { capabilitiesOf, shopSchema, weblogsSchema } from './fixtures.ts';
 
 function wideIndex(fields: number): PlannerSchema {
-  const columns: SchemaColumn[] = [{ name: '@timestamp', type: 'date', description: null, sample_values: [], queryable: true }];
+  const columns: SchemaColumn[] = [
+    { name: '@timestamp', type: 'date', description: null, sample_values: [], queryable: true },
+  ];
   for (let i = 0; i < fields; i++) {
-    columns.push({ name: `metrics.group${Math.floor(i / 50)}.field_${i}`, type: i % 3 === 0 ? 'keyword' : 'long', description: null, sample_values: i % 3 === 0 ? [`v${i}a`, `v${i}b`] : [], queryable: true });
+    columns.push({
+      name: `metrics.group${Math.floor(i / 50)}.field_${i}`,
+      type: i % 3 === 0 ? 'keyword' : 'long',
+      description: null,
+      sample_values: i % 3 === 0 ? [`v${i}a`, `v${i}b`] : [],
+      queryable: true,
+    });
   }
-  columns.push({ name: 'service.name', type: 'keyword', description: 'Name of the service that handled the request', sample_values: ['checkout', 'search'], queryable: true });
-  columns.push({ name: 'http.response.latency_ms', type: 'long', description: 'Response latency', sample_values: [], queryable: true });
-  return { capabilities: capabilitiesOf('elasticsearch'), tables: [{ name: 'big-index', kind: 'index', description: null, row_estimate: null, columns, primary_key: [], foreign_keys: [] }] };
+  columns.push({
+    name: 'service.name',
+    type: 'keyword',
+    description: 'Name of the service that handled the request',
+    sample_values: ['checkout', 'search'],
+    queryable: true,
+  });
+  columns.push({
+    name: 'http.response.latency_ms',
+    type: 'long',
+    description: 'Response latency',
+    sample_values: [],
+    queryable: true,
+  });
+  return {
+    capabilities: capabilitiesOf('elasticsearch'),
+    tables: [
+      {
+        name: 'big-index',
+        kind: 'index',
+        description: null,
+        row_estimate: null,
+        columns,
+        primary_key: [],
+        foreign_keys: [],
+      },
+    ],
+  };
 }
 
 describe('buildContext', () => {
@@ -25,7 +58,9 @@ describe('buildContext', () => {
   });
 
   it('finds a column through one of its sampled values', () => {
-    const { schema: pruned } = buildContext('requests where field is v999a', wideIndex(1000), { maxColumnsPerTable: 10 });
+    const { schema: pruned } = buildContext('requests where field is v999a', wideIndex(1000), {
+      maxColumnsPerTable: 10,
+    });
     expect(pruned.tables[0]!.columns.map((c) => c.name)).toContain('metrics.group19.field_999');
   });
 
@@ -49,13 +84,36 @@ describe('buildContext', () => {
   });
 
   it('ranks relevant tables first and caps the table count', () => {
-    const { schema: pruned } = buildContext('average rating of reviews by product category', shopSchema(), { maxTables: 2 });
+    const { schema: pruned } = buildContext('average rating of reviews by product category', shopSchema(), {
+      maxTables: 2,
+    });
     expect(pruned.tables.map((t) => t.name).sort()).toEqual(['shop.products', 'shop.reviews']);
   });
 
   it('keeps the tables and columns of previous turns', () => {
-    const history = [{ question: 'orders by channel', chart_type: null, spec: { source: 'shop.orders', joins: [], columns: [], filter: null, group_by: [{ column: { column: 'channel' }, alias: 'channel' }], aggregates: [{ fn: 'count' as const, alias: 'count' }], having: [], order_by: [], limit: null, limit_per_group: null } }];
-    const { schema: pruned } = buildContext('just for France', shopSchema(), { history, maxTables: 2, maxColumnsPerTable: 3 });
+    const history = [
+      {
+        question: 'orders by channel',
+        chart_type: null,
+        spec: {
+          source: 'shop.orders',
+          joins: [],
+          columns: [],
+          filter: null,
+          group_by: [{ column: { column: 'channel' }, alias: 'channel' }],
+          aggregates: [{ fn: 'count' as const, alias: 'count' }],
+          having: [],
+          order_by: [],
+          limit: null,
+          limit_per_group: null,
+        },
+      },
+    ];
+    const { schema: pruned } = buildContext('just for France', shopSchema(), {
+      history,
+      maxTables: 2,
+      maxColumnsPerTable: 3,
+    });
     const orders = pruned.tables.find((t) => t.name === 'shop.orders');
     expect(orders?.columns.map((c) => c.name)).toContain('channel');
   });

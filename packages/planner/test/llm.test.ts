@@ -24,19 +24,54 @@ const good: PlannerOutput = {
   filters: [
     {
       negate: false,
-      any_of: [{ op: 'time_range', column: { table: null, column: '@timestamp' }, value: null, values: null, range: { kind: 'relative', unit: 'day', count: 7, calendar: false, from: null, to: null }, related: null }],
+      any_of: [
+        {
+          op: 'time_range',
+          column: { table: null, column: '@timestamp' },
+          value: null,
+          values: null,
+          range: { kind: 'relative', unit: 'day', count: 7, calendar: false, from: null, to: null },
+          related: null,
+        },
+      ],
     },
-    { negate: false, any_of: [{ op: 'eq', column: { table: null, column: 'geo.country_name' }, value: 'France', values: null, range: null, related: null }] },
+    {
+      negate: false,
+      any_of: [
+        {
+          op: 'eq',
+          column: { table: null, column: 'geo.country_name' },
+          value: 'France',
+          values: null,
+          range: null,
+          related: null,
+        },
+      ],
+    },
   ],
   group_by: [{ column: { table: null, column: '@timestamp' }, time_bucket: 'day', alias: 'day' }],
-  aggregates: [{ fn: 'count', column: null, expression: null, percentile: null, where: null, share: false, alias: 'requests' }],
+  aggregates: [
+    {
+      fn: 'count',
+      column: null,
+      expression: null,
+      percentile: null,
+      where: null,
+      share: false,
+      alias: 'requests',
+    },
+  ],
   having: [],
   order_by: [{ ref: 'day', direction: 'asc' }],
   limit: null,
   limit_per_group: null,
   chart_type: 'line',
 };
-const unknownColumn: PlannerOutput = { ...good, group_by: [{ column: { table: null, column: 'geo.continent' }, time_bucket: null, alias: 'continent' }], order_by: [{ ref: 'continent', direction: 'asc' }] };
+const unknownColumn: PlannerOutput = {
+  ...good,
+  group_by: [{ column: { table: null, column: 'geo.continent' }, time_bucket: null, alias: 'continent' }],
+  order_by: [{ ref: 'continent', direction: 'asc' }],
+};
 
 const request = (extra: Partial<PlanRequest> = {}): PlanRequest => ({
   question: 'requests per day from France last week as a line graph',
@@ -51,7 +86,10 @@ function result(text: string, input = 120, output = 40) {
   return {
     content: [{ type: 'text' as const, text }],
     finishReason: { unified: 'stop' as const, raw: 'stop' },
-    usage: { inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: output, text: output, reasoning: 0 } },
+    usage: {
+      inputTokens: { total: input, noCache: input, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: output, text: output, reasoning: 0 },
+    },
     warnings: [],
   };
 }
@@ -70,7 +108,11 @@ describe('LLM planner with the mock language model', () => {
       filter: {
         op: 'and',
         conditions: [
-          { op: 'time_range', column: { column: '@timestamp' }, range: { kind: 'relative', unit: 'day', count: 7, calendar: false } },
+          {
+            op: 'time_range',
+            column: { column: '@timestamp' },
+            range: { kind: 'relative', unit: 'day', count: 7, calendar: false },
+          },
           { op: 'eq', column: { column: 'geo.country_name' }, value: 'France' },
         ],
       },
@@ -87,7 +129,9 @@ describe('LLM planner with the mock language model', () => {
   });
 
   it('re-asks once with the validation errors, then succeeds', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: [result(JSON.stringify(unknownColumn), 100, 30), result(JSON.stringify(good), 150, 35)] });
+    const model = new MockLanguageModelV3({
+      doGenerate: [result(JSON.stringify(unknownColumn), 100, 30), result(JSON.stringify(good), 150, 35)],
+    });
     const plan = await createLlmPlanner({ model }).plan(request());
     expect(plan.spec.group_by[0]!.time_bucket).toBe('day');
     expect(plan.usage).toEqual({ prompt_tokens: 250, completion_tokens: 65 });
@@ -98,19 +142,27 @@ describe('LLM planner with the mock language model', () => {
   });
 
   it('re-asks after output that fails the zod schema', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: [result('{"source": 42}'), result(JSON.stringify(good))] });
+    const model = new MockLanguageModelV3({
+      doGenerate: [result('{"source": 42}'), result(JSON.stringify(good))],
+    });
     const plan = await createLlmPlanner({ model }).plan(request());
     expect(plan.spec.source).toBe('weblogs');
     expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toMatch(/source/);
   });
 
   it('fails cleanly when the answer is invalid twice', async () => {
-    const model = new MockLanguageModelV3({ doGenerate: [result('not json at all'), result(JSON.stringify(unknownColumn))] });
-    const error = await createLlmPlanner({ model }).plan(request()).catch((e: unknown) => e);
+    const model = new MockLanguageModelV3({
+      doGenerate: [result('not json at all'), result(JSON.stringify(unknownColumn))],
+    });
+    const error = await createLlmPlanner({ model })
+      .plan(request())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlanningError);
     expect((error as PlanningError).type).toBe('invalid_model_output');
     expect((error as PlanningError).recoverable).toBe(true);
-    expect((error as PlanningError).message).toMatch(/^The language model did not produce a valid query after one retry: .*unknown column 'geo\.continent'/);
+    expect((error as PlanningError).message).toMatch(
+      /^The language model did not produce a valid query after one retry: .*unknown column 'geo\.continent'/,
+    );
     expect(model.doGenerateCalls).toHaveLength(2);
   });
 
@@ -120,20 +172,59 @@ describe('LLM planner with the mock language model', () => {
       ...good,
       source: 'shop.orders',
       filters: [],
-      joins: [{ table: 'shop.customers', type: 'inner', on: [{ left: { table: 'shop.orders', column: 'customer_id' }, right: { table: 'shop.customers', column: 'customer_id' } }] }],
-      group_by: [{ column: { table: 'shop.customers', column: 'country' }, time_bucket: null, alias: 'country' }],
+      joins: [
+        {
+          table: 'shop.customers',
+          type: 'inner',
+          on: [
+            {
+              left: { table: 'shop.orders', column: 'customer_id' },
+              right: { table: 'shop.customers', column: 'customer_id' },
+            },
+          ],
+        },
+      ],
+      group_by: [
+        { column: { table: 'shop.customers', column: 'country' }, time_bucket: null, alias: 'country' },
+      ],
       order_by: [],
     };
-    const model = new MockLanguageModelV3({ doGenerate: [result(JSON.stringify(joined)), result(JSON.stringify({ ...joined, joins: [], source: 'shop.nope' }))] });
-    const error = await createLlmPlanner({ model }).plan(request({ schema: withJoins(shop, false), question: 'orders by country' })).catch((e: unknown) => e);
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        result(JSON.stringify(joined)),
+        result(JSON.stringify({ ...joined, joins: [], source: 'shop.nope' })),
+      ],
+    });
+    const error = await createLlmPlanner({ model })
+      .plan(request({ schema: withJoins(shop, false), question: 'orders by country' }))
+      .catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('invalid_model_output');
-    expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain('Joins are not available for PostgreSQL sources');
+    expect(JSON.stringify(model.doGenerateCalls[1]!.prompt)).toContain(
+      'Joins are not available for PostgreSQL sources',
+    );
     expect((error as PlanningError).message).toContain("Unknown source 'shop.nope'");
   });
 
   it('puts previous turns into the prompt', async () => {
     const model = new MockLanguageModelV3({ doGenerate: result(JSON.stringify(good)) });
-    const history = [{ question: 'requests per day', chart_type: null, spec: { source: 'weblogs', joins: [], columns: [], filter: null, group_by: [{ column: { column: '@timestamp' }, time_bucket: 'day' as const, alias: 'day' }], aggregates: [{ fn: 'count' as const, alias: 'count' }], having: [], order_by: [], limit: null, limit_per_group: null } }];
+    const history = [
+      {
+        question: 'requests per day',
+        chart_type: null,
+        spec: {
+          source: 'weblogs',
+          joins: [],
+          columns: [],
+          filter: null,
+          group_by: [{ column: { column: '@timestamp' }, time_bucket: 'day' as const, alias: 'day' }],
+          aggregates: [{ fn: 'count' as const, alias: 'count' }],
+          having: [],
+          order_by: [],
+          limit: null,
+          limit_per_group: null,
+        },
+      },
+    ];
     await createLlmPlanner({ model }).plan(request({ history, question: 'just for France' }));
     const prompt = JSON.stringify(model.doGenerateCalls[0]!.prompt);
     expect(prompt).toContain('Previous turns of this conversation');
@@ -150,7 +241,9 @@ describe('LLM planner with the mock language model', () => {
         return result(JSON.stringify(good));
       },
     });
-    const error = await createLlmPlanner({ model }).plan(request({ signal: ac.signal })).catch((e: unknown) => e);
+    const error = await createLlmPlanner({ model })
+      .plan(request({ signal: ac.signal }))
+      .catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('cancelled');
     expect((error as PlanningError).recoverable).toBe(false);
   });
@@ -169,17 +262,31 @@ describe('renderPlannerPrompt', () => {
 
   it('says which fields hold several values, and how they may be filtered', () => {
     const { schema } = buildContext('orders by channel', shopSchema(), { maxTables: 2 });
-    const marked = { ...schema, tables: schema.tables.map((t) => ({ ...t, columns: t.columns.map((c) => (c.name === 'channel' ? { ...c, multi_valued: true } : c)) })) };
+    const marked = {
+      ...schema,
+      tables: schema.tables.map((t) => ({
+        ...t,
+        columns: t.columns.map((c) => (c.name === 'channel' ? { ...c, multi_valued: true } : c)),
+      })),
+    };
     const { prompt } = renderPlannerPrompt(request({ schema: marked, question: 'orders by channel' }));
-    expect(prompt).toMatch(/channel text MULTI-VALUED \(only one eq filter on it; group by it to count each value\)/);
-    expect(renderPlannerPrompt(request({ schema, question: 'orders by channel' })).prompt).not.toContain('MULTI-VALUED');
+    expect(prompt).toMatch(
+      /channel text MULTI-VALUED \(only one eq filter on it; group by it to count each value\)/,
+    );
+    expect(renderPlannerPrompt(request({ schema, question: 'orders by channel' })).prompt).not.toContain(
+      'MULTI-VALUED',
+    );
   });
 });
 
 // ---------- a local OpenAI-compatible chat-completions server ----------
 
 interface Recorded {
-  body: { model: string; messages: { role: string; content: unknown }[]; response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: unknown } } };
+  body: {
+    model: string;
+    messages: { role: string; content: unknown }[];
+    response_format?: { type: string; json_schema?: { name: string; strict: boolean; schema: unknown } };
+  };
   auth: string | undefined;
 }
 
@@ -257,7 +364,9 @@ describe('LLM planner against a local chat-completions server', () => {
   it('fails with invalid_model_output after two bad answers', async () => {
     answers.push('[]', '{"source": "weblogs"}');
     const model = createOpenAiCompatibleModel({ apiKey: 'sk-local', baseURL, model: 'local-model' });
-    const error = await createLlmPlanner({ model, maxRetries: 0 }).plan(request()).catch((e: unknown) => e);
+    const error = await createLlmPlanner({ model, maxRetries: 0 })
+      .plan(request())
+      .catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('invalid_model_output');
   });
 
@@ -266,8 +375,14 @@ describe('LLM planner against a local chat-completions server', () => {
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
-    const model = createOpenAiCompatibleModel({ apiKey: 'sk-local', baseURL: `http://127.0.0.1:${port}/v1`, model: 'local-model' });
-    const error = await createLlmPlanner({ model, maxRetries: 0 }).plan(request()).catch((e: unknown) => e);
+    const model = createOpenAiCompatibleModel({
+      apiKey: 'sk-local',
+      baseURL: `http://127.0.0.1:${port}/v1`,
+      model: 'local-model',
+    });
+    const error = await createLlmPlanner({ model, maxRetries: 0 })
+      .plan(request())
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlanningError);
     expect((error as PlanningError).type).toBe('model_unavailable');
     expect((error as PlanningError).recoverable).toBe(true);
@@ -275,8 +390,14 @@ describe('LLM planner against a local chat-completions server', () => {
   });
 
   it('unwraps retry errors into model_unavailable', async () => {
-    const model = createOpenAiCompatibleModel({ apiKey: 'sk-local', baseURL: `${baseURL.replace('/v1', '')}/missing`, model: 'local-model' });
-    const error = await createLlmPlanner({ model, maxRetries: 0 }).plan(request()).catch((e: unknown) => e);
+    const model = createOpenAiCompatibleModel({
+      apiKey: 'sk-local',
+      baseURL: `${baseURL.replace('/v1', '')}/missing`,
+      model: 'local-model',
+    });
+    const error = await createLlmPlanner({ model, maxRetries: 0 })
+      .plan(request())
+      .catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('model_unavailable');
     expect((error as PlanningError).message).toMatch(/HTTP 404/);
   });

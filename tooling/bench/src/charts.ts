@@ -10,7 +10,10 @@ import { median, ratio } from './processes.ts';
 
 function rows(n: number): unknown[][] {
   const start = Date.UTC(2024, 0, 1);
-  return Array.from({ length: n }, (_, i) => [new Date(start + i * 3_600_000).toISOString(), Math.round(1000 + 300 * Math.sin(i / 48) + (i % 17) * 5)]);
+  return Array.from({ length: n }, (_, i) => [
+    new Date(start + i * 3_600_000).toISOString(),
+    Math.round(1000 + 300 * Math.sin(i / 48) + (i % 17) * 5),
+  ]);
 }
 
 const COLUMNS = [
@@ -64,7 +67,13 @@ export async function benchCharts(): Promise<void> {
   console.log(`  JSON.stringify of the rows : ${ms(stringify)} (baseline 1.00x)`);
   console.log(`  buildChart option          : ${ms(build)} (${ratio(build, stringify)} of JSON.stringify)`);
   console.log(`  SVG, 50 points             : ${ms(svgSmall)} (baseline 1.00x)`);
-  console.log(`  SVG, 5000 points           : ${ms(svgBig)} (${ratio(svgBig, svgSmall)} of 50 points; ${(svgBytes / 1024).toFixed(0)} KiB)`);
-  console.log(`  PNG, 50 points             : ${ms(pngSmall)} (baseline 1.00x; ${ratio(pngSmall, svgSmall)} of its SVG)`);
-  console.log(`  PNG, 5000 points           : ${ms(pngBig)} (${ratio(pngBig, pngSmall)} of 50 points; ${(pngBytes / 1024).toFixed(0)} KiB)`);
+  console.log(
+    `  SVG, 5000 points           : ${ms(svgBig)} (${ratio(svgBig, svgSmall)} of 50 points; ${(svgBytes / 1024).toFixed(0)} KiB)`,
+  );
+  console.log(
+    `  PNG, 50 points             : ${ms(pngSmall)} (baseline 1.00x; ${ratio(pngSmall, svgSmall)} of its SVG)`,
+  );
+  console.log(
+    `  PNG, 5000 points           : ${ms(pngBig)} (${ratio(pngBig, pngSmall)} of 50 points; ${(pngBytes / 1024).toFixed(0)} KiB)`,
+  );
 }

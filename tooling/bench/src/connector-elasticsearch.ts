@@ -34,7 +34,6 @@ const QUERIES = [
   'FROM bench | DISSECT message "%{verb} %{path} %{proto}" | STATS n = COUNT(*) BY verb, proto',
 ];
 
-
 function benchValidator(target: ConnectionTarget): void {
   for (const q of QUERIES) elasticsearchConnector.validateQuery(target, q, { rowCap: ROWS }); // warm-up and sanity
   const perQuery = QUERIES.map(() => [] as number[]);
@@ -50,8 +49,14 @@ function benchValidator(target: ConnectionTarget): void {
   }
   const medians = perQuery.map(median);
   console.log(`validator: ${QUERIES.length} queries x ${rounds * 20} runs`);
-  medians.forEach((us, i) => console.log(`  ${us.toFixed(1).padStart(7)} µs  ${(QUERIES[i] as string).replace(/\s+/g, ' ').slice(0, 90)}`));
-  console.log(`  median ${median(medians).toFixed(1)} µs per query, max ${Math.max(...medians).toFixed(1)} µs`);
+  medians.forEach((us, i) =>
+    console.log(
+      `  ${us.toFixed(1).padStart(7)} µs  ${(QUERIES[i] as string).replace(/\s+/g, ' ').slice(0, 90)}`,
+    ),
+  );
+  console.log(
+    `  median ${median(medians).toFixed(1)} µs per query, max ${Math.max(...medians).toFixed(1)} µs`,
+  );
 }
 
 export async function benchElasticsearchConnector(): Promise<void> {
@@ -60,22 +65,45 @@ export async function benchElasticsearchConnector(): Promise<void> {
     id: 'bench',
     dialect: 'elasticsearch',
     authMode: 'api_key',
-    config: { cluster_url: cluster.url, api_key_id: 'bench', verify_tls: true, ca_cert_pem: null, allowed_indices: ['bench', 'logs-*'], index_pattern: null },
+    config: {
+      cluster_url: cluster.url,
+      api_key_id: 'bench',
+      verify_tls: true,
+      ca_cert_pem: null,
+      allowed_indices: ['bench', 'logs-*'],
+      index_pattern: null,
+    },
     secrets: { api_key_secret: 'bench-secret' },
   };
-  const ctx: ConnectorContext = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000 };
-  const raw = new Client({ node: cluster.url, auth: { apiKey: { id: 'bench', api_key: 'bench-secret' } }, requestTimeout: 30_000 });
+  const ctx: ConnectorContext = {
+    allowPrivateNetworks: true,
+    allowInsecureTransport: true,
+    requestTimeoutMs: 30_000,
+  };
+  const raw = new Client({
+    node: cluster.url,
+    auth: { apiKey: { id: 'bench', api_key: 'bench-secret' } },
+    requestTimeout: 30_000,
+  });
   try {
     benchValidator(target);
 
     const runConnector = async (): Promise<number> => {
-      const r = await elasticsearchConnector.execute(target, `FROM bench | LIMIT ${ROWS}`, ctx, { rowCap: ROWS, timeoutMs: 30_000 });
-      if (r.rows.length !== ROWS || !r.truncated) throw new Error(`connector: expected ${ROWS} truncated rows, got ${r.rows.length}`);
+      const r = await elasticsearchConnector.execute(target, `FROM bench | LIMIT ${ROWS}`, ctx, {
+        rowCap: ROWS,
+        timeoutMs: 30_000,
+      });
+      if (r.rows.length !== ROWS || !r.truncated)
+        throw new Error(`connector: expected ${ROWS} truncated rows, got ${r.rows.length}`);
       return r.rows.length;
     };
     const runRaw = async (): Promise<number> => {
-      const r = (await raw.esql.query({ query: `FROM bench | LIMIT ${ROWS + 1}`, format: 'json' })) as unknown as { values: unknown[][] };
-      if (r.values.length !== ROWS + 1) throw new Error(`raw: expected ${ROWS + 1} rows, got ${r.values.length}`);
+      const r = (await raw.esql.query({
+        query: `FROM bench | LIMIT ${ROWS + 1}`,
+        format: 'json',
+      })) as unknown as { values: unknown[][] };
+      if (r.values.length !== ROWS + 1)
+        throw new Error(`raw: expected ${ROWS + 1} rows, got ${r.values.length}`);
       return r.values.length;
     };
     const timeIt = async (fn: () => Promise<number>): Promise<number> => {
@@ -103,7 +131,9 @@ export async function benchElasticsearchConnector(): Promise<void> {
     }
     const c = median(conn);
     const b = median(base);
-    console.log(`execute, ${ROWS}-row result (${conn.length} pairs): connector ${c.toFixed(1)} ms, raw client ${b.toFixed(1)} ms, ratio ${(c / b).toFixed(2)} (connector / raw)`);
+    console.log(
+      `execute, ${ROWS}-row result (${conn.length} pairs): connector ${c.toFixed(1)} ms, raw client ${b.toFixed(1)} ms, ratio ${(c / b).toFixed(2)} (connector / raw)`,
+    );
   } finally {
     await raw.close();
     await closeConnectors();

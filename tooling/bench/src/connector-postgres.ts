@@ -35,7 +35,15 @@ const scopeTarget: ConnectionTarget = {
   id: 'bench',
   dialect: 'postgres',
   authMode: 'password',
-  config: { host: 'db.example.com', port: 5432, database: 'shop', username: 'r', ssl_mode: 'verify-full', ca_cert_pem: null, schemas: ['shop'] },
+  config: {
+    host: 'db.example.com',
+    port: 5432,
+    database: 'shop',
+    username: 'r',
+    ssl_mode: 'verify-full',
+    ca_cert_pem: null,
+    schemas: ['shop'],
+  },
   secrets: { password: 'x' },
 };
 
@@ -52,7 +60,9 @@ function benchValidator(connector: Connector): void {
   run(200);
   const perQuery = run(1500);
   const avgChars = QUERIES.reduce((s, q) => s + q.length, 0) / QUERIES.length;
-  console.log(`postgres validator: ${perQuery.toFixed(1)} µs per query (${QUERIES.length} queries, ${avgChars.toFixed(0)} chars on average)`);
+  console.log(
+    `postgres validator: ${perQuery.toFixed(1)} µs per query (${QUERIES.length} queries, ${avgChars.toFixed(0)} chars on average)`,
+  );
 }
 
 const RESULT_SQL = `SELECT g AS id, 'customer ' || g AS name, (g * 1.25)::numeric(12, 2) AS amount, g % 7 = 0 AS flagged,
@@ -84,7 +94,15 @@ async function benchExecute(connector: Connector): Promise<void> {
     id: 'bench',
     dialect: 'postgres',
     authMode: 'password',
-    config: { host: url.hostname, port: Number(url.port || 5432), database: url.pathname.slice(1) || 'postgres', username: decodeURIComponent(url.username || 'postgres'), ssl_mode: 'disable', ca_cert_pem: null, schemas: ['public'] },
+    config: {
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      database: url.pathname.slice(1) || 'postgres',
+      username: decodeURIComponent(url.username || 'postgres'),
+      ssl_mode: 'disable',
+      ca_cert_pem: null,
+      schemas: ['public'],
+    },
     secrets: { password: decodeURIComponent(url.password) || 'unused' },
   };
   const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 10_000 };
@@ -111,8 +129,12 @@ async function benchExecute(connector: Connector): Promise<void> {
   const f = await median(15, 1500, rawFresh);
   const w = await median(15, 1000, rawWarm);
   await warm.end({ timeout: 1 });
-  console.log(`postgres execute (5000 rows): connector ${c.toFixed(1)} ms, raw postgres.js new connection ${f.toFixed(1)} ms, raw warm connection ${w.toFixed(1)} ms`);
-  console.log(`postgres execute overhead: ${(c / f).toFixed(2)}x raw with a new connection, ${(c / w).toFixed(2)}x raw on a warm connection`);
+  console.log(
+    `postgres execute (5000 rows): connector ${c.toFixed(1)} ms, raw postgres.js new connection ${f.toFixed(1)} ms, raw warm connection ${w.toFixed(1)} ms`,
+  );
+  console.log(
+    `postgres execute overhead: ${(c / f).toFixed(2)}x raw with a new connection, ${(c / w).toFixed(2)}x raw on a warm connection`,
+  );
 }
 
 async function benchDemoOpen(): Promise<void> {
@@ -126,7 +148,9 @@ async function benchDemoOpen(): Promise<void> {
     const again = await openDemoDatabase({ dataDir: join(dir, 'demo') });
     const reopenMs = performance.now() - t;
     await again.close();
-    console.log(`demo database open: fresh (initdb + seed) ${freshMs.toFixed(0)} ms, existing dir ${reopenMs.toFixed(0)} ms`);
+    console.log(
+      `demo database open: fresh (initdb + seed) ${freshMs.toFixed(0)} ms, existing dir ${reopenMs.toFixed(0)} ms`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

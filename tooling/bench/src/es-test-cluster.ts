@@ -15,8 +15,11 @@ const WARMUP = 3;
 const MAX_ITERATIONS = 25;
 const TIME_BUDGET_MS = 4000;
 
-
-async function timeRequests(url: string, init: RequestInit, check: (text: string) => void): Promise<number[]> {
+async function timeRequests(
+  url: string,
+  init: RequestInit,
+  check: (text: string) => void,
+): Promise<number[]> {
   const times: number[] = [];
   const started = Date.now();
   for (let i = 0; i < WARMUP + MAX_ITERATIONS; i++) {
@@ -36,7 +39,11 @@ export async function benchEsTestCluster(): Promise<void> {
   const cluster = await startTestCluster({ fixtures: benchLogsFixtures(DOCS), version: '8.15.0' });
   let baseline: ReturnType<typeof createServer> | null = null;
   try {
-    const init: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `FROM bench | LIMIT ${ROWS}` }) };
+    const init: RequestInit = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `FROM bench | LIMIT ${ROWS}` }),
+    };
     const checkRows = (text: string): void => {
       const body = JSON.parse(text) as { values: unknown[] };
       if (body.values.length !== ROWS) throw new Error(`expected ${ROWS} rows, got ${body.values.length}`);
@@ -57,7 +64,9 @@ export async function benchEsTestCluster(): Promise<void> {
     const standIn = median(await timeRequests(`${cluster.url}/_query`, init, checkRows));
     const bare = median(await timeRequests(baseUrl, init, checkRows));
     const kb = Math.round(Buffer.byteLength(sample) / 1024);
-    console.log(`es-test-cluster: FROM bench | LIMIT ${ROWS} (${kb} KiB JSON) median ${standIn.toFixed(1)} ms; pre-serialised node:http baseline ${bare.toFixed(1)} ms; ratio ${(standIn / bare).toFixed(1)}x`);
+    console.log(
+      `es-test-cluster: FROM bench | LIMIT ${ROWS} (${kb} KiB JSON) median ${standIn.toFixed(1)} ms; pre-serialised node:http baseline ${bare.toFixed(1)} ms; ratio ${(standIn / bare).toFixed(1)}x`,
+    );
   } finally {
     await cluster.stop();
     if (baseline) {

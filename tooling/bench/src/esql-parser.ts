@@ -48,7 +48,9 @@ export async function benchEsqlParser(): Promise<void> {
   const parseQps = measure(parse, 1500);
   const avgChars = totalChars / QUERIES.length;
   console.log(`esql-parser: ${QUERIES.length} queries, ${avgChars.toFixed(0)} chars on average`);
-  console.log(`  tokenize only : ${Math.round(tokenizeQps).toLocaleString('en-US')} queries/s (baseline 1.00x)`);
+  console.log(
+    `  tokenize only : ${Math.round(tokenizeQps).toLocaleString('en-US')} queries/s (baseline 1.00x)`,
+  );
   console.log(
     `  full parse    : ${Math.round(parseQps).toLocaleString('en-US')} queries/s (${(parseQps / tokenizeQps).toFixed(2)}x of tokenize; parse costs ${(tokenizeQps / parseQps).toFixed(2)}x tokenize)`,
   );

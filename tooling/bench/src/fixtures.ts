@@ -25,5 +25,10 @@ export function benchLogsFixtures(docs: number): Fixtures {
       client_ip: { type: 'ip' },
     },
   };
-  return { dir: '(in memory)', indices: new Map([['bench', buildIndex('bench', mapping, rows)]]), aliases: new Map(), security: null };
+  return {
+    dir: '(in memory)',
+    indices: new Map([['bench', buildIndex('bench', mapping, rows)]]),
+    aliases: new Map(),
+    security: null,
+  };
 }

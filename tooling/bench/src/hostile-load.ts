@@ -25,11 +25,17 @@ interface Tenant {
 
 async function signUp(url: string, email: string): Promise<Tenant> {
   const post = (path: string, body: object, cookie = '') =>
-    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url, cookie }, body: JSON.stringify(body) });
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url, cookie },
+      body: JSON.stringify(body),
+    });
   await post('/auth/email/register', { email, password: 'bench password 123' });
   const login = await post('/auth/email/login', { email, password: 'bench password 123' });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const list = (await (await fetch(`${url}/api/v1/connections`, { headers: { cookie } })).json()) as { connections: { id: string; is_demo: boolean }[] };
+  const list = (await (await fetch(`${url}/api/v1/connections`, { headers: { cookie } })).json()) as {
+    connections: { id: string; is_demo: boolean }[];
+  };
   return { cookie, demoId: list.connections.find((c) => c.is_demo)!.id };
 }
 
@@ -37,7 +43,13 @@ async function signUp(url: string, email: string): Promise<Tenant> {
  * One ordinary tenant's loop: list connections, ask the demo a question; latencies of both, and
  * failures. An account whose monthly questions are used up is set aside for the next one in the pool.
  */
-async function ordinaryLoad(url: string, pool: Tenant[], until: number, latencies: number[], failures: { count: number }): Promise<void> {
+async function ordinaryLoad(
+  url: string,
+  pool: Tenant[],
+  until: number,
+  latencies: number[],
+  failures: { count: number },
+): Promise<void> {
   let tenant = pool.shift();
   while (tenant && Date.now() < until) {
     const headers = { 'content-type': 'application/json', origin: url, cookie: tenant.cookie };
@@ -47,7 +59,11 @@ async function ordinaryLoad(url: string, pool: Tenant[], until: number, latencie
     latencies.push(performance.now() - t);
     if (!list.ok) failures.count++;
     t = performance.now();
-    const run = await fetch(`${url}/api/v1/run`, { method: 'POST', headers, body: JSON.stringify({ question: 'how many orders per status', connection_id: tenant.demoId }) });
+    const run = await fetch(`${url}/api/v1/run`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ question: 'how many orders per status', connection_id: tenant.demoId }),
+    });
     const body = (await run.json()) as { status?: string; code?: string };
     if (body.code === 'quota_questions_exceeded') {
       tenant = pool.shift();
@@ -60,13 +76,32 @@ async function ordinaryLoad(url: string, pool: Tenant[], until: number, latencie
 }
 
 /** The hostile tenant: connection tests, introspections and runs against data sources that misbehave. */
-async function hostileLoad(url: string, connections: Array<{ cookie: string; id: string }>, until: number, counts: Record<string, number>): Promise<void> {
+async function hostileLoad(
+  url: string,
+  connections: Array<{ cookie: string; id: string }>,
+  until: number,
+  counts: Record<string, number>,
+): Promise<void> {
   const headers = (cookie: string) => ({ 'content-type': 'application/json', origin: url, cookie });
   const operations = [
-    (c: { cookie: string; id: string }) => fetch(`${url}/api/v1/connections/${c.id}/test`, { method: 'POST', headers: headers(c.cookie), body: '{}' }),
-    (c: { cookie: string; id: string }) => fetch(`${url}/api/v1/connections/${c.id}/introspect`, { method: 'POST', headers: headers(c.cookie), body: '{}' }),
     (c: { cookie: string; id: string }) =>
-      fetch(`${url}/api/v1/run`, { method: 'POST', headers: headers(c.cookie), body: JSON.stringify({ question: 'how many rows', connection_id: c.id }) }),
+      fetch(`${url}/api/v1/connections/${c.id}/test`, {
+        method: 'POST',
+        headers: headers(c.cookie),
+        body: '{}',
+      }),
+    (c: { cookie: string; id: string }) =>
+      fetch(`${url}/api/v1/connections/${c.id}/introspect`, {
+        method: 'POST',
+        headers: headers(c.cookie),
+        body: '{}',
+      }),
+    (c: { cookie: string; id: string }) =>
+      fetch(`${url}/api/v1/run`, {
+        method: 'POST',
+        headers: headers(c.cookie),
+        body: JSON.stringify({ question: 'how many rows', connection_id: c.id }),
+      }),
   ];
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -96,35 +131,51 @@ export async function benchHostileLoad(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-hostile-'));
   const behaviours: Array<[string, string, Behaviour]> = [
     ['postgres', 'reset on connect', (peer) => peer.reset()],
-    ['postgres', 'garbage bytes', async (peer) => {
-      await peer.read(8).catch(() => undefined);
-      await peer.write(GARBAGE);
-      peer.end();
-    }],
+    [
+      'postgres',
+      'garbage bytes',
+      async (peer) => {
+        await peer.read(8).catch(() => undefined);
+        await peer.write(GARBAGE);
+        peer.end();
+      },
+    ],
     ['postgres', 'accept and close', (peer) => peer.end()],
     ['postgres', 'half-open', (peer) => peer.hang()],
-    ['elasticsearch', 'reset on request', async (peer) => {
-      await peer.read().catch(() => undefined);
-      await peer.reset();
-    }],
+    [
+      'elasticsearch',
+      'reset on request',
+      async (peer) => {
+        await peer.read().catch(() => undefined);
+        await peer.reset();
+      },
+    ],
     ['elasticsearch', 'half-open', (peer) => peer.hang()],
   ];
   const hostile: HostileServer[] = [];
-  const service = await spawnReady('src/main.ts', ['serve'], {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    ANON_RATE_LIMIT_PER_MINUTE: '1000000',
-    AUTH_RATE_LIMIT_PER_CLIENT: '100000',
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    ALLOW_INSECURE_TRANSPORT: 'true',
-    QUERY_TIMEOUT_SECONDS: '5',
-  }, serverDir);
+  const service = await spawnReady(
+    'src/main.ts',
+    ['serve'],
+    {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+      ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+      AUTH_RATE_LIMIT_PER_CLIENT: '100000',
+      ALLOW_PRIVATE_NETWORKS: 'true',
+      ALLOW_INSECURE_TRANSPORT: 'true',
+      QUERY_TIMEOUT_SECONDS: '5',
+    },
+    serverDir,
+  );
   try {
     const pool: Tenant[] = [];
     for (let i = 0; i < ACCOUNTS; i++) pool.push(await signUp(service.url, `tenant-${i}@example.com`));
     // The free plan holds 3 active connections: the attacker uses two accounts.
-    const attackers = [await signUp(service.url, 'attacker-1@example.com'), await signUp(service.url, 'attacker-2@example.com')];
+    const attackers = [
+      await signUp(service.url, 'attacker-1@example.com'),
+      await signUp(service.url, 'attacker-2@example.com'),
+    ];
     const hostileConnections: Array<{ cookie: string; id: string }> = [];
     for (const [index, [dialect, name, behaviour]] of behaviours.entries()) {
       const attacker = attackers[Math.floor(index / 3)]!;
@@ -132,12 +183,29 @@ export async function benchHostileLoad(): Promise<void> {
       hostile.push(server);
       const config =
         dialect === 'postgres'
-          ? { host: server.host, port: server.port, database: 'db', username: 'u', password: 'p', ssl_mode: 'disable' }
-          : { cluster_url: `http://${server.host}:${server.port}`, username: 'u', password: 'p', allowed_indices: ['logs'] };
+          ? {
+              host: server.host,
+              port: server.port,
+              database: 'db',
+              username: 'u',
+              password: 'p',
+              ssl_mode: 'disable',
+            }
+          : {
+              cluster_url: `http://${server.host}:${server.port}`,
+              username: 'u',
+              password: 'p',
+              allowed_indices: ['logs'],
+            };
       const res = await fetch(`${service.url}/api/v1/connections`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: service.url, cookie: attacker.cookie },
-        body: JSON.stringify({ name: `${dialect} ${name}`, dialect, auth_mode: dialect === 'postgres' ? 'password' : 'basic', config }),
+        body: JSON.stringify({
+          name: `${dialect} ${name}`,
+          dialect,
+          auth_mode: dialect === 'postgres' ? 'password' : 'basic',
+          config,
+        }),
       });
       const body = (await res.json()) as { id: string };
       if (!res.ok) throw new Error(`creating the ${name} connection: ${res.status} ${JSON.stringify(body)}`);
@@ -149,24 +217,47 @@ export async function benchHostileLoad(): Promise<void> {
     const baseline: number[] = [];
     const baselineFailures = { count: 0 };
     let until = Date.now() + BASELINE_SECONDS * 1000;
-    await Promise.all(Array.from({ length: TENANTS }, () => ordinaryLoad(service.url, pool, until, baseline, baselineFailures)));
+    await Promise.all(
+      Array.from({ length: TENANTS }, () =>
+        ordinaryLoad(service.url, pool, until, baseline, baselineFailures),
+      ),
+    );
 
     const underAttack: number[] = [];
     const attackFailures = { count: 0 };
     const counts: Record<string, number> = {};
     const rssBefore = service.rssMb();
     until = Date.now() + HOSTILE_SECONDS * 1000;
-    await Promise.all([...Array.from({ length: TENANTS }, () => ordinaryLoad(service.url, pool, until, underAttack, attackFailures)), hostileLoad(service.url, hostileConnections, until, counts)]);
+    await Promise.all([
+      ...Array.from({ length: TENANTS }, () =>
+        ordinaryLoad(service.url, pool, until, underAttack, attackFailures),
+      ),
+      hostileLoad(service.url, hostileConnections, until, counts),
+    ]);
     const alive = service.child.exitCode === null && (await fetch(`${service.url}/healthz`)).ok;
 
     const p = (v: number[], q: number) => percentile(v, q).toFixed(1);
     console.log(`ordinary tenants, ${TENANTS} in parallel (list connections + demo question):`);
-    console.log(`  without the hostile tenant (${BASELINE_SECONDS} s): ${baseline.length} requests, p50 ${p(baseline, 50)} ms, p99 ${p(baseline, 99)} ms, failures ${baselineFailures.count}`);
-    console.log(`  with the hostile tenant (${HOSTILE_SECONDS} s):    ${underAttack.length} requests, p50 ${p(underAttack, 50)} ms, p99 ${p(underAttack, 99)} ms, failures ${attackFailures.count}`);
-    console.log(`  p99 ratio: ${(percentile(underAttack, 99) / percentile(baseline, 99)).toFixed(2)}x (goal: under 2x)`);
-    console.log(`hostile tenant's answers: ${Object.entries(counts).map(([k, v]) => `${k}: ${v}`).join(', ')}`);
-    console.log(`hostile servers saw: ${behaviours.map(([d, n], i) => `${d} ${n} ${hostile[i]!.stats.connections} connections`).join('; ')}`);
-    console.log(`service alive after: ${alive}; RSS ${rssBefore.toFixed(0)} MB before the attack, ${service.rssMb().toFixed(0)} MB after`);
+    console.log(
+      `  without the hostile tenant (${BASELINE_SECONDS} s): ${baseline.length} requests, p50 ${p(baseline, 50)} ms, p99 ${p(baseline, 99)} ms, failures ${baselineFailures.count}`,
+    );
+    console.log(
+      `  with the hostile tenant (${HOSTILE_SECONDS} s):    ${underAttack.length} requests, p50 ${p(underAttack, 50)} ms, p99 ${p(underAttack, 99)} ms, failures ${attackFailures.count}`,
+    );
+    console.log(
+      `  p99 ratio: ${(percentile(underAttack, 99) / percentile(baseline, 99)).toFixed(2)}x (goal: under 2x)`,
+    );
+    console.log(
+      `hostile tenant's answers: ${Object.entries(counts)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `hostile servers saw: ${behaviours.map(([d, n], i) => `${d} ${n} ${hostile[i]!.stats.connections} connections`).join('; ')}`,
+    );
+    console.log(
+      `service alive after: ${alive}; RSS ${rssBefore.toFixed(0)} MB before the attack, ${service.rssMb().toFixed(0)} MB after`,
+    );
   } finally {
     await service.stop();
     for (const h of hostile) await h.close();

@@ -5,27 +5,97 @@
  * Tokens are estimated as characters / 4 (no tokenizer is installed in the repository).
  */
 import { connectorFor, type DialectCapabilities } from '@aqs/connectors';
-import { buildContext, offlinePlanner, renderPlannerPrompt, type PlannerSchema, type PlanRequest, type SchemaColumn, type SchemaTable } from '@aqs/planner';
+import {
+  buildContext,
+  offlinePlanner,
+  renderPlannerPrompt,
+  type PlannerSchema,
+  type PlanRequest,
+  type SchemaColumn,
+  type SchemaTable,
+} from '@aqs/planner';
 
 function capabilitiesOf(dialect: string): DialectCapabilities {
   return connectorFor(dialect)!.capabilities;
 }
 
-function column(name: string, type: string, samples: (string | number)[] = [], description: string | null = null): SchemaColumn {
+function column(
+  name: string,
+  type: string,
+  samples: (string | number)[] = [],
+  description: string | null = null,
+): SchemaColumn {
   return { name, type, description, sample_values: samples, queryable: true };
 }
 
-function table(name: string, columns: SchemaColumn[], pk: string[], fks: [string, string, string][] = []): SchemaTable {
-  return { name, kind: 'table', description: null, row_estimate: null, columns, primary_key: pk, foreign_keys: fks.map(([c, t, rc]) => ({ columns: [c], references: { table: t, columns: [rc] } })) };
+function table(
+  name: string,
+  columns: SchemaColumn[],
+  pk: string[],
+  fks: [string, string, string][] = [],
+): SchemaTable {
+  return {
+    name,
+    kind: 'table',
+    description: null,
+    row_estimate: null,
+    columns,
+    primary_key: pk,
+    foreign_keys: fks.map(([c, t, rc]) => ({ columns: [c], references: { table: t, columns: [rc] } })),
+  };
 }
 
 const SHOP: PlannerSchema = {
   capabilities: capabilitiesOf('postgres'),
   tables: [
-    table('shop.customers', [column('customer_id', 'integer'), column('full_name', 'text'), column('country', 'text', ['Germany', 'France', 'Spain', 'Italy']), column('segment', 'text', ['consumer', 'small_business', 'enterprise']), column('signup_date', 'date')], ['customer_id']),
-    table('shop.products', [column('product_id', 'integer'), column('product_name', 'text'), column('category', 'text', ['Electronics', 'Books', 'Beauty']), column('price', 'numeric(10,2)')], ['product_id']),
-    table('shop.orders', [column('order_id', 'integer'), column('customer_id', 'integer'), column('ordered_at', 'timestamp with time zone'), column('status', 'text', ['delivered', 'shipped', 'cancelled']), column('channel', 'text', ['web', 'mobile_app', 'phone'])], ['order_id'], [['customer_id', 'shop.customers', 'customer_id']]),
-    table('shop.order_items', [column('order_id', 'integer'), column('line_no', 'integer'), column('product_id', 'integer'), column('quantity', 'integer'), column('unit_price', 'numeric(10,2)')], ['order_id', 'line_no'], [['order_id', 'shop.orders', 'order_id'], ['product_id', 'shop.products', 'product_id']]),
+    table(
+      'shop.customers',
+      [
+        column('customer_id', 'integer'),
+        column('full_name', 'text'),
+        column('country', 'text', ['Germany', 'France', 'Spain', 'Italy']),
+        column('segment', 'text', ['consumer', 'small_business', 'enterprise']),
+        column('signup_date', 'date'),
+      ],
+      ['customer_id'],
+    ),
+    table(
+      'shop.products',
+      [
+        column('product_id', 'integer'),
+        column('product_name', 'text'),
+        column('category', 'text', ['Electronics', 'Books', 'Beauty']),
+        column('price', 'numeric(10,2)'),
+      ],
+      ['product_id'],
+    ),
+    table(
+      'shop.orders',
+      [
+        column('order_id', 'integer'),
+        column('customer_id', 'integer'),
+        column('ordered_at', 'timestamp with time zone'),
+        column('status', 'text', ['delivered', 'shipped', 'cancelled']),
+        column('channel', 'text', ['web', 'mobile_app', 'phone']),
+      ],
+      ['order_id'],
+      [['customer_id', 'shop.customers', 'customer_id']],
+    ),
+    table(
+      'shop.order_items',
+      [
+        column('order_id', 'integer'),
+        column('line_no', 'integer'),
+        column('product_id', 'integer'),
+        column('quantity', 'integer'),
+        column('unit_price', 'numeric(10,2)'),
+      ],
+      ['order_id', 'line_no'],
+      [
+        ['order_id', 'shop.orders', 'order_id'],
+        ['product_id', 'shop.products', 'product_id'],
+      ],
+    ),
   ],
 };
 
@@ -33,11 +103,23 @@ const WEB: PlannerSchema = {
   capabilities: capabilitiesOf('elasticsearch'),
   tables: [
     {
-      name: 'weblogs', kind: 'index', description: null, row_estimate: 2400, primary_key: [], foreign_keys: [],
+      name: 'weblogs',
+      kind: 'index',
+      description: null,
+      row_estimate: 2400,
+      primary_key: [],
+      foreign_keys: [],
       columns: [
-        column('@timestamp', 'date'), column('http.request.method', 'keyword', ['GET', 'POST', 'PUT', 'DELETE']), column('http.response.status_code', 'integer', [200, 404, 500]),
-        column('http.response.body.bytes', 'long'), column('url.path', 'keyword', ['/cart', '/login']), column('geo.country_name', 'keyword', ['France', 'Japan', 'United States']),
-        column('event.duration', 'long'), column('event.outcome', 'keyword', ['success', 'failure']), column('user.id', 'keyword'), column('user.plan', 'keyword', ['free', 'pro', 'enterprise']),
+        column('@timestamp', 'date'),
+        column('http.request.method', 'keyword', ['GET', 'POST', 'PUT', 'DELETE']),
+        column('http.response.status_code', 'integer', [200, 404, 500]),
+        column('http.response.body.bytes', 'long'),
+        column('url.path', 'keyword', ['/cart', '/login']),
+        column('geo.country_name', 'keyword', ['France', 'Japan', 'United States']),
+        column('event.duration', 'long'),
+        column('event.outcome', 'keyword', ['success', 'failure']),
+        column('user.id', 'keyword'),
+        column('user.plan', 'keyword', ['free', 'pro', 'enterprise']),
       ],
     },
   ],
@@ -69,14 +151,37 @@ function wideIndex(fields: number): PlannerSchema {
   const columns: SchemaColumn[] = [column('@timestamp', 'date')];
   for (let i = 0; i < fields - 3; i++) {
     const keyword = i % 3 === 0;
-    columns.push(column(`app.module${Math.floor(i / 40)}.metric_${i}`, keyword ? 'keyword' : 'long', keyword ? [`value_${i}_a`, `value_${i}_b`, `value_${i}_c`] : [], i % 10 === 0 ? `Counter ${i} reported by module ${Math.floor(i / 40)}` : null));
+    columns.push(
+      column(
+        `app.module${Math.floor(i / 40)}.metric_${i}`,
+        keyword ? 'keyword' : 'long',
+        keyword ? [`value_${i}_a`, `value_${i}_b`, `value_${i}_c`] : [],
+        i % 10 === 0 ? `Counter ${i} reported by module ${Math.floor(i / 40)}` : null,
+      ),
+    );
   }
-  columns.push(column('service.name', 'keyword', ['checkout', 'search', 'payments'], 'Service that handled the request'));
+  columns.push(
+    column('service.name', 'keyword', ['checkout', 'search', 'payments'], 'Service that handled the request'),
+  );
   columns.push(column('http.response.latency_ms', 'long', [], 'Response latency in milliseconds'));
-  return { capabilities: capabilitiesOf('elasticsearch'), tables: [{ name: 'metrics-app', kind: 'data_stream', description: null, row_estimate: null, columns, primary_key: [], foreign_keys: [] }] };
+  return {
+    capabilities: capabilitiesOf('elasticsearch'),
+    tables: [
+      {
+        name: 'metrics-app',
+        kind: 'data_stream',
+        description: null,
+        row_estimate: null,
+        columns,
+        primary_key: [],
+        foreign_keys: [],
+      },
+    ],
+  };
 }
 
-const tokens = (p: { system: string; prompt: string }): number => Math.ceil((p.system.length + p.prompt.length) / 4);
+const tokens = (p: { system: string; prompt: string }): number =>
+  Math.ceil((p.system.length + p.prompt.length) / 4);
 
 export async function benchPlanner(): Promise<void> {
   // 1. Offline planner latency.
@@ -95,8 +200,11 @@ export async function benchPlanner(): Promise<void> {
   }
   perQuestion.sort((a, b) => a - b);
   const mean = perQuestion.reduce((n, x) => n + x, 0) / perQuestion.length;
-  const pct = (p: number): number => perQuestion[Math.min(perQuestion.length - 1, Math.floor(perQuestion.length * p))] ?? 0;
-  console.log(`offline planner: ${QUESTIONS.length} questions x ${rounds} rounds; mean ${mean.toFixed(1)} µs/question, p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs`);
+  const pct = (p: number): number =>
+    perQuestion[Math.min(perQuestion.length - 1, Math.floor(perQuestion.length * p))] ?? 0;
+  console.log(
+    `offline planner: ${QUESTIONS.length} questions x ${rounds} rounds; mean ${mean.toFixed(1)} µs/question, p50 ${pct(0.5).toFixed(1)} µs, p95 ${pct(0.95).toFixed(1)} µs`,
+  );
 
   // 2. Prompt size for a 1000-field index.
   const wide = wideIndex(1000);
@@ -108,6 +216,10 @@ export async function benchPlanner(): Promise<void> {
   const contextUs = Number(process.hrtime.bigint() - t0) / 1000 / iterations;
   const naive = tokens(renderPlannerPrompt(request(wide, question)));
   const small = tokens(renderPlannerPrompt(request(pruned.schema, question)));
-  console.log(`buildContext on a 1000-field index: ${contextUs.toFixed(0)} µs; kept ${pruned.stats.columns_kept}/${pruned.stats.columns_total} columns`);
-  console.log(`prompt tokens (chars/4): pruned ${small} vs naive full-schema ${naive}; ratio ${(naive / small).toFixed(1)}x smaller`);
+  console.log(
+    `buildContext on a 1000-field index: ${contextUs.toFixed(0)} µs; kept ${pruned.stats.columns_kept}/${pruned.stats.columns_total} columns`,
+  );
+  console.log(
+    `prompt tokens (chars/4): pruned ${small} vs naive full-schema ${naive}; ratio ${(naive / small).toFixed(1)}x smaller`,
+  );
 }

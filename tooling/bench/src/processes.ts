@@ -19,14 +19,30 @@ export interface Proc {
 }
 
 /** Spawns a TypeScript entry point under tsx and polls /readyz until it answers. */
-export async function spawnReady(script: string, args: string[], env: Record<string, string>, cwd: string): Promise<Proc> {
+export async function spawnReady(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<Proc> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args.map((a) => a.replace('{port}', String(port)))], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, ...args.map((a) => a.replace('{port}', String(port)))],
+    {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
@@ -61,7 +77,9 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   if (sorted.length === 0) return 0;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export function ratio(value: number, baseline: number): string {

@@ -25,21 +25,45 @@ async function json(res: Response): Promise<Answer> {
 export async function benchRuns(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-runs-'));
   const cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', AUTH_RATE_LIMIT_PER_CLIENT: '1000', ALLOW_PRIVATE_NETWORKS: 'true', ALLOW_INSECURE_TRANSPORT: 'true' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    AUTH_RATE_LIMIT_PER_CLIENT: '1000',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    ALLOW_INSECURE_TRANSPORT: 'true',
+  });
   config.port = 0;
   const server = await startServer(config);
   try {
     const post = (path: string, body: object, cookie = '') =>
-      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: server.url, cookie }, body: JSON.stringify(body) });
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url, cookie },
+        body: JSON.stringify(body),
+      });
     await post('/auth/email/register', { email: 'bench@example.com', password: 'bench password 123' });
-    const login = await post('/auth/email/login', { email: 'bench@example.com', password: 'bench password 123' });
+    const login = await post('/auth/email/login', {
+      email: 'bench@example.com',
+      password: 'bench password 123',
+    });
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const list = await json(await fetch(`${server.url}/api/v1/connections`, { headers: { cookie } }));
     const demoId = list.connections.find((c) => c.is_demo)!.id;
     const es = await json(
       await post(
         '/api/v1/connections',
-        { name: 'weblogs', dialect: 'elasticsearch', auth_mode: 'basic', config: { cluster_url: cluster.url, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] } },
+        {
+          name: 'weblogs',
+          dialect: 'elasticsearch',
+          auth_mode: 'basic',
+          config: {
+            cluster_url: cluster.url,
+            username: 'elastic',
+            password: 'changeme',
+            allowed_indices: ['weblogs'],
+          },
+        },
         cookie,
       ),
     );
@@ -51,7 +75,9 @@ export async function benchRuns(): Promise<void> {
     const demo = await server.deps.dataSources.demoDatabase();
     for (const c of cases) {
       // Warm up: introspection, samples and first-query costs are paid once per connection.
-      const first = await json(await post('/api/v1/run', { question: c.question, connection_id: c.connection }, cookie));
+      const first = await json(
+        await post('/api/v1/run', { question: c.question, connection_id: c.connection }, cookie),
+      );
       const query = first.query.text;
       const endToEnd: number[] = [];
       const raw: number[] = [];
@@ -65,7 +91,10 @@ export async function benchRuns(): Promise<void> {
         if (c.name === 'Elasticsearch') {
           const res = await fetch(`${cluster.url}/_query?format=json`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from('elastic:changeme').toString('base64')}` },
+            headers: {
+              'content-type': 'application/json',
+              authorization: `Basic ${Buffer.from('elastic:changeme').toString('base64')}`,
+            },
             body: JSON.stringify({ query }),
           });
           await res.json();
@@ -75,7 +104,11 @@ export async function benchRuns(): Promise<void> {
         raw.push(performance.now() - t);
 
         t = performance.now();
-        const stream = await post('/api/v1/run/stream', { question: c.question, connection_id: c.connection }, cookie);
+        const stream = await post(
+          '/api/v1/run/stream',
+          { question: c.question, connection_id: c.connection },
+          cookie,
+        );
         const reader = stream.body!.getReader();
         await reader.read();
         firstEvent.push(performance.now() - t);

@@ -10,7 +10,8 @@ const baselineScript = join(repoRoot, 'tooling', 'bench', 'src', 'bare-server.ts
 
 async function requestsPerSecond(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, connections: 10, duration: BENCH_SECONDS, headers });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -22,7 +23,11 @@ async function settleRss(proc: Proc): Promise<number> {
 /** Start-up to ready on an existing data dir, authenticated GET /auth/me throughput, idle memory. */
 export async function benchServer(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-'));
-  const env = { DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '1000000000', AUTH_RATE_LIMIT_PER_CLIENT: '1000000' };
+  const env = {
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    AUTH_RATE_LIMIT_PER_CLIENT: '1000000',
+  };
   try {
     // Create the data directory once (not measured), then register a user and issue a key.
     const first = await spawnReady('src/main.ts', ['serve'], env, serverDir);
@@ -33,11 +38,15 @@ export async function benchServer(): Promise<void> {
       body: JSON.stringify({ email, password: 'bench password 123' }),
     });
     await first.stop();
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts', 'api-keys', 'create', '--email', email], {
-      cwd: serverDir,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      encoding: 'utf8',
-    });
+    const cli = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/main.ts', 'api-keys', 'create', '--email', email],
+      {
+        cwd: serverDir,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        encoding: 'utf8',
+      },
+    );
     const apiKey = cli.stdout.trim().split('\n').at(-1) ?? '';
     if (!apiKey.startsWith('aqs_')) throw new Error(`could not create a bench API key: ${cli.stderr}`);
 
@@ -60,7 +69,9 @@ export async function benchServer(): Promise<void> {
     try {
       const idleService = await settleRss(service);
       const idleBare = await settleRss(bare);
-      console.log(`memory at idle (RSS): service ${idleService.toFixed(0)} MB, bare Hono ${idleBare.toFixed(0)} MB (${ratio(idleService, idleBare)})`);
+      console.log(
+        `memory at idle (RSS): service ${idleService.toFixed(0)} MB, bare Hono ${idleBare.toFixed(0)} MB (${ratio(idleService, idleBare)})`,
+      );
       const bareRps = await requestsPerSecond(`${bare.url}/auth/me`, {});
       const meRps = await requestsPerSecond(`${service.url}/auth/me`, { 'x-api-key': apiKey });
       console.log(

@@ -35,7 +35,9 @@ describe.skipIf(!browserAvailable)('demo connection on a fresh start', () => {
   });
 
   afterAll(async () => {
-    await page?.screenshot({ path: `${screenshotDir}/last-state-demo.png`, fullPage: true }).catch(() => undefined);
+    await page
+      ?.screenshot({ path: `${screenshotDir}/last-state-demo.png`, fullPage: true })
+      .catch(() => undefined);
     if (requests) console.log(requests.report('demo flow'));
     await browser?.close();
     await server?.close();
@@ -59,7 +61,9 @@ describe.skipIf(!browserAvailable)('demo connection on a fresh start', () => {
     await screenshots(page, '20-onboarding');
     await page.getByRole('button', { name: 'Try the demo shop' }).click();
     expect(await page.getByLabel('Your question').inputValue()).toBe('how many orders by status');
-    expect(await page.getByLabel('Ask', { exact: true }).locator('option:checked').textContent()).toMatch(/demo/i);
+    expect(await page.getByLabel('Ask', { exact: true }).locator('option:checked').textContent()).toMatch(
+      /demo/i,
+    );
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
 
     // The answer: a table over the demo shop with the SQL that produced it.

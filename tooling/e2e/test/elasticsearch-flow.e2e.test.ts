@@ -45,7 +45,9 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
   });
 
   afterAll(async () => {
-    await page?.screenshot({ path: `${screenshotDir}/last-state-es.png`, fullPage: true }).catch(() => undefined);
+    await page
+      ?.screenshot({ path: `${screenshotDir}/last-state-es.png`, fullPage: true })
+      .catch(() => undefined);
     if (requests) console.log(requests.report('Elasticsearch flow'));
     await browser?.close();
     await server?.close();
@@ -93,7 +95,14 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     expect(await page.getByRole('radio', { name: /^Elasticsearch/ }).isChecked()).toBe(true);
     expect(await page.getByRole('radio', { name: /^OpenSearch/ }).isDisabled()).toBe(true);
     await page.getByText('Coming').first().waitFor();
-    for (const label of ['Cluster URL', 'API key ID', 'API key secret', 'CA cert PEM', 'Allowed indices', 'Index pattern']) {
+    for (const label of [
+      'Cluster URL',
+      'API key ID',
+      'API key secret',
+      'CA cert PEM',
+      'Allowed indices',
+      'Index pattern',
+    ]) {
       await page.getByLabel(label, { exact: true }).waitFor();
     }
     const verifyTls = page.getByRole('switch', { name: 'Verify TLS' });
@@ -151,10 +160,18 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     const firstChart = page.locator('.chart svg').first();
     await firstChart.waitFor({ timeout: 30_000 });
     expect(page.url()).toMatch(/\/ask\/[^/]+$/);
-    await page.getByRole('heading', { name: 'number of requests per country as a bar chart', level: 1 }).waitFor();
+    await page
+      .getByRole('heading', { name: 'number of requests per country as a bar chart', level: 1 })
+      .waitFor();
     await page.getByText('Offline planner').first().waitFor();
-    await page.getByText(/Generated ES\|QL query/).first().click();
-    await page.locator('pre.code', { hasText: /^FROM weblogs/ }).first().waitFor();
+    await page
+      .getByText(/Generated ES\|QL query/)
+      .first()
+      .click();
+    await page
+      .locator('pre.code', { hasText: /^FROM weblogs/ })
+      .first()
+      .waitFor();
     await expectAccessible('answer with chart');
     await screenshots(page, '09-answer-chart');
     await page.getByRole('tab', { name: 'Table' }).first().click();

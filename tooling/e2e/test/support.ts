@@ -16,8 +16,13 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** In CI a missing Chromium fails the suite; elsewhere the browser tests are skipped with a warning. */
 export const browserAvailable = (() => {
   if (existsSync(chromiumPath)) return true;
-  if (process.env.CI === 'true') throw new Error(`Chromium not found at ${chromiumPath} (CI=true): install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-  console.warn(`\n[web e2e] SKIPPED: no Chromium at ${chromiumPath}. Install Debian's chromium or set CHROMIUM_PATH to run the browser tests.\n`);
+  if (process.env.CI === 'true')
+    throw new Error(
+      `Chromium not found at ${chromiumPath} (CI=true): install it (apt-get install -y chromium) or set CHROMIUM_PATH.`,
+    );
+  console.warn(
+    `\n[web e2e] SKIPPED: no Chromium at ${chromiumPath}. Install Debian's chromium or set CHROMIUM_PATH to run the browser tests.\n`,
+  );
   return false;
 })();
 if (browserAvailable && !existsSync(join(webDist, 'index.html'))) {
@@ -27,7 +32,16 @@ if (browserAvailable && !existsSync(join(webDist, 'index.html'))) {
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -48,7 +62,11 @@ export class RequestLog {
   constructor(page: Page) {
     page.on('request', (req: Request) => {
       const url = new URL(req.url());
-      this.all.push({ method: req.method(), path: url.pathname + (url.pathname.startsWith('/trpc/') ? '' : url.search), at: Date.now() });
+      this.all.push({
+        method: req.method(),
+        path: url.pathname + (url.pathname.startsWith('/trpc/') ? '' : url.search),
+        at: Date.now(),
+      });
     });
   }
   api() {
@@ -71,7 +89,10 @@ export class RequestLog {
   }
 }
 
-export const VIEWPORTS = { laptop: { width: 1366, height: 860 }, tablet: { width: 768, height: 1024 } } as const;
+export const VIEWPORTS = {
+  laptop: { width: 1366, height: 860 },
+  tablet: { width: 768, height: 1024 },
+} as const;
 
 /** Screens wider than the viewport (horizontal scrolling) found while taking screenshots. */
 export const layoutProblems: string[] = [];
@@ -83,7 +104,11 @@ export async function horizontalOverflow(page: Page): Promise<string[]> {
     const out: string[] = [];
     for (const el of Array.from(document.body.querySelectorAll('*'))) {
       const r = el.getBoundingClientRect();
-      if (r.width > 0 && r.right > window.innerWidth + 1 && !Array.from(el.children).some((c) => c.getBoundingClientRect().right > window.innerWidth + 1)) {
+      if (
+        r.width > 0 &&
+        r.right > window.innerWidth + 1 &&
+        !Array.from(el.children).some((c) => c.getBoundingClientRect().right > window.innerWidth + 1)
+      ) {
         out.push(`${el.tagName.toLowerCase()}.${String(el.className)} right=${Math.round(r.right)}`);
       }
       if (out.length >= 5) break;
@@ -100,7 +125,8 @@ export async function screenshots(page: Page, name: string): Promise<void> {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.waitForTimeout(250);
     const overflow = await horizontalOverflow(page);
-    if (overflow.length) layoutProblems.push(`${name} at ${label} width scrolls sideways: ${overflow.join('; ')}`);
+    if (overflow.length)
+      layoutProblems.push(`${name} at ${label} width scrolls sideways: ${overflow.join('; ')}`);
     await page.screenshot({ path: join(screenshotDir, `${name}-${label}.png`), fullPage: true });
   }
   await page.setViewportSize(VIEWPORTS.laptop);
@@ -126,15 +152,23 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     for (const el of Array.from(document.querySelectorAll('input, select, textarea'))) {
       const input = el as HTMLInputElement;
       if (input.type === 'hidden') continue;
-      const labelled = (input.labels?.length ?? 0) > 0 || nameOf(el) !== '' && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'));
-      if (!labelled) problems.push(`unlabelled ${el.tagName.toLowerCase()}[name=${input.name || '?'}][type=${input.type}]`);
+      const labelled =
+        (input.labels?.length ?? 0) > 0 ||
+        (nameOf(el) !== '' && (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')));
+      if (!labelled)
+        problems.push(
+          `unlabelled ${el.tagName.toLowerCase()}[name=${input.name || '?'}][type=${input.type}]`,
+        );
     }
-    for (const el of Array.from(document.querySelectorAll('button, a[href], summary, [role="button"], [role="tab"], [role="menuitem"]'))) {
+    for (const el of Array.from(
+      document.querySelectorAll('button, a[href], summary, [role="button"], [role="tab"], [role="menuitem"]'),
+    )) {
       if (!visible(el)) continue;
       if (!nameOf(el)) problems.push(`nameless ${el.tagName.toLowerCase()} ${el.outerHTML.slice(0, 80)}`);
     }
     for (const el of Array.from(document.querySelectorAll('[role="img"], img'))) {
-      if (!nameOf(el) && !el.getAttribute('alt')) problems.push(`image without text alternative ${el.outerHTML.slice(0, 80)}`);
+      if (!nameOf(el) && !el.getAttribute('alt'))
+        problems.push(`image without text alternative ${el.outerHTML.slice(0, 80)}`);
     }
     if (!document.querySelector('h1')) problems.push('no h1 on the page');
     if (!document.documentElement.lang) problems.push('no lang on <html>');
@@ -148,7 +182,8 @@ export async function waitForCount(locator: Locator, count: number, timeoutMs = 
   for (;;) {
     const n = await locator.count();
     if (n === count) return;
-    if (Date.now() > deadline) throw new Error(`expected ${count} elements for ${String(locator)}, found ${n}`);
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} elements for ${String(locator)}, found ${n}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -30,13 +30,66 @@ const iso = (t: number): string => new Date(t).toISOString();
 // es-test: employees
 // ---------------------------------------------------------------------------------------------
 
-const FIRST = ['Georgi', 'Bezalel', 'Parto', 'Chirstian', 'Kyoichi', 'Anneke', 'Tzvetan', 'Saniya', 'Sumant', 'Duangkaew',
-  'Mary', 'Patricio', 'Eberhardt', 'Berni', 'Guoxiang', 'Kazuhito', 'Cristinel', 'Kazuhide', 'Lillian', 'Mayuko'];
-const LAST = ['Facello', 'Simmel', 'Bamford', 'Koblick', 'Maliniak', 'Preusig', 'Zielinski', 'Kalloufi', 'Peac', 'Piveteau',
-  'Sluis', 'Bridgland', 'Terkki', 'Genin', 'Nooteboom', 'Cappelletti', 'Bouloucos', 'Peha', 'Haddadi', 'Warwick'];
-const POSITIONS = ['Accountant', 'Architect', 'Business Analyst', 'Data Scientist', 'Head Human Resources',
-  'Internship', 'Junior Developer', 'Principal Support Engineer', 'Purchase Manager', 'Reporting Analyst',
-  'Senior Python Developer', 'Senior Team Lead', 'Support Engineer', 'Tech Lead'];
+const FIRST = [
+  'Georgi',
+  'Bezalel',
+  'Parto',
+  'Chirstian',
+  'Kyoichi',
+  'Anneke',
+  'Tzvetan',
+  'Saniya',
+  'Sumant',
+  'Duangkaew',
+  'Mary',
+  'Patricio',
+  'Eberhardt',
+  'Berni',
+  'Guoxiang',
+  'Kazuhito',
+  'Cristinel',
+  'Kazuhide',
+  'Lillian',
+  'Mayuko',
+];
+const LAST = [
+  'Facello',
+  'Simmel',
+  'Bamford',
+  'Koblick',
+  'Maliniak',
+  'Preusig',
+  'Zielinski',
+  'Kalloufi',
+  'Peac',
+  'Piveteau',
+  'Sluis',
+  'Bridgland',
+  'Terkki',
+  'Genin',
+  'Nooteboom',
+  'Cappelletti',
+  'Bouloucos',
+  'Peha',
+  'Haddadi',
+  'Warwick',
+];
+const POSITIONS = [
+  'Accountant',
+  'Architect',
+  'Business Analyst',
+  'Data Scientist',
+  'Head Human Resources',
+  'Internship',
+  'Junior Developer',
+  'Principal Support Engineer',
+  'Purchase Manager',
+  'Reporting Analyst',
+  'Senior Python Developer',
+  'Senior Team Lead',
+  'Support Engineer',
+  'Tech Lead',
+];
 const CITIES = ['Amsterdam', 'Berlin', 'Lisbon', 'Paris', 'Tokyo'];
 
 function employees(): unknown[] {
@@ -86,10 +139,17 @@ const EMPLOYEES_MAPPING = {
     languages: { type: 'byte', fields: { long: { type: 'long' }, short: { type: 'short' } } },
     height: {
       type: 'double',
-      fields: { float: { type: 'float' }, scaled_float: { type: 'scaled_float', scaling_factor: 100 }, half_float: { type: 'half_float' } },
+      fields: {
+        float: { type: 'float' },
+        scaled_float: { type: 'scaled_float', scaling_factor: 100 },
+        half_float: { type: 'half_float' },
+      },
     },
     salary: { type: 'integer' },
-    salary_change: { type: 'double', fields: { int: { type: 'integer' }, long: { type: 'long' }, keyword: { type: 'keyword' } } },
+    salary_change: {
+      type: 'double',
+      fields: { int: { type: 'integer' }, long: { type: 'long' }, keyword: { type: 'keyword' } },
+    },
     job_positions: { type: 'keyword' },
     still_hired: { type: 'boolean' },
     is_rehired: { type: 'boolean' },
@@ -113,7 +173,15 @@ const HOSTS = ['web-1', 'web-2', 'db-1'];
 function logs(month: number, count: number, statusAsKeyword: boolean): unknown[] {
   const docs: unknown[] = [];
   for (let i = 0; i < count; i++) {
-    const t = Date.UTC(2024, month - 1, 1 + (i % 28), (i * 5) % 24, (i * 7) % 60, (i * 11) % 60, (i * 37) % 1000);
+    const t = Date.UTC(
+      2024,
+      month - 1,
+      1 + (i % 28),
+      (i * 5) % 24,
+      (i * 7) % 60,
+      (i * 11) % 60,
+      (i * 37) % 1000,
+    );
     const status = [200, 200, 200, 404, 500, 301][i % 6] as number;
     const doc: Record<string, unknown> = {
       '@timestamp': iso(t),
@@ -158,30 +226,103 @@ function generateEsTest(): void {
   writeIndex(dir, 'logs-2024.01', logsMapping(false), logs(1, 60, false));
   writeIndex(dir, 'logs-2024.02', logsMapping(true), logs(2, 40, true));
   writeIndex(dir, 'logs-archive', logsMapping(false), logs(12, 5, false));
-  writeIndex(dir, '.internal-logs', { properties: { '@timestamp': { type: 'date' }, note: { type: 'keyword' } } },
-    [{ '@timestamp': '2024-01-01T00:00:00.000Z', note: 'internal' }, { '@timestamp': '2024-01-02T00:00:00.000Z', note: 'secret' }]);
-  const metricsMapping = { properties: { '@timestamp': { type: 'date' }, cpu: { type: 'half_float' }, host: { type: 'keyword' } } };
+  writeIndex(
+    dir,
+    '.internal-logs',
+    { properties: { '@timestamp': { type: 'date' }, note: { type: 'keyword' } } },
+    [
+      { '@timestamp': '2024-01-01T00:00:00.000Z', note: 'internal' },
+      { '@timestamp': '2024-01-02T00:00:00.000Z', note: 'secret' },
+    ],
+  );
+  const metricsMapping = {
+    properties: { '@timestamp': { type: 'date' }, cpu: { type: 'half_float' }, host: { type: 'keyword' } },
+  };
   for (const name of ['metrics-a', 'metrics-b']) {
-    const docs = Array.from({ length: 5 }, (_, i) => ({ '@timestamp': iso(Date.UTC(2024, 2, 1 + i)), cpu: (i + 1) / 8, host: `${name}-h${i % 2}` }));
+    const docs = Array.from({ length: 5 }, (_, i) => ({
+      '@timestamp': iso(Date.UTC(2024, 2, 1 + i)),
+      cpu: (i + 1) / 8,
+      host: `${name}-h${i % 2}`,
+    }));
     writeIndex(dir, name, metricsMapping, docs);
   }
-  writeIndex(dir, 'languages', { properties: { language_code: { type: 'integer' }, language_name: { type: 'keyword' } } },
-    ['English', 'French', 'Spanish', 'German'].map((n, i) => ({ language_code: i + 1, language_name: n })));
+  writeIndex(
+    dir,
+    'languages',
+    { properties: { language_code: { type: 'integer' }, language_name: { type: 'keyword' } } },
+    ['English', 'French', 'Spanish', 'German'].map((n, i) => ({ language_code: i + 1, language_name: n })),
+  );
   writeJson(join(dir, 'aliases.json'), { logs: ['logs-2024.01', 'logs-2024.02'], staff: ['employees'] });
   writeJson(join(dir, 'hidden.json'), ['logs-archive']);
   writeJson(join(dir, 'unavailable_shards.json'), ['metrics-b']);
   writeJson(join(dir, 'security.json'), {
     users: [
-      { username: 'elastic', password: 'changeme', roles: ['superuser'], cluster: ['all'], indices: [{ names: ['*'], privileges: ['all'] }] },
-      { username: 'reader', password: 'reader-pass', roles: ['esql_reader'], cluster: [], indices: [{ names: ['employees', 'logs-*', 'languages', 'metrics-*'], privileges: ['read', 'view_index_metadata'] }] },
-      { username: 'emp_only', password: 'emp-pass', roles: ['emp_reader'], cluster: [], indices: [{ names: ['employees'], privileges: ['read'] }] },
-      { username: 'meta_only', password: 'meta-pass', roles: ['meta'], cluster: [], indices: [{ names: ['*'], privileges: ['view_index_metadata'] }] },
-      { username: 'monitor', password: 'monitor-pass', roles: ['monitoring'], cluster: ['monitor'], indices: [] },
+      {
+        username: 'elastic',
+        password: 'changeme',
+        roles: ['superuser'],
+        cluster: ['all'],
+        indices: [{ names: ['*'], privileges: ['all'] }],
+      },
+      {
+        username: 'reader',
+        password: 'reader-pass',
+        roles: ['esql_reader'],
+        cluster: [],
+        indices: [
+          {
+            names: ['employees', 'logs-*', 'languages', 'metrics-*'],
+            privileges: ['read', 'view_index_metadata'],
+          },
+        ],
+      },
+      {
+        username: 'emp_only',
+        password: 'emp-pass',
+        roles: ['emp_reader'],
+        cluster: [],
+        indices: [{ names: ['employees'], privileges: ['read'] }],
+      },
+      {
+        username: 'meta_only',
+        password: 'meta-pass',
+        roles: ['meta'],
+        cluster: [],
+        indices: [{ names: ['*'], privileges: ['view_index_metadata'] }],
+      },
+      {
+        username: 'monitor',
+        password: 'monitor-pass',
+        roles: ['monitoring'],
+        cluster: ['monitor'],
+        indices: [],
+      },
     ],
     api_keys: [
-      { id: 'read-key', api_key: 'read-secret', name: 'recommended', username: 'elastic', cluster: [], indices: [{ names: ['*'], privileges: ['read', 'view_index_metadata'] }] },
-      { id: 'emp-key', api_key: 'emp-secret', name: 'employees only', username: 'elastic', cluster: [], indices: [{ names: ['employees'], privileges: ['read', 'view_index_metadata'] }] },
-      { id: 'admin-key', api_key: 'admin-secret', name: 'admin', username: 'elastic', cluster: ['all'], indices: [{ names: ['*'], privileges: ['all'] }] },
+      {
+        id: 'read-key',
+        api_key: 'read-secret',
+        name: 'recommended',
+        username: 'elastic',
+        cluster: [],
+        indices: [{ names: ['*'], privileges: ['read', 'view_index_metadata'] }],
+      },
+      {
+        id: 'emp-key',
+        api_key: 'emp-secret',
+        name: 'employees only',
+        username: 'elastic',
+        cluster: [],
+        indices: [{ names: ['employees'], privileges: ['read', 'view_index_metadata'] }],
+      },
+      {
+        id: 'admin-key',
+        api_key: 'admin-secret',
+        name: 'admin',
+        username: 'elastic',
+        cluster: ['all'],
+        indices: [{ names: ['*'], privileges: ['all'] }],
+      },
     ],
   });
 }
@@ -190,7 +331,20 @@ function generateEsTest(): void {
 // weblogs
 // ---------------------------------------------------------------------------------------------
 
-const PATHS = ['/', '/index.html', '/products', '/products/42', '/cart', '/checkout', '/api/v1/search', '/api/v1/items', '/login', '/static/app.js', '/static/style.css', '/blog/esql-intro'];
+const PATHS = [
+  '/',
+  '/index.html',
+  '/products',
+  '/products/42',
+  '/cart',
+  '/checkout',
+  '/api/v1/search',
+  '/api/v1/items',
+  '/login',
+  '/static/app.js',
+  '/static/style.css',
+  '/blog/esql-intro',
+];
 const METHODS = ['GET', 'GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE'];
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36',
@@ -201,13 +355,48 @@ const AGENTS = [
   'Googlebot/2.1 (+http://www.google.com/bot.html)',
 ];
 const GEOS = [
-  { country_iso_code: 'US', country_name: 'United States', city_name: 'New York', location: { lat: 40.7128, lon: -74.006 } },
-  { country_iso_code: 'US', country_name: 'United States', city_name: 'San Francisco', location: { lat: 37.7749, lon: -122.4194 } },
-  { country_iso_code: 'FR', country_name: 'France', city_name: 'Paris', location: { lat: 48.8566, lon: 2.3522 } },
-  { country_iso_code: 'DE', country_name: 'Germany', city_name: 'Berlin', location: { lat: 52.52, lon: 13.405 } },
-  { country_iso_code: 'JP', country_name: 'Japan', city_name: 'Tokyo', location: { lat: 35.6762, lon: 139.6503 } },
-  { country_iso_code: 'BR', country_name: 'Brazil', city_name: 'São Paulo', location: { lat: -23.5505, lon: -46.6333 } },
-  { country_iso_code: 'IN', country_name: 'India', city_name: 'Mumbai', location: { lat: 19.076, lon: 72.8777 } },
+  {
+    country_iso_code: 'US',
+    country_name: 'United States',
+    city_name: 'New York',
+    location: { lat: 40.7128, lon: -74.006 },
+  },
+  {
+    country_iso_code: 'US',
+    country_name: 'United States',
+    city_name: 'San Francisco',
+    location: { lat: 37.7749, lon: -122.4194 },
+  },
+  {
+    country_iso_code: 'FR',
+    country_name: 'France',
+    city_name: 'Paris',
+    location: { lat: 48.8566, lon: 2.3522 },
+  },
+  {
+    country_iso_code: 'DE',
+    country_name: 'Germany',
+    city_name: 'Berlin',
+    location: { lat: 52.52, lon: 13.405 },
+  },
+  {
+    country_iso_code: 'JP',
+    country_name: 'Japan',
+    city_name: 'Tokyo',
+    location: { lat: 35.6762, lon: 139.6503 },
+  },
+  {
+    country_iso_code: 'BR',
+    country_name: 'Brazil',
+    city_name: 'São Paulo',
+    location: { lat: -23.5505, lon: -46.6333 },
+  },
+  {
+    country_iso_code: 'IN',
+    country_name: 'India',
+    city_name: 'Mumbai',
+    location: { lat: 19.076, lon: 72.8777 },
+  },
 ];
 const USERS = Array.from({ length: 40 }, (_, i) => ({
   id: `u${String(i + 1).padStart(3, '0')}`,
@@ -270,13 +459,20 @@ const WEBLOGS_MAPPING = {
     http: {
       properties: {
         request: { properties: { method: { type: 'keyword' }, referrer: { type: 'keyword' } } },
-        response: { properties: { status_code: { type: 'short' }, body: { properties: { bytes: { type: 'long' } } } } },
+        response: {
+          properties: { status_code: { type: 'short' }, body: { properties: { bytes: { type: 'long' } } } },
+        },
         version: { type: 'keyword' },
       },
     },
     url: { properties: { path: { type: 'keyword' }, original: { type: 'wildcard' } } },
     client: { properties: { ip: { type: 'ip' } } },
-    user_agent: { properties: { original: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 1024 } } }, name: { type: 'keyword' } } },
+    user_agent: {
+      properties: {
+        original: { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 1024 } } },
+        name: { type: 'keyword' },
+      },
+    },
     geo: {
       properties: {
         country_iso_code: { type: 'keyword' },
@@ -285,11 +481,20 @@ const WEBLOGS_MAPPING = {
         location: { type: 'geo_point' },
       },
     },
-    user: { properties: { id: { type: 'keyword' }, name: { type: 'text', fields: { keyword: { type: 'keyword' } } }, plan: { type: 'keyword' } } },
+    user: {
+      properties: {
+        id: { type: 'keyword' },
+        name: { type: 'text', fields: { keyword: { type: 'keyword' } } },
+        plan: { type: 'keyword' },
+      },
+    },
     event: { properties: { duration: { type: 'long' }, outcome: { type: 'keyword' } } },
     message: { type: 'match_only_text' },
     tags: { type: 'keyword' },
-    request_headers: { type: 'nested', properties: { name: { type: 'keyword' }, value: { type: 'keyword' } } },
+    request_headers: {
+      type: 'nested',
+      properties: { name: { type: 'keyword' }, value: { type: 'keyword' } },
+    },
   },
 };
 
@@ -299,11 +504,30 @@ function generateWeblogs(): void {
   writeJson(join(dir, 'aliases.json'), { web: ['weblogs'] });
   writeJson(join(dir, 'security.json'), {
     users: [
-      { username: 'elastic', password: 'changeme', roles: ['superuser'], cluster: ['all'], indices: [{ names: ['*'], privileges: ['all'] }] },
-      { username: 'analyst', password: 'analyst-pass', roles: ['analyst'], cluster: [], indices: [{ names: ['weblogs', 'web'], privileges: ['read', 'view_index_metadata'] }] },
+      {
+        username: 'elastic',
+        password: 'changeme',
+        roles: ['superuser'],
+        cluster: ['all'],
+        indices: [{ names: ['*'], privileges: ['all'] }],
+      },
+      {
+        username: 'analyst',
+        password: 'analyst-pass',
+        roles: ['analyst'],
+        cluster: [],
+        indices: [{ names: ['weblogs', 'web'], privileges: ['read', 'view_index_metadata'] }],
+      },
     ],
     api_keys: [
-      { id: 'weblogs-key', api_key: 'weblogs-secret', name: 'weblogs read', username: 'elastic', cluster: [], indices: [{ names: ['weblogs', 'web'], privileges: ['read', 'view_index_metadata'] }] },
+      {
+        id: 'weblogs-key',
+        api_key: 'weblogs-secret',
+        name: 'weblogs read',
+        username: 'elastic',
+        cluster: [],
+        indices: [{ names: ['weblogs', 'web'], privileges: ['read', 'view_index_metadata'] }],
+      },
     ],
   });
 }

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startTestCluster } from './server.ts';
 
-const usage = 'usage: npm run es-test-cluster -- --fixtures DIR [--port 9200] [--host 127.0.0.1] [--tls] [--version 8.15.0|9.1.0|serverless] [--query-delay-ms N]';
+const usage =
+  'usage: npm run es-test-cluster -- --fixtures DIR [--port 9200] [--host 127.0.0.1] [--tls] [--version 8.15.0|9.1.0|serverless] [--query-delay-ms N]';
 
 async function main(): Promise<void> {
   let values;
@@ -39,10 +40,16 @@ async function main(): Promise<void> {
   // npm runs the script from the package directory: resolve relative paths against the caller's.
   const base = process.env.INIT_CWD ?? process.cwd();
   const cluster = await startTestCluster({
-    fixtures: resolve(base, values.fixtures), port, host: values.host, tls: values.tls, version: values.version,
+    fixtures: resolve(base, values.fixtures),
+    port,
+    host: values.host,
+    tls: values.tls,
+    version: values.version,
     queryDelayMs: Number(values['query-delay-ms']),
   });
-  console.log(`es-test-cluster ${cluster.version.serverless ? 'serverless' : cluster.version.number} listening on ${cluster.url}`);
+  console.log(
+    `es-test-cluster ${cluster.version.serverless ? 'serverless' : cluster.version.number} listening on ${cluster.url}`,
+  );
   if (cluster.caPath) console.log(`CA certificate: ${cluster.caPath}`);
   const shutdown = (): void => {
     void cluster.stop().then(() => process.exit(0));

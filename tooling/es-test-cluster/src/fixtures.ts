@@ -64,7 +64,8 @@ function readJson(path: string): unknown {
 }
 
 function stringArray(v: unknown, what: string): string[] {
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new Error(`${what} must be an array of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new Error(`${what} must be an array of strings`);
   return v as string[];
 }
 
@@ -87,9 +88,11 @@ export function parseSecurity(raw: unknown): SecurityConfig {
   return {
     users: users.map((u: unknown, i) => {
       const x = (u ?? {}) as Record<string, unknown>;
-      if (typeof x.username !== 'string' || typeof x.password !== 'string') throw new Error(`security.json users[${i}] needs username and password`);
+      if (typeof x.username !== 'string' || typeof x.password !== 'string')
+        throw new Error(`security.json users[${i}] needs username and password`);
       return {
-        username: x.username, password: x.password,
+        username: x.username,
+        password: x.password,
         roles: x.roles === undefined ? undefined : stringArray(x.roles, `users[${i}].roles`),
         cluster: x.cluster === undefined ? [] : stringArray(x.cluster, `users[${i}].cluster`),
         indices: grants(x.indices, `users[${i}]`),
@@ -97,9 +100,11 @@ export function parseSecurity(raw: unknown): SecurityConfig {
     }),
     api_keys: keys.map((k: unknown, i) => {
       const x = (k ?? {}) as Record<string, unknown>;
-      if (typeof x.id !== 'string' || typeof x.api_key !== 'string') throw new Error(`security.json api_keys[${i}] needs id and api_key`);
+      if (typeof x.id !== 'string' || typeof x.api_key !== 'string')
+        throw new Error(`security.json api_keys[${i}] needs id and api_key`);
       return {
-        id: x.id, api_key: x.api_key,
+        id: x.id,
+        api_key: x.api_key,
         name: typeof x.name === 'string' ? x.name : undefined,
         username: typeof x.username === 'string' ? x.username : undefined,
         cluster: x.cluster === undefined ? [] : stringArray(x.cluster, `api_keys[${i}].cluster`),
@@ -110,7 +115,12 @@ export function parseSecurity(raw: unknown): SecurityConfig {
 }
 
 /** Builds the in-memory index from a mapping and source documents. */
-export function buildIndex(name: string, mapping: MappingBody, docs: Record<string, unknown>[], opts: { hidden?: boolean; unavailable?: boolean; ids?: string[] } = {}): LoadedIndex {
+export function buildIndex(
+  name: string,
+  mapping: MappingBody,
+  docs: Record<string, unknown>[],
+  opts: { hidden?: boolean; unavailable?: boolean; ids?: string[] } = {},
+): LoadedIndex {
   const fields = flattenMapping(mapping);
   const esqlTypes = new Map<string, EsqlType>();
   for (const f of fields) {
@@ -169,8 +179,11 @@ function readNdjson(path: string): Record<string, unknown>[] {
 
 /** Loads a fixture directory (see README.md for the format). */
 export function loadFixtures(dir: string): Fixtures {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`fixtures directory not found: ${dir}`);
-  const hiddenList = existsSync(join(dir, 'hidden.json')) ? stringArray(readJson(join(dir, 'hidden.json')), 'hidden.json') : [];
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new Error(`fixtures directory not found: ${dir}`);
+  const hiddenList = existsSync(join(dir, 'hidden.json'))
+    ? stringArray(readJson(join(dir, 'hidden.json')), 'hidden.json')
+    : [];
   const unavailable = existsSync(join(dir, 'unavailable_shards.json'))
     ? stringArray(readJson(join(dir, 'unavailable_shards.json')), 'unavailable_shards.json')
     : [];
@@ -184,10 +197,13 @@ export function loadFixtures(dir: string): Fixtures {
       const raw = existsSync(mappingPath) ? (readJson(mappingPath) as MappingBody) : { properties: {} };
       const mapping: MappingBody = (raw as { mappings?: MappingBody }).mappings ?? raw;
       const docs = readNdjson(join(idxDir, 'docs.ndjson'));
-      indices.set(name, buildIndex(name, mapping, docs, {
-        hidden: name.startsWith('.') || hiddenList.includes(name),
-        unavailable: unavailable.includes(name),
-      }));
+      indices.set(
+        name,
+        buildIndex(name, mapping, docs, {
+          hidden: name.startsWith('.') || hiddenList.includes(name),
+          unavailable: unavailable.includes(name),
+        }),
+      );
     }
   }
   const aliases = new Map<string, string[]>();
@@ -195,10 +211,13 @@ export function loadFixtures(dir: string): Fixtures {
     const raw = readJson(join(dir, 'aliases.json')) as Record<string, unknown>;
     for (const [alias, list] of Object.entries(raw ?? {})) {
       const names = stringArray(list, `aliases.json[${alias}]`);
-      for (const n of names) if (!indices.has(n)) throw new Error(`aliases.json: alias [${alias}] points at unknown index [${n}]`);
+      for (const n of names)
+        if (!indices.has(n)) throw new Error(`aliases.json: alias [${alias}] points at unknown index [${n}]`);
       aliases.set(alias, names);
     }
   }
-  const security = existsSync(join(dir, 'security.json')) ? parseSecurity(readJson(join(dir, 'security.json'))) : null;
+  const security = existsSync(join(dir, 'security.json'))
+    ? parseSecurity(readJson(join(dir, 'security.json')))
+    : null;
   return { dir, indices, aliases, security };
 }

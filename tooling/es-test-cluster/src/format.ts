@@ -17,17 +17,33 @@ function cell(v: unknown): string {
 }
 
 function csvEscape(s: string, delimiter: string): string {
-  return s.includes('"') || s.includes(delimiter) || s.includes('\n') || s.includes('\r') ? `"${s.replace(/"/g, '""')}"` : s;
+  return s.includes('"') || s.includes(delimiter) || s.includes('\n') || s.includes('\r')
+    ? `"${s.replace(/"/g, '""')}"`
+    : s;
 }
 
-export function renderText(format: TextFormat, columns: Column[], values: unknown[][], delimiter = ','): string {
+export function renderText(
+  format: TextFormat,
+  columns: Column[],
+  values: unknown[][],
+  delimiter = ',',
+): string {
   if (format === 'csv') {
-    const lines = [columns.map((c) => csvEscape(c.name, delimiter)).join(delimiter), ...values.map((r) => r.map((v) => csvEscape(cell(v), delimiter)).join(delimiter))];
+    const lines = [
+      columns.map((c) => csvEscape(c.name, delimiter)).join(delimiter),
+      ...values.map((r) => r.map((v) => csvEscape(cell(v), delimiter)).join(delimiter)),
+    ];
     return lines.join('\r\n') + '\r\n';
   }
   if (format === 'tsv') {
-    const esc = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-    return [columns.map((c) => esc(c.name)).join('\t'), ...values.map((r) => r.map((v) => esc(cell(v))).join('\t'))].join('\n') + '\n';
+    const esc = (s: string): string =>
+      s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+    return (
+      [
+        columns.map((c) => esc(c.name)).join('\t'),
+        ...values.map((r) => r.map((v) => esc(cell(v))).join('\t')),
+      ].join('\n') + '\n'
+    );
   }
   const widths = columns.map((c, i) => Math.max(15, c.name.length, ...values.map((r) => cell(r[i]).length)));
   const center = (s: string, w: number): string => {

@@ -1,5 +1,13 @@
 import type { EsqlType, Scalar, Value } from './values.ts';
-import { compareIps, compareScalars, compareVersions, esqlTypeOfMapping, normaliseMv, parseDate, toHalfFloat } from './values.ts';
+import {
+  compareIps,
+  compareScalars,
+  compareVersions,
+  esqlTypeOfMapping,
+  normaliseMv,
+  parseDate,
+  toHalfFloat,
+} from './values.ts';
 
 export interface FieldMapping {
   type?: string;
@@ -35,20 +43,40 @@ export interface IndexField {
 
 export function flattenMapping(mapping: MappingBody): IndexField[] {
   const out: IndexField[] = [];
-  const walk = (props: Record<string, FieldMapping>, prefix: string, inNested: boolean, disabled: boolean): void => {
+  const walk = (
+    props: Record<string, FieldMapping>,
+    prefix: string,
+    inNested: boolean,
+    disabled: boolean,
+  ): void => {
     for (const [key, m] of Object.entries(props)) {
       const name = prefix ? `${prefix}.${key}` : key;
       const type = m.type ?? (m.properties ? 'object' : 'object');
       const isObject = type === 'object' || type === 'nested';
       const nested = inNested || type === 'nested';
       const off = disabled || m.enabled === false;
-      out.push({ name, type, sourcePath: name, valueMapping: m, inNested: nested, disabled: off, isMultiField: false, isObject });
+      out.push({
+        name,
+        type,
+        sourcePath: name,
+        valueMapping: m,
+        inNested: nested,
+        disabled: off,
+        isMultiField: false,
+        isObject,
+      });
       if (m.properties) walk(m.properties, name, nested, off);
       if (m.fields) {
         for (const [sub, sm] of Object.entries(m.fields)) {
           out.push({
-            name: `${name}.${sub}`, type: sm.type ?? 'keyword', sourcePath: name, valueMapping: sm,
-            inNested: nested, disabled: off, isMultiField: true, isObject: false,
+            name: `${name}.${sub}`,
+            type: sm.type ?? 'keyword',
+            sourcePath: name,
+            valueMapping: sm,
+            inNested: nested,
+            disabled: off,
+            isMultiField: true,
+            isObject: false,
           });
         }
       }
@@ -153,7 +181,8 @@ function geoPointValues(raw: unknown[]): string[] {
     }
     if (typeof v === 'object') {
       const o = v as Record<string, unknown>;
-      if (typeof o.lat === 'number' && typeof o.lon === 'number') return void out.push(formatGeoPoint(o.lon, o.lat));
+      if (typeof o.lat === 'number' && typeof o.lon === 'number')
+        return void out.push(formatGeoPoint(o.lon, o.lat));
       if (o.type === 'Point' && Array.isArray(o.coordinates)) {
         const [lon, lat] = o.coordinates as number[];
         if (typeof lon === 'number' && typeof lat === 'number') out.push(formatGeoPoint(lon, lat));
@@ -171,13 +200,20 @@ function geoJsonToWkt(o: Record<string, unknown>): string | null {
   const type = String(o.type ?? '').toLowerCase();
   const c = o.coordinates;
   switch (type) {
-    case 'point': return `POINT (${pt(c)})`;
-    case 'linestring': return `LINESTRING ${line(c)}`;
-    case 'polygon': return `POLYGON ${poly(c)}`;
-    case 'multipoint': return `MULTIPOINT ${line(c)}`;
-    case 'multilinestring': return `MULTILINESTRING ${poly(c)}`;
-    case 'multipolygon': return Array.isArray(c) ? `MULTIPOLYGON (${c.map(poly).join(', ')})` : null;
-    default: return null;
+    case 'point':
+      return `POINT (${pt(c)})`;
+    case 'linestring':
+      return `LINESTRING ${line(c)}`;
+    case 'polygon':
+      return `POLYGON ${poly(c)}`;
+    case 'multipoint':
+      return `MULTIPOINT ${line(c)}`;
+    case 'multilinestring':
+      return `MULTILINESTRING ${poly(c)}`;
+    case 'multipolygon':
+      return Array.isArray(c) ? `MULTIPOLYGON (${c.map(poly).join(', ')})` : null;
+    default:
+      return null;
   }
 }
 
@@ -185,7 +221,12 @@ function geoJsonToWkt(o: Record<string, unknown>): string | null {
  * Converts the `_source` values of a field into the ES|QL value the column shows. Values read from
  * doc values come back sorted (keyword/ip/version also de-duplicated), as in Elasticsearch.
  */
-export function convertSource(raw: unknown[], mappingType: string, m: FieldMapping, esqlType: EsqlType): Value {
+export function convertSource(
+  raw: unknown[],
+  mappingType: string,
+  m: FieldMapping,
+  esqlType: EsqlType,
+): Value {
   if (esqlType === 'unsupported') return null;
   if (esqlType === 'geo_point' || esqlType === 'cartesian_point') return normaliseMv(geoPointValues(raw));
   const flat = flattenRaw(raw);
@@ -197,7 +238,12 @@ export function convertSource(raw: unknown[], mappingType: string, m: FieldMappi
       if (mappingType === 'constant_keyword' && typeof m.value === 'string') return m.value;
       for (const v of flat) if (typeof v !== 'object') vals.push(String(v));
       const dedup = [...new Set(vals as string[])];
-      const cmp = esqlType === 'ip' ? compareIps : esqlType === 'version' ? compareVersions : (a: string, b: string) => compareScalars(a, b);
+      const cmp =
+        esqlType === 'ip'
+          ? compareIps
+          : esqlType === 'version'
+            ? compareVersions
+            : (a: string, b: string) => compareScalars(a, b);
       dedup.sort(cmp);
       return normaliseMv(dedup);
     }

@@ -19,10 +19,21 @@ export interface Resolution {
 
 /** Splits `a,b*,-c` into parts. */
 export function splitPattern(expr: string): PatternPart[] {
-  return expr.split(',').map((s) => s.trim()).filter(Boolean).map((s) => (s.startsWith('-') ? { name: s.slice(1), exclude: true } : { name: s, exclude: false }));
+  return expr
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => (s.startsWith('-') ? { name: s.slice(1), exclude: true } : { name: s, exclude: false }));
 }
 
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60000, h: 3600000, H: 3600000, d: 86400000, w: 604800000 };
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60000,
+  h: 3600000,
+  H: 3600000,
+  d: 86400000,
+  w: 604800000,
+};
 
 function dateMathNow(expr: string, now: number): number {
   let t = now;
@@ -32,8 +43,12 @@ function dateMathNow(expr: string, now: number): number {
     if (m[4]) {
       const d = new Date(t);
       switch (m[4]) {
-        case 'y': t = Date.UTC(d.getUTCFullYear(), 0, 1); break;
-        case 'M': t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1); break;
+        case 'y':
+          t = Date.UTC(d.getUTCFullYear(), 0, 1);
+          break;
+        case 'M':
+          t = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+          break;
         case 'w': {
           const day = Math.floor(t / 86400000) * 86400000;
           t = day - ((new Date(day).getUTCDay() + 6) % 7) * 86400000;
@@ -75,7 +90,10 @@ export function resolveDateMath(name: string, now: number): string {
  * principal may not access; explicit names are reported as missing or unauthorized.
  */
 export function resolveIndices(
-  fx: Fixtures, parts: PatternPart[], principal: Principal, action: IndexAction,
+  fx: Fixtures,
+  parts: PatternPart[],
+  principal: Principal,
+  action: IndexAction,
   opts: { expandHidden?: boolean; now?: number } = {},
 ): Resolution {
   const now = opts.now ?? Date.now();
@@ -137,5 +155,8 @@ export function resolveIndices(
 
 /** Aliases (by name) that contain the index. */
 export function aliasesOf(fx: Fixtures, index: string): string[] {
-  return [...fx.aliases.entries()].filter(([, members]) => members.includes(index)).map(([a]) => a).sort();
+  return [...fx.aliases.entries()]
+    .filter(([, members]) => members.includes(index))
+    .map(([a]) => a)
+    .sort();
 }

@@ -22,7 +22,10 @@ export interface Principal {
 
 /** A principal with every privilege, used when the fixture has no security.json. */
 export const SUPERUSER: Principal = {
-  kind: 'anonymous', username: '_anonymous', roles: ['superuser'], cluster: ['all'],
+  kind: 'anonymous',
+  username: '_anonymous',
+  roles: ['superuser'],
+  cluster: ['all'],
   indices: [{ names: ['*'], privileges: ['all'] }],
 };
 
@@ -46,7 +49,14 @@ export function indexActionGrantedBy(action: IndexAction): readonly string[] {
 /** Simple glob (`*` and `?`) matching, as index privilege names use. */
 export function globMatch(pattern: string, name: string): boolean {
   if (!pattern.includes('*') && !pattern.includes('?')) return pattern === name;
-  const re = new RegExp('^' + pattern.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/]/g, '\\$&'))).join('') + '$');
+  const re = new RegExp(
+    '^' +
+      pattern
+        .split('')
+        .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/]/g, '\\$&')))
+        .join('') +
+      '$',
+  );
   return re.test(name);
 }
 
@@ -59,7 +69,9 @@ function privilegeCovers(privilege: string, requested: string): boolean {
 /** True when the principal may run `action` on the concrete index or alias `name`. */
 export function mayIndex(p: Principal, action: IndexAction, name: string): boolean {
   const needed = GRANTED_BY[action];
-  return p.indices.some((g) => g.names.some((n) => globMatch(n, name)) && g.privileges.some((priv) => needed.includes(priv)));
+  return p.indices.some(
+    (g) => g.names.some((n) => globMatch(n, name)) && g.privileges.some((priv) => needed.includes(priv)),
+  );
 }
 
 export function mayCluster(p: Principal, action: ClusterAction): boolean {
@@ -68,9 +80,10 @@ export function mayCluster(p: Principal, action: ClusterAction): boolean {
 
 /** `_has_privileges` semantics: does some grant cover the whole requested name/pattern? */
 export function hasIndexPrivilege(p: Principal, requestedName: string, privilege: string): boolean {
-  return p.indices.some((g) =>
-    g.privileges.some((priv) => privilegeCovers(priv, privilege)) &&
-    g.names.some((n) => patternCovers(n, requestedName)),
+  return p.indices.some(
+    (g) =>
+      g.privileges.some((priv) => privilegeCovers(priv, privilege)) &&
+      g.names.some((n) => patternCovers(n, requestedName)),
   );
 }
 
@@ -96,13 +109,19 @@ function actorText(p: Principal): string {
 }
 
 export function unauthorizedIndices(p: Principal, action: IndexAction, indices: readonly string[]): EsError {
-  return new EsError(403, 'security_exception',
-    `action [${action}] is unauthorized for ${actorText(p)} on indices [${indices.join(',')}], this action is granted by the index privileges [${GRANTED_BY[action].join(',')}]`);
+  return new EsError(
+    403,
+    'security_exception',
+    `action [${action}] is unauthorized for ${actorText(p)} on indices [${indices.join(',')}], this action is granted by the index privileges [${GRANTED_BY[action].join(',')}]`,
+  );
 }
 
 export function unauthorizedCluster(p: Principal, action: ClusterAction): EsError {
-  return new EsError(403, 'security_exception',
-    `action [${action}] is unauthorized for ${actorText(p)}, this action is granted by the cluster privileges [${CLUSTER_GRANTED_BY[action].join(',')}]`);
+  return new EsError(
+    403,
+    'security_exception',
+    `action [${action}] is unauthorized for ${actorText(p)}, this action is granted by the cluster privileges [${CLUSTER_GRANTED_BY[action].join(',')}]`,
+  );
 }
 
 function safeEqual(a: string, b: string): boolean {
@@ -112,7 +131,9 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 function wwwAuthenticate(serverless: boolean): string[] {
-  return serverless ? ['ApiKey'] : ['Basic realm="security", charset="UTF-8"', 'Bearer realm="security"', 'ApiKey'];
+  return serverless
+    ? ['ApiKey']
+    : ['Basic realm="security", charset="UTF-8"', 'Bearer realm="security"', 'ApiKey'];
 }
 
 function authError(reason: string, serverless: boolean): EsError {
@@ -124,7 +145,12 @@ function authError(reason: string, serverless: boolean): EsError {
  * Authenticates the `Authorization` header against security.json. Throws the 401 Elasticsearch
  * sends. `uri` is the request URI as it appears in ES messages.
  */
-export function authenticate(security: SecurityConfig | null, authorization: string | undefined, uri: string, serverless: boolean): Principal {
+export function authenticate(
+  security: SecurityConfig | null,
+  authorization: string | undefined,
+  uri: string,
+  serverless: boolean,
+): Principal {
   if (!security) return SUPERUSER;
   if (!authorization || authorization.trim() === '') {
     throw authError(`missing authentication credentials for REST request [${uri}]`, serverless);
@@ -132,7 +158,8 @@ export function authenticate(security: SecurityConfig | null, authorization: str
   const m = /^(\S+)\s+(.*)$/.exec(authorization.trim());
   const scheme = (m?.[1] ?? '').toLowerCase();
   const cred = m?.[2]?.trim() ?? '';
-  const generic = 'unable to authenticate with provided credentials and anonymous access is not allowed for this request';
+  const generic =
+    'unable to authenticate with provided credentials and anonymous access is not allowed for this request';
   if (scheme === 'apikey') {
     let decoded = '';
     try {
@@ -148,8 +175,12 @@ export function authenticate(security: SecurityConfig | null, authorization: str
       throw authError(generic, serverless);
     }
     return {
-      kind: 'api_key', username: key.username ?? 'elastic', apiKeyId: key.id, roles: [],
-      cluster: key.cluster, indices: key.indices,
+      kind: 'api_key',
+      username: key.username ?? 'elastic',
+      apiKeyId: key.id,
+      roles: [],
+      cluster: key.cluster,
+      indices: key.indices,
     };
   }
   if (scheme === 'basic' && !serverless) {

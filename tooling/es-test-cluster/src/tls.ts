@@ -7,9 +7,17 @@ export interface TlsMaterial {
   keyPem: string;
 }
 
-function forgeKeys(): { publicKey: forge.pki.rsa.PublicKey; privateKey: forge.pki.rsa.PrivateKey; privatePem: string } {
+function forgeKeys(): {
+  publicKey: forge.pki.rsa.PublicKey;
+  privateKey: forge.pki.rsa.PrivateKey;
+  privatePem: string;
+} {
   // Node's native generator is far faster than forge's pure-JS one.
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
   const priv = forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey;
   const pub = forge.pki.setRsaPublicKey(priv.n, priv.e);
   return { publicKey: pub, privateKey: priv, privatePem: forge.pki.privateKeyToPem(priv) };
@@ -33,7 +41,10 @@ export function generateTls(): TlsMaterial {
   ca.serialNumber = serial();
   ca.validity.notBefore = notBefore;
   ca.validity.notAfter = notAfter;
-  const caSubject = [{ name: 'commonName', value: 'es-test-cluster CA' }, { name: 'organizationName', value: 'es-test-cluster' }];
+  const caSubject = [
+    { name: 'commonName', value: 'es-test-cluster CA' },
+    { name: 'organizationName', value: 'es-test-cluster' },
+  ];
   ca.setSubject(caSubject);
   ca.setIssuer(caSubject);
   ca.setExtensions([
@@ -49,16 +60,30 @@ export function generateTls(): TlsMaterial {
   cert.serialNumber = serial();
   cert.validity.notBefore = notBefore;
   cert.validity.notAfter = notAfter;
-  cert.setSubject([{ name: 'commonName', value: 'localhost' }, { name: 'organizationName', value: 'es-test-cluster' }]);
+  cert.setSubject([
+    { name: 'commonName', value: 'localhost' },
+    { name: 'organizationName', value: 'es-test-cluster' },
+  ]);
   cert.setIssuer(caSubject);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },
     { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
     { name: 'extKeyUsage', serverAuth: true },
-    { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
+    {
+      name: 'subjectAltName',
+      altNames: [
+        { type: 2, value: 'localhost' },
+        { type: 7, ip: '127.0.0.1' },
+        { type: 7, ip: '::1' },
+      ],
+    },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKeys.privateKey, forge.md.sha256.create());
 
-  return { caPem: forge.pki.certificateToPem(ca), certPem: forge.pki.certificateToPem(cert), keyPem: keys.privatePem };
+  return {
+    caPem: forge.pki.certificateToPem(ca),
+    certPem: forge.pki.certificateToPem(cert),
+    keyPem: keys.privatePem,
+  };
 }

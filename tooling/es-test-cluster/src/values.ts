@@ -32,7 +32,7 @@ export function formatDate(ms: number): string {
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return String(ms);
   const y = d.getUTCFullYear();
-  const year = y >= 0 && y <= 9999 ? pad(y, 4) : (y < 0 ? '-' + pad(-y, 6) : '+' + pad(y, 6));
+  const year = y >= 0 && y <= 9999 ? pad(y, 4) : y < 0 ? '-' + pad(-y, 6) : '+' + pad(y, 6);
   return `${year}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}.${pad(d.getUTCMilliseconds(), 3)}Z`;
 }
 
@@ -50,7 +50,10 @@ export function parseDate(v: unknown): number | null {
   if (typeof v !== 'string') return null;
   const s = v.trim();
   if (/^-?\d+$/.test(s)) return Number(s);
-  const m = /^([+-]?\d{4,9})(?:-(\d{1,2})(?:-(\d{1,2})(?:[T ](\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?)?)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(s);
+  const m =
+    /^([+-]?\d{4,9})(?:-(\d{1,2})(?:-(\d{1,2})(?:[T ](\d{1,2})(?::(\d{1,2})(?::(\d{1,2})(?:[.,](\d{1,9}))?)?)?)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(
+      s,
+    );
   if (!m) return null;
   const year = Number(m[1]);
   const month = Number(m[2] ?? '1');
@@ -133,8 +136,16 @@ function ipKey(ip: string): string {
     const [head = '', tail = ''] = ip.split('::');
     const h = head ? head.split(':') : [];
     const t = tail ? tail.split(':') : [];
-    const parts = ip.includes('::') ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
+    const parts = ip.includes('::')
+      ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t]
+      : h;
     return '1' + parts.map((p) => p.padStart(4, '0')).join('');
   }
-  return '0' + ip.split('.').map((p) => Number(p).toString(16).padStart(2, '0')).join('');
+  return (
+    '0' +
+    ip
+      .split('.')
+      .map((p) => Number(p).toString(16).padStart(2, '0'))
+      .join('')
+  );
 }

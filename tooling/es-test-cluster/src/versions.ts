@@ -13,9 +13,20 @@ export interface VersionInfo {
 }
 
 const LUCENE: Record<string, string> = {
-  '8.10': '9.7.0', '8.11': '9.8.0', '8.12': '9.9.1', '8.13': '9.10.0', '8.14': '9.10.0',
-  '8.15': '9.11.1', '8.16': '9.12.0', '8.17': '9.12.0', '8.18': '9.12.1', '8.19': '9.12.2',
-  '9.0': '10.1.0', '9.1': '10.2.2', '9.2': '10.3.1', '9.3': '10.3.2',
+  '8.10': '9.7.0',
+  '8.11': '9.8.0',
+  '8.12': '9.9.1',
+  '8.13': '9.10.0',
+  '8.14': '9.10.0',
+  '8.15': '9.11.1',
+  '8.16': '9.12.0',
+  '8.17': '9.12.0',
+  '8.18': '9.12.1',
+  '8.19': '9.12.2',
+  '9.0': '10.1.0',
+  '9.1': '10.2.2',
+  '9.2': '10.3.1',
+  '9.3': '10.3.2',
 };
 
 export const DEFAULT_VERSION = '8.15.0';
@@ -29,8 +40,13 @@ export function parseVersion(input: string): VersionInfo {
   const text = input.trim();
   if (text.toLowerCase() === 'serverless') {
     return {
-      number: '8.11.0', major: 9, minor: 3, patch: 0, serverless: true,
-      buildHash: '00000000', luceneVersion: '10.3.2',
+      number: '8.11.0',
+      major: 9,
+      minor: 3,
+      patch: 0,
+      serverless: true,
+      buildHash: '00000000',
+      luceneVersion: '10.3.2',
     };
   }
   const m = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(text);
@@ -38,11 +54,17 @@ export function parseVersion(input: string): VersionInfo {
   const major = Number(m[1]);
   const minor = Number(m[2]);
   const patch = Number(m[3] ?? '0');
-  if (major !== 8 && major !== 9) throw new Error(`unsupported version [${input}]: only 8.x and 9.x are emulated`);
+  if (major !== 8 && major !== 9)
+    throw new Error(`unsupported version [${input}]: only 8.x and 9.x are emulated`);
   const number = `${major}.${minor}.${patch}`;
   const buildHash = createHash('sha1').update(`es-test-cluster:${number}`).digest('hex');
   return {
-    number, major, minor, patch, serverless: false, buildHash,
+    number,
+    major,
+    minor,
+    patch,
+    serverless: false,
+    buildHash,
     luceneVersion: LUCENE[`${major}.${minor}`] ?? (major === 8 ? '9.12.2' : '10.3.2'),
   };
 }

@@ -29,7 +29,9 @@ describe('ES|QL case table', () => {
       return;
     }
     expect(r.status, r.text).toBe(200);
-    const cols = (r.body.columns as { name: string; type: string }[]).map((x) => `${x.name}:${x.type}`).join(', ');
+    const cols = (r.body.columns as { name: string; type: string }[])
+      .map((x) => `${x.name}:${x.type}`)
+      .join(', ');
     expect(cols).toBe(c.cols);
     expect(r.body.values).toEqual(c.rows);
   });

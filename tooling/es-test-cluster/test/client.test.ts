@@ -20,22 +20,40 @@ afterAll(async () => {
 });
 
 const QUERY = 'FROM employees | WHERE emp_no <= 10002 | SORT emp_no | KEEP emp_no, first_name, hire_date';
-const ROWS = [[10001, 'Georgi', '1985-01-01T00:00:00.000Z'], [10002, 'Bezalel', '1985-04-08T01:00:00.000Z']];
+const ROWS = [
+  [10001, 'Georgi', '1985-01-01T00:00:00.000Z'],
+  [10002, 'Bezalel', '1985-04-08T01:00:00.000Z'],
+];
 
 describe('@elastic/elasticsearch 8.19 over HTTP', () => {
   it('queries with an API key', async () => {
-    const client = new Client({ node: http.url, auth: { apiKey: { id: 'read-key', api_key: 'read-secret' } }, requestTimeout: 5000, sniffOnStart: false });
+    const client = new Client({
+      node: http.url,
+      auth: { apiKey: { id: 'read-key', api_key: 'read-secret' } },
+      requestTimeout: 5000,
+      sniffOnStart: false,
+    });
     const res = await client.esql.query({ query: QUERY, format: 'json' });
-    expect(res.columns).toEqual([{ name: 'emp_no', type: 'integer' }, { name: 'first_name', type: 'keyword' }, { name: 'hire_date', type: 'date' }]);
+    expect(res.columns).toEqual([
+      { name: 'emp_no', type: 'integer' },
+      { name: 'first_name', type: 'keyword' },
+      { name: 'hire_date', type: 'date' },
+    ]);
     expect(res.values).toEqual(ROWS);
     await client.close();
   });
 
   it('queries with basic auth, reads GET / and uses helpers.esql', async () => {
-    const client = new Client({ node: http.url, auth: { username: 'elastic', password: 'changeme' }, requestTimeout: 5000 });
+    const client = new Client({
+      node: http.url,
+      auth: { username: 'elastic', password: 'changeme' },
+      requestTimeout: 5000,
+    });
     const info = await client.info();
     expect(info.version.number).toBe('8.17.0');
-    const records = await client.helpers.esql({ query: QUERY }).toRecords<{ emp_no: number; first_name: string }>();
+    const records = await client.helpers
+      .esql({ query: QUERY })
+      .toRecords<{ emp_no: number; first_name: string }>();
     expect(records.records.map((r) => r.first_name)).toEqual(['Georgi', 'Bezalel']);
     const caps = await client.fieldCaps({ index: 'employees', fields: 'emp_no' });
     expect(caps.fields.emp_no?.integer?.type).toBe('integer');
@@ -45,13 +63,18 @@ describe('@elastic/elasticsearch 8.19 over HTTP', () => {
   });
 
   it('surfaces ES errors as ResponseError', async () => {
-    const client = new Client({ node: http.url, auth: { username: 'reader', password: 'reader-pass' }, requestTimeout: 5000 });
+    const client = new Client({
+      node: http.url,
+      auth: { username: 'reader', password: 'reader-pass' },
+      requestTimeout: 5000,
+    });
     const err = await client.esql.query({ query: 'FROM employees | KEEP nope' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(errors.ResponseError);
     const re = err as InstanceType<typeof errors.ResponseError>;
     expect(re.meta.statusCode).toBe(400);
     expect((re.meta.body as { error: { type: string; reason: string } }).error).toMatchObject({
-      type: 'verification_exception', reason: 'Found 1 problem\nline 1:23: Unknown column [nope]',
+      type: 'verification_exception',
+      reason: 'Found 1 problem\nline 1:23: Unknown column [nope]',
     });
     const denied = await client.info().catch((e: unknown) => e);
     expect((denied as InstanceType<typeof errors.ResponseError>).meta.statusCode).toBe(403);
@@ -71,12 +94,22 @@ describe('@elastic/elasticsearch 8.19 over HTTPS', () => {
   });
 
   it('verifies the server certificate against the CA', async () => {
-    const client = new Client({ node: https.url, auth: { apiKey: { id: 'read-key', api_key: 'read-secret' } }, tls: { ca: https.caPem as string }, requestTimeout: 5000 });
+    const client = new Client({
+      node: https.url,
+      auth: { apiKey: { id: 'read-key', api_key: 'read-secret' } },
+      tls: { ca: https.caPem as string },
+      requestTimeout: 5000,
+    });
     const res = await client.esql.query({ query: QUERY, format: 'json' });
     expect(res.values).toEqual(ROWS);
     expect((res as unknown as { is_partial: boolean }).is_partial).toBe(false);
     await client.close();
-    const basicClient = new Client({ node: https.url.replace('127.0.0.1', 'localhost'), auth: { username: 'elastic', password: 'changeme' }, tls: { ca: https.caPem as string }, requestTimeout: 5000 });
+    const basicClient = new Client({
+      node: https.url.replace('127.0.0.1', 'localhost'),
+      auth: { username: 'elastic', password: 'changeme' },
+      tls: { ca: https.caPem as string },
+      requestTimeout: 5000,
+    });
     const info = await basicClient.info();
     expect(info.version.number).toBe('8.19.0');
     await basicClient.close();

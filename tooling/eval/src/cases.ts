@@ -70,17 +70,24 @@ export function loadSet(name: string, root = SETS_DIR): EvalSet {
   const meta = JSON.parse(readFileSync(join(dir, 'set.json'), 'utf8')) as Omit<EvalSet, 'cases' | 'dir'>;
   const where = `sets/${name}`;
   if (meta.name !== name) fail(where, `set.json names it "${meta.name}"; the directory is "${name}".`);
-  if (meta.dialect !== 'postgres' && meta.dialect !== 'elasticsearch') fail(where, `unknown dialect ${String(meta.dialect)}.`);
-  if (!['blind', 'tuned', 'holdout'].includes(meta.status)) fail(where, `status must be blind, tuned or holdout, not ${String(meta.status)}.`);
+  if (meta.dialect !== 'postgres' && meta.dialect !== 'elasticsearch')
+    fail(where, `unknown dialect ${String(meta.dialect)}.`);
+  if (!['blind', 'tuned', 'holdout'].includes(meta.status))
+    fail(where, `status must be blind, tuned or holdout, not ${String(meta.status)}.`);
   if (Number.isNaN(Date.parse(meta.now))) fail(where, 'now is not an ISO date.');
   if (meta.dialect === 'postgres') {
     if (!meta.schema) fail(where, 'a PostgreSQL set needs "schema".');
-    if (meta.database !== 'demo' && !existsSync(join(dir, 'schema.sql'))) fail(where, 'schema.sql is missing.');
+    if (meta.database !== 'demo' && !existsSync(join(dir, 'schema.sql')))
+      fail(where, 'schema.sql is missing.');
   } else {
     if (!meta.scope?.length) fail(where, 'an Elasticsearch set needs "scope".');
-    if (!existsSync(resolve(dir, meta.fixture ?? 'fixture'))) fail(where, `the fixture ${meta.fixture ?? 'fixture'} is missing.`);
+    if (!existsSync(resolve(dir, meta.fixture ?? 'fixture')))
+      fail(where, `the fixture ${meta.fixture ?? 'fixture'} is missing.`);
   }
-  const data = JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as { version: number; cases: EvalCase[] };
+  const data = JSON.parse(readFileSync(join(dir, 'questions.json'), 'utf8')) as {
+    version: number;
+    cases: EvalCase[];
+  };
   if (data.version !== 2) fail(where, 'questions.json must be version 2.');
   const seen = new Set<string>();
   for (const c of data.cases) {
@@ -90,8 +97,10 @@ export function loadSet(name: string, root = SETS_DIR): EvalSet {
     if (typeof c.question !== 'string' || c.question.trim().length === 0) fail(at, 'empty question.');
     const e = c.expected as Record<string, unknown> | undefined;
     const answerable = typeof e?.query === 'string' && typeof e.order_matters === 'boolean';
-    if (!answerable && e?.unanswerable !== true) fail(at, 'expected needs query and order_matters, or unanswerable: true.');
-    if (c.follows !== undefined && !seen.has(c.follows)) fail(at, `follows ${c.follows}, which is not an earlier case.`);
+    if (!answerable && e?.unanswerable !== true)
+      fail(at, 'expected needs query and order_matters, or unanswerable: true.');
+    if (c.follows !== undefined && !seen.has(c.follows))
+      fail(at, `follows ${c.follows}, which is not an earlier case.`);
     if (c.now !== undefined && Number.isNaN(Date.parse(c.now))) fail(at, 'now is not an ISO date.');
     seen.add(c.id);
   }

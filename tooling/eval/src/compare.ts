@@ -11,7 +11,10 @@ function normaliseValue(value: unknown): Cell {
     if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(value)) return Number(Number(value).toPrecision(6));
     if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}(:?\d{2})?)?$/.test(value)) {
       // PostgreSQL writes offsets as +00 or +0530; Date wants +00:00.
-      const offset = value.replace(/([+-]\d{2})(\d{2})?$/, (_, h: string, m: string | undefined) => `${h}:${m ?? '00'}`);
+      const offset = value.replace(
+        /([+-]\d{2})(\d{2})?$/,
+        (_, h: string, m: string | undefined) => `${h}:${m ?? '00'}`,
+      );
       const zoned = /(Z|[+-]\d{2}:\d{2})$/.test(offset) || value.length === 10 ? offset : `${value}Z`;
       const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : zoned.replace(' ', 'T'));
       if (!Number.isNaN(date.getTime())) return date.toISOString();
@@ -54,15 +57,24 @@ export interface Comparison {
  * timestamps as UTC instants. An answer may show more columns than asked for (the count beside the
  * names it lists): what was asked is all there and nothing in it is wrong. Fewer columns is a wrong answer.
  */
-export function compareResults(actual: unknown[][], expected: unknown[][], columns: { actual: number; expected: number }, orderMatters: boolean): Comparison {
-  if (columns.actual < columns.expected) return { equal: false, reason: `${columns.actual} columns, expected ${columns.expected}` };
-  if (actual.length !== expected.length) return { equal: false, reason: `${actual.length} rows, expected ${expected.length}` };
+export function compareResults(
+  actual: unknown[][],
+  expected: unknown[][],
+  columns: { actual: number; expected: number },
+  orderMatters: boolean,
+): Comparison {
+  if (columns.actual < columns.expected)
+    return { equal: false, reason: `${columns.actual} columns, expected ${columns.expected}` };
+  if (actual.length !== expected.length)
+    return { equal: false, reason: `${actual.length} rows, expected ${expected.length}` };
   const want = expected.map((r) => r.map(normaliseValue));
   const got = actual.map((r) => r.map(normaliseValue));
   const wantKeys = want.map(key);
   const wantSorted = [...wantKeys].sort();
   const candidates = arrangements(columns.actual, columns.expected) ?? [[...Array(columns.expected).keys()]];
-  const numericColumns = want[0] ? want[0].map((_, i) => want.every((r) => typeof r[i] === 'number' || r[i] === null)) : [];
+  const numericColumns = want[0]
+    ? want[0].map((_, i) => want.every((r) => typeof r[i] === 'number' || r[i] === null))
+    : [];
   for (const order of candidates) {
     const rows = got.map((r) => order.map((i) => r[i] ?? null));
     const keys = rows.map(key);
@@ -71,7 +83,12 @@ export function compareResults(actual: unknown[][], expected: unknown[][], colum
     if (orderMatters && keys.every((k, i) => k === wantKeys[i])) return { equal: true, reason: null };
     // Rows tied on the sort key may come back in either order: same rows, same measures position by position.
     const measures = (r: Cell[]) => key(r.filter((_, i) => numericColumns[i]));
-    if (orderMatters && sameMultiset && numericColumns.some(Boolean) && rows.every((r, i) => measures(r) === measures(want[i]!))) {
+    if (
+      orderMatters &&
+      sameMultiset &&
+      numericColumns.some(Boolean) &&
+      rows.every((r, i) => measures(r) === measures(want[i]!))
+    ) {
       return { equal: true, reason: null };
     }
   }

@@ -3,8 +3,21 @@ import { join, resolve } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
 import { connections as connectionsTable, openStore, users, workspaces, type Store } from '@aqs/db';
-import { accounts, connections, createSecretBox, defaultAuthSettings, executeRun, type Principal, type RunDeps } from '@aqs/core';
-import { connectorFor, openDemoDatabase, type ConnectionTarget, type EmbeddedDatabase } from '@aqs/connectors';
+import {
+  accounts,
+  connections,
+  createSecretBox,
+  defaultAuthSettings,
+  executeRun,
+  type Principal,
+  type RunDeps,
+} from '@aqs/core';
+import {
+  connectorFor,
+  openDemoDatabase,
+  type ConnectionTarget,
+  type EmbeddedDatabase,
+} from '@aqs/connectors';
 import { offlinePlanner, type Planner } from '@aqs/planner';
 import { startTestCluster } from '@aqs/es-test-cluster';
 import { conversationOf, isUnanswerable, loadSet, type EvalCase, type EvalSet } from './cases.ts';
@@ -78,12 +91,21 @@ async function setDatabase(set: EvalSet): Promise<EmbeddedDatabase & { close(): 
  * compile, validate, execute), follow-ups inside the conversation of the case they follow, and
  * compares each answer with the result of the case's gold query on the same data.
  */
-export async function evaluateSet(set: EvalSet, options: { planner?: Planner; store: Store; only?: string[] }): Promise<CaseResult[]> {
+export async function evaluateSet(
+  set: EvalSet,
+  options: { planner?: Planner; store: Store; only?: string[] },
+): Promise<CaseResult[]> {
   const { store } = options;
   const planner = options.planner ?? offlinePlanner;
   const database = set.dialect === 'postgres' ? await setDatabase(set) : null;
   const cluster =
-    set.dialect === 'elasticsearch' ? await startTestCluster({ fixtures: resolve(set.dir, set.fixture ?? 'fixture'), version: '8.15.0', now: () => Date.parse(set.now) }) : null;
+    set.dialect === 'elasticsearch'
+      ? await startTestCluster({
+          fixtures: resolve(set.dir, set.fixture ?? 'fixture'),
+          version: '8.15.0',
+          now: () => Date.parse(set.now),
+        })
+      : null;
   let pinnedNow = new Date(set.now);
   const deps: RunDeps = {
     db: store.db,
@@ -106,14 +128,24 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
     const [user] = await store.db.select().from(users).where(eq(users.email, email));
     const [workspace] = await store.db.select().from(workspaces).where(eq(workspaces.ownerUserId, user!.id));
     await store.db.update(workspaces).set({ plan: 'team' }).where(eq(workspaces.id, workspace!.id));
-    const principal: Principal = { userId: user!.id, email: user!.email, workspaceId: workspace!.id, role: 'owner', plan: 'team', authMethod: 'api_key' };
+    const principal: Principal = {
+      userId: user!.id,
+      email: user!.email,
+      workspaceId: workspace!.id,
+      role: 'owner',
+      plan: 'team',
+      authMethod: 'api_key',
+    };
     let connectionId: string;
     let target: ConnectionTarget;
     if (set.dialect === 'postgres') {
       // The embedded connection every workspace gets, pointed at this set's database and schema.
       const demo = (await connections.listConnections(deps, principal, {})).find((c) => c.is_demo)!;
       const config = { database: 'demo', schemas: [set.schema!] };
-      await store.db.update(connectionsTable).set({ config }).where(and(eq(connectionsTable.id, demo.id), eq(connectionsTable.workspaceId, workspace!.id)));
+      await store.db
+        .update(connectionsTable)
+        .set({ config })
+        .where(and(eq(connectionsTable.id, demo.id), eq(connectionsTable.workspaceId, workspace!.id)));
       connectionId = demo.id;
       target = { id: demo.id, dialect: 'postgres', authMode: 'embedded', config, secrets: {} };
     } else {
@@ -121,22 +153,42 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
         name: set.name,
         dialect: 'elasticsearch',
         auth_mode: 'basic',
-        config: { cluster_url: cluster!.url, username: 'elastic', password: 'changeme', allowed_indices: set.scope! },
+        config: {
+          cluster_url: cluster!.url,
+          username: 'elastic',
+          password: 'changeme',
+          allowed_indices: set.scope!,
+        },
         tags: [],
       });
       connectionId = es.id;
       // Gold queries are the analyst's, not the connection's: they may name the fixture's aliases too.
       const aliasesFile = join(resolve(set.dir, set.fixture ?? 'fixture'), 'aliases.json');
-      const aliases = existsSync(aliasesFile) ? Object.keys(JSON.parse(readFileSync(aliasesFile, 'utf8')) as Record<string, unknown>) : [];
-      target = { id: es.id, dialect: 'elasticsearch', authMode: 'basic', config: { ...es.config, allowed_indices: [...set.scope!, ...aliases] }, secrets: { password: 'changeme' } };
+      const aliases = existsSync(aliasesFile)
+        ? Object.keys(JSON.parse(readFileSync(aliasesFile, 'utf8')) as Record<string, unknown>)
+        : [];
+      target = {
+        id: es.id,
+        dialect: 'elasticsearch',
+        authMode: 'basic',
+        config: { ...es.config, allowed_indices: [...set.scope!, ...aliases] },
+        secrets: { password: 'changeme' },
+      };
     }
     const connector = connectorFor(set.dialect)!;
-    const ctx = { allowPrivateNetworks: true, allowInsecureTransport: true, requestTimeoutMs: 30_000, demoDatabase: database ?? undefined };
+    const ctx = {
+      allowPrivateNetworks: true,
+      allowInsecureTransport: true,
+      requestTimeoutMs: 30_000,
+      demoDatabase: database ?? undefined,
+    };
 
     const conversationOfCase = new Map<string, string>();
     const results: CaseResult[] = [];
     // `only` runs the named cases and the turns they follow.
-    const wanted = options.only ? new Set(options.only.flatMap((id) => conversationOf(set.cases, id).map((x) => x.id))) : null;
+    const wanted = options.only
+      ? new Set(options.only.flatMap((id) => conversationOf(set.cases, id).map((x) => x.id)))
+      : null;
     for (const c of set.cases) {
       if (wanted && !wanted.has(c.id)) continue;
       pinnedNow = new Date(c.now ?? set.now);
@@ -145,10 +197,19 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
       if ('query' in c.expected) {
         try {
           const validated = connector.validateQuery(target, c.expected.query, { rowCap: 5000 });
-          const result = await connector.execute(target, validated.text, ctx, { rowCap: 5000, timeoutMs: 30_000 });
+          const result = await connector.execute(target, validated.text, ctx, {
+            rowCap: 5000,
+            timeoutMs: 30_000,
+          });
           expected = { rows: result.rows, columns: result.columns.length };
         } catch (error) {
-          results.push({ ...base, outcome: 'broken_case', reason: `gold query failed: ${(error as Error).message}`, query: null, planner: null });
+          results.push({
+            ...base,
+            outcome: 'broken_case',
+            reason: `gold query failed: ${(error as Error).message}`,
+            query: null,
+            planner: null,
+          });
           continue;
         }
       }
@@ -167,15 +228,32 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
         continue;
       }
       if (!expected) {
-        results.push({ ...base, outcome: 'wrong', reason: 'answered an unanswerable question', query, planner: planned });
+        results.push({
+          ...base,
+          outcome: 'wrong',
+          reason: 'answered an unanswerable question',
+          query,
+          planner: planned,
+        });
         continue;
       }
       const table = run.artifacts.find((a) => a.kind === 'table');
       const comparison =
         table && table.kind === 'table'
-          ? compareResults(table.rows, expected.rows, { actual: table.columns.length, expected: expected.columns }, 'order_matters' in c.expected && c.expected.order_matters)
+          ? compareResults(
+              table.rows,
+              expected.rows,
+              { actual: table.columns.length, expected: expected.columns },
+              'order_matters' in c.expected && c.expected.order_matters,
+            )
           : { equal: false, reason: 'no table artifact' };
-      results.push({ ...base, outcome: comparison.equal ? 'correct' : 'wrong', reason: comparison.reason, query, planner: planned });
+      results.push({
+        ...base,
+        outcome: comparison.equal ? 'correct' : 'wrong',
+        reason: comparison.reason,
+        query,
+        planner: planned,
+      });
     }
     return results;
   } finally {
@@ -184,7 +262,11 @@ export async function evaluateSet(set: EvalSet, options: { planner?: Planner; st
   }
 }
 
-export async function runEvaluation(options: { sets: string[]; planner?: Planner; only?: string[] }): Promise<EvaluationReport> {
+export async function runEvaluation(options: {
+  sets: string[];
+  planner?: Planner;
+  only?: string[];
+}): Promise<EvaluationReport> {
   const store = await openStore({ kind: 'pglite-memory' });
   const results: CaseResult[] = [];
   try {
@@ -217,13 +299,17 @@ export function formatReport(report: EvaluationReport, verbose = true): string {
     for (const r of report.results) {
       const mark = { correct: 'pass', wrong: 'WRONG', refused: 'refused', broken_case: 'BROKEN' }[r.outcome];
       lines.push(`${mark.padEnd(7)} ${r.set}/${r.case.id} [${r.case.kind}] ${r.case.question}`);
-      if (r.outcome !== 'correct') lines.push(`        ${r.reason ?? ''}${r.query ? `\n        query: ${r.query.replace(/\s*\n\s*/g, ' ')}` : ''}`);
+      if (r.outcome !== 'correct')
+        lines.push(
+          `        ${r.reason ?? ''}${r.query ? `\n        query: ${r.query.replace(/\s*\n\s*/g, ' ')}` : ''}`,
+        );
     }
     lines.push('');
   }
   const section = (title: string, rows: Record<string, Tally>) => {
     lines.push(`${title}:`);
-    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b))) lines.push(`  ${key.padEnd(16)} ${formatTally(t)}`);
+    for (const [key, t] of Object.entries(rows).sort(([a], [b]) => a.localeCompare(b)))
+      lines.push(`  ${key.padEnd(16)} ${formatTally(t)}`);
   };
   section('by set', report.bySet);
   section('by dialect', report.byDialect);

@@ -14,7 +14,9 @@ const { values } = parseArgs({
 });
 
 // Holdout sets are blind sets kept for the final report: they run only when named or with --holdout.
-const sets = values.set?.length ? values.set : listSets().filter((name) => values.holdout || loadSet(name).status !== 'holdout');
+const sets = values.set?.length
+  ? values.set
+  : listSets().filter((name) => values.holdout || loadSet(name).status !== 'holdout');
 const planner = plannerFromEnvironment(values.planner ?? 'offline');
 const report = await runEvaluation({ sets, planner: planner.planner, only: values.case });
 console.log(`planner: ${planner.description}`);

@@ -54,7 +54,10 @@ describe('evaluation sets', () => {
     console.log(formatReport(report, false));
     for (const [name, floor] of Object.entries(FLOORS)) {
       const tally = report.bySet[name]!;
-      expect(report.results.filter((r) => r.set === name && r.outcome === 'broken_case').map((r) => r.case.id), `${name}: gold queries that fail`).toEqual([]);
+      expect(
+        report.results.filter((r) => r.set === name && r.outcome === 'broken_case').map((r) => r.case.id),
+        `${name}: gold queries that fail`,
+      ).toEqual([]);
       expect(accuracy(tally), `${name} accuracy`).toBeGreaterThanOrEqual(floor.accuracy);
       expect(precision(tally), `${name} precision`).toBeGreaterThanOrEqual(floor.precision);
     }

@@ -21,13 +21,20 @@ describe('evaluation questions', () => {
   it('appear word for word nowhere in code, tests, docs or benchmarks (a set measures only what it was not tuned on)', () => {
     const questions = listSets().flatMap((name) =>
       loadSet(name)
-        .cases.map((c) => ({ id: `${name}/${c.id}`, text: c.question.toLowerCase().replace(/[?.!]+$/, '').trim() }))
+        .cases.map((c) => ({
+          id: `${name}/${c.id}`,
+          text: c.question
+            .toLowerCase()
+            .replace(/[?.!]+$/, '')
+            .trim(),
+        }))
         .filter((q) => q.text.length > 12),
     );
     const found: string[] = [];
     for (const file of sourceFiles(ROOT)) {
       const text = readFileSync(file, 'utf8').toLowerCase();
-      for (const q of questions) if (text.includes(q.text)) found.push(`${relative(ROOT, file)}: ${q.id} "${q.text}"`);
+      for (const q of questions)
+        if (text.includes(q.text)) found.push(`${relative(ROOT, file)}: ${q.id} "${q.text}"`);
     }
     expect(found).toEqual([]);
   });

@@ -11,7 +11,13 @@
 import { createServer as createNetServer, connect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
-import { GARBAGE, startHostileServer, type HostileServer, type HostileSocket, type HostileStats } from './tcp.ts';
+import {
+  GARBAGE,
+  startHostileServer,
+  type HostileServer,
+  type HostileSocket,
+  type HostileStats,
+} from './tcp.ts';
 
 export type HttpScenario =
   /** Reads the request, sends `HTTP/1.1 200 OK` and resets the connection. */
@@ -106,8 +112,10 @@ export class RequestReader {
       if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
     }
     const length = Number(headers['content-length'] ?? 0);
-    if (!Number.isSafeInteger(length) || length < 0 || length > MAX_REQUEST_BODY) throw new Error('unreadable request body length');
-    while (this.buffered.length < length) this.buffered = Buffer.concat([this.buffered, await this.peer.read()]);
+    if (!Number.isSafeInteger(length) || length < 0 || length > MAX_REQUEST_BODY)
+      throw new Error('unreadable request body length');
+    while (this.buffered.length < length)
+      this.buffered = Buffer.concat([this.buffered, await this.peer.read()]);
     this.buffered = this.buffered.subarray(length);
     return { method, path, headers };
   }
@@ -115,7 +123,9 @@ export class RequestReader {
 
 /** A status line and headers, ready to write. */
 export function responseHead(status: string, headers: Record<string, string | number>): string {
-  return `HTTP/1.1 ${status}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  return `HTTP/1.1 ${status}\r\n${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
 }
 
 /** The framing of one chunk of a chunked body. */
@@ -210,13 +220,21 @@ function behaviourFor(
         return forever(() => chunk(ROWS));
       case 'gzip-bomb':
         await request();
-        await write(responseHead('200 OK', { ...ES_JSON, 'Transfer-Encoding': 'chunked', 'Content-Encoding': 'gzip' }));
+        await write(
+          responseHead('200 OK', { ...ES_JSON, 'Transfer-Encoding': 'chunked', 'Content-Encoding': 'gzip' }),
+        );
         await write(chunk(gzipSync(Buffer.from('{"values":['))));
         return forever(() => chunk(gzipMember()));
       case 'redirect':
         for (;;) {
           await request();
-          await write(responseHead('307 Temporary Redirect', { Location: options.redirectTo ?? METADATA_URL, 'X-Elastic-Product': 'Elasticsearch', 'Content-Length': 0 }));
+          await write(
+            responseHead('307 Temporary Redirect', {
+              Location: options.redirectTo ?? METADATA_URL,
+              'X-Elastic-Product': 'Elasticsearch',
+              'Content-Length': 0,
+            }),
+          );
         }
       case 'malformed-json':
         for (;;) {
@@ -230,7 +248,10 @@ function behaviourFor(
 }
 
 /** Starts a hostile HTTP(S) server on 127.0.0.1 playing `scenario` on every connection. */
-export async function startHostileHttp(scenario: HttpScenario, options: HostileHttpOptions = {}): Promise<HostileHttpServer> {
+export async function startHostileHttp(
+  scenario: HttpScenario,
+  options: HostileHttpOptions = {},
+): Promise<HostileHttpServer> {
   const requests: HostileHttpRequest[] = [];
   const counter = { bytesOut: 0 };
   const inner = await startHostileServer(behaviourFor(scenario, options, requests, counter));
@@ -249,7 +270,10 @@ export async function startHostileHttp(scenario: HttpScenario, options: HostileH
  * `inner`, and either side closing closes the other. Its stats count the TLS-side TCP connections.
  * Closing the front closes `inner` too.
  */
-export async function startTlsFront(inner: HostileServer, tls: { key: string; cert: string }): Promise<HostileServer> {
+export async function startTlsFront(
+  inner: HostileServer,
+  tls: { key: string; cert: string },
+): Promise<HostileServer> {
   const stats: HostileStats = { connections: 0, open: 0, bytesIn: 0 };
   const raw = new Set<Socket>();
   const server = createTlsServer({ key: tls.key, cert: tls.cert }, (secure: TLSSocket) => {

@@ -148,7 +148,18 @@ export const pgMessages = {
     return message('D', Buffer.concat(parts));
   },
   errorResponse: (code: string, text: string) =>
-    message('E', Buffer.concat([Buffer.from('S'), cstr('FATAL'), Buffer.from('C'), cstr(code), Buffer.from('M'), cstr(text), Buffer.alloc(1)])),
+    message(
+      'E',
+      Buffer.concat([
+        Buffer.from('S'),
+        cstr('FATAL'),
+        Buffer.from('C'),
+        cstr(code),
+        Buffer.from('M'),
+        cstr(text),
+        Buffer.alloc(1),
+      ]),
+    ),
 };
 
 /** What a real server says right after authentication. */
@@ -234,7 +245,10 @@ function parseStartup(packet: Buffer): Record<string, string> {
 
 // ---------- the server ----------
 
-export async function startHostilePostgres(scenario: PostgresScenario, options: HostilePostgresOptions = {}): Promise<HostilePostgres> {
+export async function startHostilePostgres(
+  scenario: PostgresScenario,
+  options: HostilePostgresOptions = {},
+): Promise<HostilePostgres> {
   const connections: HostilePostgresConnection[] = [];
   const cancels: Array<{ pid: number; secret: number }> = [];
 
@@ -243,7 +257,12 @@ export async function startHostilePostgres(scenario: PostgresScenario, options: 
       peer.end();
       return;
     }
-    const conn: HostilePostgresConnection = { startup: null, received: Buffer.alloc(0), queries: [], password: null };
+    const conn: HostilePostgresConnection = {
+      startup: null,
+      received: Buffer.alloc(0),
+      queries: [],
+      password: null,
+    };
     let negotiated = false;
     const inbox = new Inbox(peer, (chunk) => {
       if (negotiated) conn.received = Buffer.concat([conn.received, chunk]);
@@ -342,7 +361,8 @@ export async function startHostilePostgres(scenario: PostgresScenario, options: 
         await peer.write(Buffer.concat([pgMessages.rowDescription(['blob']), head]));
         const filler = Buffer.alloc(64 * 1024, 0x61);
         // Streams filler until the client goes away (writes wait for the socket to drain).
-        for (let sent = 0; sent < 1024 * 1024 * 1024 && !peer.socket.destroyed; sent += filler.length) await peer.write(filler);
+        for (let sent = 0; sent < 1024 * 1024 * 1024 && !peer.socket.destroyed; sent += filler.length)
+          await peer.write(filler);
         return;
       }
       case 'endless-rows': {

@@ -131,4 +131,7 @@ export async function startHostileServer(behaviour: Behaviour): Promise<HostileS
 }
 
 /** Bytes no protocol expects. */
-export const GARBAGE = Buffer.from('\u0000\u00ff\u00fe garbage \u0001\u0002\u0003 not a protocol \u00ff\u0000', 'latin1');
+export const GARBAGE = Buffer.from(
+  '\u0000\u00ff\u00fe garbage \u0001\u0002\u0003 not a protocol \u00ff\u0000',
+  'latin1',
+);

@@ -1,7 +1,13 @@
 import http from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HTTP_SCENARIOS, closedPort, startHostileHttp, type HostileHttpServer, type HttpScenario } from '../src/index.ts';
+import {
+  HTTP_SCENARIOS,
+  closedPort,
+  startHostileHttp,
+  type HostileHttpServer,
+  type HttpScenario,
+} from '../src/index.ts';
 
 let server: HostileHttpServer | undefined;
 afterEach(async () => {
@@ -20,7 +26,10 @@ interface Outcome {
  * One GET with a plain node:http client (no agent reuse). `stopAfter` bytes of body end it from the
  * client side (for the endless scenarios); `waitMs` gives up on a silent server.
  */
-function get(url: string, o: { stopAfter?: number; waitMs?: number; agent?: http.Agent } = {}): Promise<Outcome> {
+function get(
+  url: string,
+  o: { stopAfter?: number; waitMs?: number; agent?: http.Agent } = {},
+): Promise<Outcome> {
   return new Promise((resolve) => {
     const out: Outcome = { status: null, headers: {}, body: Buffer.alloc(0), error: null };
     const chunks: Buffer[] = [];
@@ -48,7 +57,8 @@ function get(url: string, o: { stopAfter?: number; waitMs?: number; agent?: http
   });
 }
 
-const start = async (scenario: HttpScenario, options = {}): Promise<HostileHttpServer> => (server = await startHostileHttp(scenario, options));
+const start = async (scenario: HttpScenario, options = {}): Promise<HostileHttpServer> =>
+  (server = await startHostileHttp(scenario, options));
 
 describe('hostile HTTP servers', () => {
   it('lists every scenario once', () => {
@@ -117,7 +127,8 @@ describe('hostile HTTP servers', () => {
       const s = await start(scenario);
       const r = await get(s.url, { stopAfter: 4 * 1024 * 1024 });
       expect(r.status, scenario).toBe(200);
-      if (scenario === 'huge-content-length') expect(Number(r.headers['content-length'])).toBeGreaterThan(4e9);
+      if (scenario === 'huge-content-length')
+        expect(Number(r.headers['content-length'])).toBeGreaterThan(4e9);
       else expect(r.headers['transfer-encoding']).toBe('chunked');
       expect(r.body.toString('utf8', 0, 20)).toBe('{"columns":[{"name":');
       expect(await s.settled()).toBe(0);
@@ -133,7 +144,11 @@ describe('hostile HTTP servers', () => {
 
   it('gzip-bomb: a little compressed data inflates a thousandfold', async () => {
     const s = await start('gzip-bomb');
-    const inflated = await new Promise<{ compressed: number; inflated: number; encoding: string | undefined }>((resolve) => {
+    const inflated = await new Promise<{
+      compressed: number;
+      inflated: number;
+      encoding: string | undefined;
+    }>((resolve) => {
       let compressed = 0;
       let size = 0;
       const req = http.get(`${s.url}/_query`, { agent: false }, (res) => {

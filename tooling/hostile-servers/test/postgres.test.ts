@@ -1,6 +1,11 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOSTILE_BACKEND, POSTGRES_SCENARIOS, startHostilePostgres, type HostilePostgres } from '../src/index.ts';
+import {
+  HOSTILE_BACKEND,
+  POSTGRES_SCENARIOS,
+  startHostilePostgres,
+  type HostilePostgres,
+} from '../src/index.ts';
 
 let server: HostilePostgres | undefined;
 afterEach(async () => {
@@ -9,7 +14,10 @@ afterEach(async () => {
 });
 
 function startup(params: Record<string, string>): Buffer {
-  const body = Buffer.concat([...Object.entries(params).flatMap(([k, v]) => [Buffer.from(`${k}\u0000${v}\u0000`)]), Buffer.alloc(1)]);
+  const body = Buffer.concat([
+    ...Object.entries(params).flatMap(([k, v]) => [Buffer.from(`${k}\u0000${v}\u0000`)]),
+    Buffer.alloc(1),
+  ]);
   const head = Buffer.alloc(8);
   head.writeInt32BE(body.length + 8, 0);
   head.writeInt32BE(196608, 4);
@@ -27,7 +35,12 @@ function query(text: string): Buffer {
 }
 
 /** A raw client: collects everything the server sends until it closes. */
-function client(port: number): { socket: Socket; data: () => Buffer; closed: Promise<string | null>; waitFor: (n: number) => Promise<void> } {
+function client(port: number): {
+  socket: Socket;
+  data: () => Buffer;
+  closed: Promise<string | null>;
+  waitFor: (n: number) => Promise<void>;
+} {
   const socket = connect({ host: '127.0.0.1', port });
   let data = Buffer.alloc(0);
   let error: string | null = null;

@@ -6,7 +6,13 @@ import type { Logger as PinoLogger } from 'pino';
 import { accounts, apiKeys, DomainError, hitFixedWindow, type Principal, type RunDeps } from '@aqs/core';
 import type { Store } from '@aqs/db';
 import { TRPCError } from '@trpc/server';
-import { appRouter, procedureMeta, toProblem, type Context as ApiContext, type ProblemResponse } from '@aqs/api';
+import {
+  appRouter,
+  procedureMeta,
+  toProblem,
+  type Context as ApiContext,
+  type ProblemResponse,
+} from '@aqs/api';
 import { randomUUID } from 'node:crypto';
 import { readBodyText, withBody } from './body.ts';
 import { assertSafeJsonText, assertSafeUrl } from './input-text.ts';
@@ -97,7 +103,13 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const started = performance.now();
     // TRACE, TRACK, CONNECT and made-up methods: nothing here serves them (undici refuses some outright).
     if (!SERVED_METHODS.includes(c.req.method)) {
-      c.res = c.json({ detail: `Method ${c.req.method.slice(0, 20)} is not allowed. Use one of ${SERVED_METHODS.join(', ')}.` }, 405, { Allow: SERVED_METHODS.join(', ') });
+      c.res = c.json(
+        {
+          detail: `Method ${c.req.method.slice(0, 20)} is not allowed. Use one of ${SERVED_METHODS.join(', ')}.`,
+        },
+        405,
+        { Allow: SERVED_METHODS.join(', ') },
+      );
     } else {
       await next();
     }
@@ -134,7 +146,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     assertSafeUrl(c.req.url);
     const { procedures, cost } = requestCost(c.req.path);
     if (procedures > MAX_BATCH_PROCEDURES) {
-      throw new DomainError('payload_too_large', `A tRPC batch may hold at most ${MAX_BATCH_PROCEDURES} procedures; this one has ${procedures}. Split it into smaller batches.`);
+      throw new DomainError(
+        'payload_too_large',
+        `A tRPC batch may hold at most ${MAX_BATCH_PROCEDURES} procedures; this one has ${procedures}. Split it into smaller batches.`,
+      );
     }
 
     // 1. Read the body once, within the size limit and as valid UTF-8. REST parses this text; tRPC's
@@ -164,36 +179,55 @@ export function createApp(deps: AppDeps): Hono<Env> {
       const hit = await hitFixedWindow(deps.core.db, `anon:addr:${address}`, deps.anonRateLimitPerMinute, 60);
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));
-        return c.json({ detail: `Too many requests without a credential from your address: ${hit.limit} per minute. Try again in ${hit.resetInSeconds} seconds, or sign in.` }, 429);
+        return c.json(
+          {
+            detail: `Too many requests without a credential from your address: ${hit.limit} per minute. Try again in ${hit.resetInSeconds} seconds, or sign in.`,
+          },
+          429,
+        );
       }
     }
     if (apiKey !== undefined && !principal) {
-      throw new DomainError('unauthorized', 'The API key in X-API-Key is invalid or has been revoked. Ask the operator for a new one.');
+      throw new DomainError(
+        'unauthorized',
+        'The API key in X-API-Key is invalid or has been revoked. Ask the operator for a new one.',
+      );
     }
 
     // 3. CSRF: a state-changing request riding on the cookie must come from our own origin.
     if (!SAFE_METHODS.has(c.req.method) && apiKey === undefined) {
       const origin = originOf(c.req.header('origin')) ?? originOf(c.req.header('referer'));
       const host = c.req.header('host');
-      const allowed = origin !== undefined && (origin === appOrigin || (host !== undefined && new URL(origin).host === host));
+      const allowed =
+        origin !== undefined &&
+        (origin === appOrigin || (host !== undefined && new URL(origin).host === host));
       if (origin !== undefined && !allowed) {
-        throw new DomainError('forbidden', 'Cross-origin request refused: cookie-authenticated changes must come from the app itself.');
+        throw new DomainError(
+          'forbidden',
+          'Cross-origin request refused: cookie-authenticated changes must come from the app itself.',
+        );
       }
       if (origin === undefined && sessionToken !== undefined) {
-        throw new DomainError('forbidden', 'Request refused: a cookie-authenticated change must carry an Origin header. Use an API key for server-to-server calls.');
+        throw new DomainError(
+          'forbidden',
+          'Request refused: a cookie-authenticated change must carry an Origin header. Use an API key for server-to-server calls.',
+        );
       }
     }
 
     // 4. Rate limit every authenticated request, per API key or per user.
     if (principal) {
-      const key = principal.authMethod === 'api_key' ? `api:key:${principal.apiKeyId}` : `api:user:${principal.userId}`;
+      const key =
+        principal.authMethod === 'api_key' ? `api:key:${principal.apiKeyId}` : `api:user:${principal.userId}`;
       const hit = await hitFixedWindow(deps.core.db, key, deps.rateLimitPerMinute, 60, new Date(), cost);
       c.header('X-RateLimit-Limit', String(hit.limit));
       c.header('X-RateLimit-Remaining', String(hit.remaining));
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));
         return c.json(
-          { detail: `Rate limit exceeded: ${hit.limit} requests per minute. Try again in ${hit.resetInSeconds} seconds.` },
+          {
+            detail: `Rate limit exceeded: ${hit.limit} requests per minute. Try again in ${hit.resetInSeconds} seconds.`,
+          },
           429,
         );
       }
@@ -252,17 +286,26 @@ export function createApp(deps: AppDeps): Hono<Env> {
         }
         body = parseJsonObjectBody(text);
       }
-      const outcome = await restApi.handle({ method, url: new URL(c.req.url), body }, contextFor(c, (value) => c.header('Set-Cookie', value, { append: true })));
+      const outcome = await restApi.handle(
+        { method, url: new URL(c.req.url), body },
+        contextFor(c, (value) => c.header('Set-Cookie', value, { append: true })),
+      );
       if (outcome === null) return c.json(noRoute(c), 404);
       for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
-      return outcome.body === undefined ? c.body(null, outcome.status as ContentfulStatusCode) : c.json(outcome.body, outcome.status as ContentfulStatusCode);
+      return outcome.body === undefined
+        ? c.body(null, outcome.status as ContentfulStatusCode)
+        : c.json(outcome.body, outcome.status as ContentfulStatusCode);
     } catch (error) {
       logFailure(c, error);
       return problemResponse(c, toProblem(error));
     }
   };
   // Plain routes the REST adapter cannot express come before its catch-all.
-  const runStream = createRunStreamHandler({ deps: deps.core, heartbeatMs: deps.sseHeartbeatMs, maxStreamsPerPrincipal: 3 });
+  const runStream = createRunStreamHandler({
+    deps: deps.core,
+    heartbeatMs: deps.sseHeartbeatMs,
+    maxStreamsPerPrincipal: 3,
+  });
   app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), c.get('bodyText')));
 
   app.all('/api/*', rest);

@@ -5,7 +5,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Reads a request body as text, refusing more than `limit` bytes whatever Content-Length claims. */
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
-  const tooLarge = () => new DomainError('payload_too_large', `The request body is larger than ${limit / 1024 / 1024} MiB; send less data.`);
+  const tooLarge = () =>
+    new DomainError(
+      'payload_too_large',
+      `The request body is larger than ${limit / 1024 / 1024} MiB; send less data.`,
+    );
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw tooLarge();
   if (!request.body) return '';
@@ -30,5 +34,10 @@ export function withBody(request: Request, body: string | undefined, contentType
   const headers = new Headers(request.headers);
   if (contentType) headers.set('content-type', contentType);
   headers.delete('content-length');
-  return new Request(request.url, { method: request.method, headers, body: body ?? null, signal: request.signal });
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: body ?? null,
+    signal: request.signal,
+  });
 }

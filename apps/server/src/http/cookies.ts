@@ -9,7 +9,12 @@ export function sessionCookieSettings(appUrl: string): CookieSettings {
   return { name: secure ? '__Host-aqs_session' : 'aqs_session', secure };
 }
 
-export function serializeSessionCookie(settings: CookieSettings, token: string, expiresAt: Date, now = new Date()): string {
+export function serializeSessionCookie(
+  settings: CookieSettings,
+  token: string,
+  expiresAt: Date,
+  now = new Date(),
+): string {
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 1000));
   const parts = [`${settings.name}=${token}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAge}`];
   if (settings.secure) parts.push('Secure');

@@ -44,7 +44,9 @@ export function mountDocs<E extends Env>(app: Hono<E>): void {
     c.header('Content-Security-Policy', CSP);
     return c.html(html);
   });
-  app.get('/docs/assets/init.js', (c) => c.body(init, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
+  app.get('/docs/assets/init.js', (c) =>
+    c.body(init, 200, { 'Content-Type': 'text/javascript; charset=utf-8' }),
+  );
   app.get('/docs/assets/:file', (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];

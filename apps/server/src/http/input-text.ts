@@ -51,7 +51,10 @@ function collect(value: unknown, path: string, out: FieldError[]): void {
 }
 
 function refuse(errors: FieldError[]): void {
-  if (errors.length > 0) throw new DomainError('validation', 'The request holds text that cannot be accepted.', { fields: errors });
+  if (errors.length > 0)
+    throw new DomainError('validation', 'The request holds text that cannot be accepted.', {
+      fields: errors,
+    });
 }
 
 /** Checks a JSON body's strings; a body that is not JSON is left to the adapters (400 there). */
@@ -72,7 +75,10 @@ function decodeComponent(raw: string, what: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, ' '));
   } catch {
-    throw new DomainError('bad_request', `The ${what} has percent-encoding that is not valid UTF-8 (for example a lone %C3). Encode the text as UTF-8.`);
+    throw new DomainError(
+      'bad_request',
+      `The ${what} has percent-encoding that is not valid UTF-8 (for example a lone %C3). Encode the text as UTF-8.`,
+    );
   }
 }
 
@@ -90,7 +96,8 @@ export function assertSafeUrl(rawUrl: string): void {
     const eq = pair.indexOf('=');
     const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq), 'query string');
     const value = decodeComponent(eq < 0 ? '' : pair.slice(eq + 1), 'query string');
-    if (UNSAFE.test(name)) errors.push({ field: 'query', message: `has a parameter name that ${unsafeMessage(name)}` });
+    if (UNSAFE.test(name))
+      errors.push({ field: 'query', message: `has a parameter name that ${unsafeMessage(name)}` });
     else if (name === 'input' && url.pathname.startsWith('/trpc/')) {
       try {
         collect(JSON.parse(value), 'input', errors);

@@ -40,19 +40,34 @@ function routesOf(): RestRoute[] {
   for (const [name, procedure] of Object.entries(procedures)) {
     const openapi = procedure._def.meta?.openapi;
     if (!openapi || procedure._def.type === 'subscription') continue;
-    const segments = openapi.path.split('/').filter(Boolean).map((segment) => {
-      const parameter = /^\{(\w+)\}$/.exec(segment);
-      return parameter ? `(?<${parameter[1]}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    });
+    const segments = openapi.path
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => {
+        const parameter = /^\{(\w+)\}$/.exec(segment);
+        return parameter ? `(?<${parameter[1]}>[^/]+)` : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      });
     const pattern = new RegExp(`^/${segments.join('/')}$`, 'i');
-    routes.push({ method: openapi.method, pattern, procedure: name, input: procedure._def.inputs[0], successStatus: procedure._def.meta?.successStatus });
+    routes.push({
+      method: openapi.method,
+      pattern,
+      procedure: name,
+      input: procedure._def.inputs[0],
+      successStatus: procedure._def.meta?.successStatus,
+    });
   }
   return routes;
 }
 
 // ---------- query-string coercion, by the input schema ----------
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  element?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+};
 
 function defOf(schema: z.ZodType): Def {
   return (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -79,7 +94,11 @@ function coerceText(def: Def, text: string): unknown {
   return text;
 }
 
-function fromQuery(input: z.ZodType | undefined, params: URLSearchParams, pathInput: Record<string, string>): Record<string, unknown> {
+function fromQuery(
+  input: z.ZodType | undefined,
+  params: URLSearchParams,
+  pathInput: Record<string, string>,
+): Record<string, unknown> {
   const shape = input ? bare(input).shape : undefined;
   const out: Record<string, unknown> = {};
   const keys = new Set(params.keys());
@@ -121,10 +140,14 @@ function decodedGroups(match: RegExpExecArray): Record<string, string> {
  */
 export function createRestApi() {
   const routes = routesOf();
-  const createCaller = (appRouter as unknown as { createCaller(ctx: ApiContext): Record<string, unknown> }).createCaller;
+  const createCaller = (appRouter as unknown as { createCaller(ctx: ApiContext): Record<string, unknown> })
+    .createCaller;
 
   /** The route for a method and path; `allowed` when the path exists under other methods only; null when it does not. */
-  function match(requested: string, path: string): { route: RestRoute; pathInput: Record<string, string> } | { allowed: string[] } | null {
+  function match(
+    requested: string,
+    path: string,
+  ): { route: RestRoute; pathInput: Record<string, string> } | { allowed: string[] } | null {
     // HEAD is GET without the body (Node's server sends none for HEAD).
     const method = requested === 'HEAD' ? 'GET' : requested;
     const normalized = `/${path.replace(/^\/|\/$/g, '')}`;
@@ -148,16 +171,29 @@ export function createRestApi() {
    * Serves one REST call. `body` is the parsed JSON object of a method that takes one (undefined
    * when none was sent); GET and DELETE read the query string.
    */
-  async function handle(request: { method: string; url: URL; body: Record<string, unknown> | undefined }, ctx: ApiContext): Promise<RestOutcome | null> {
+  async function handle(
+    request: { method: string; url: URL; body: Record<string, unknown> | undefined },
+    ctx: ApiContext,
+  ): Promise<RestOutcome | null> {
     const found = match(request.method, request.url.pathname);
     if (found === null) return null;
     if ('allowed' in found) {
       const allow = [...new Set(found.allowed)].join(', ');
-      return { status: 405, headers: { Allow: allow }, body: { detail: `Method ${request.method} is not allowed on ${request.url.pathname}. Use ${allow}.` } };
+      return {
+        status: 405,
+        headers: { Allow: allow },
+        body: { detail: `Method ${request.method} is not allowed on ${request.url.pathname}. Use ${allow}.` },
+      };
     }
     const { route, pathInput } = found;
-    const input = takesBody(route.method) ? { ...(request.body ?? {}), ...pathInput } : fromQuery(route.input, request.url.searchParams, pathInput);
-    const data = await call(route, route.input && defOf(route.input).type === 'void' ? undefined : input, ctx);
+    const input = takesBody(route.method)
+      ? { ...(request.body ?? {}), ...pathInput }
+      : fromQuery(route.input, request.url.searchParams, pathInput);
+    const data = await call(
+      route,
+      route.input && defOf(route.input).type === 'void' ? undefined : input,
+      ctx,
+    );
     return { status: ctx.response.status ?? route.successStatus ?? 200, headers: {}, body: data };
   }
 

@@ -21,7 +21,8 @@ export function createRunStreamHandler(options: RunStreamOptions) {
   const open = new Map<string, number>();
 
   return async <E extends Env>(c: HonoContext<E>, principal: Principal | undefined, bodyText: string) => {
-    if (!principal) throw new DomainError('unauthorized', 'Sign in, or send an API key in the X-API-Key header.');
+    if (!principal)
+      throw new DomainError('unauthorized', 'Sign in, or send an API key in the X-API-Key header.');
     let body: unknown;
     try {
       body = bodyText.trim() === '' ? {} : JSON.parse(bodyText);
@@ -29,7 +30,10 @@ export function createRunStreamHandler(options: RunStreamOptions) {
       throw new DomainError('bad_request', 'The request body is not valid JSON.');
     }
     const parsed = runRequestSchema.safeParse(body);
-    if (!parsed.success) throw new DomainError('validation', 'The run request is invalid.', { fields: fieldErrorsOf(parsed.error.issues) });
+    if (!parsed.success)
+      throw new DomainError('validation', 'The run request is invalid.', {
+        fields: fieldErrorsOf(parsed.error.issues),
+      });
 
     const key = principal.apiKeyId ?? principal.userId;
     if ((open.get(key) ?? 0) >= options.maxStreamsPerPrincipal) {
@@ -50,10 +54,17 @@ export function createRunStreamHandler(options: RunStreamOptions) {
       c.req.raw.signal.addEventListener('abort', () => controller.abort(), { once: true });
       let chain: Promise<void> = Promise.resolve();
       const send = <K extends keyof RunEvents>(event: K, data: RunEvents[K]) => {
-        chain = chain.then(() => (stream.aborted ? undefined : stream.writeSSE({ event, data: JSON.stringify(data) }))).catch(() => controller.abort());
+        chain = chain
+          .then(() => (stream.aborted ? undefined : stream.writeSSE({ event, data: JSON.stringify(data) })))
+          .catch(() => controller.abort());
       };
       const heartbeat = setInterval(() => {
-        chain = chain.then(() => (stream.aborted ? undefined : stream.write(': ping\n\n'))).then(() => undefined, () => controller.abort());
+        chain = chain
+          .then(() => (stream.aborted ? undefined : stream.write(': ping\n\n')))
+          .then(
+            () => undefined,
+            () => controller.abort(),
+          );
       }, options.heartbeatMs);
       const observer: RunObserver = {
         status: (phase) => send('status', { phase }),
@@ -67,7 +78,11 @@ export function createRunStreamHandler(options: RunStreamOptions) {
         await chain;
       } catch (error) {
         options.deps.logger.error({ err: error }, 'run stream failed');
-        send('error', { type: 'internal', message: 'The run failed on our side; the error was logged. Try again.', recoverable: true });
+        send('error', {
+          type: 'internal',
+          message: 'The run failed on our side; the error was logged. Try again.',
+          recoverable: true,
+        });
         await chain;
       } finally {
         clearInterval(heartbeat);

@@ -15,7 +15,8 @@ const TYPES: Record<string, string> = {
 };
 
 /** The app's pages load only our own scripts, styles and data. */
-const CSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
 
 const notBuilt = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Analytics Query Service</title></head>
 <body><main><h1>Analytics Query Service</h1><p>The web app has not been built. Run <code>npm start</code> (it builds it), or
@@ -41,7 +42,8 @@ export function mountWeb<E extends Env>(app: Hono<E>, distDir: string): void {
 
   app.get('/assets/*', (c) => {
     const path = normalize(join(distDir, c.req.path));
-    if (!path.startsWith(distDir + sep) || !existsSync(path) || !statSync(path).isFile()) return c.json({ detail: `No asset ${c.req.path}.` }, 404);
+    if (!path.startsWith(distDir + sep) || !existsSync(path) || !statSync(path).isFile())
+      return c.json({ detail: `No asset ${c.req.path}.` }, 404);
     return c.body(readFileSync(path), 200, {
       'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
       'Cache-Control': 'public, max-age=31536000, immutable',
@@ -52,7 +54,10 @@ export function mountWeb<E extends Env>(app: Hono<E>, distDir: string): void {
     if (API.test(c.req.path)) return next();
     const file = normalize(join(distDir, c.req.path));
     if (c.req.path !== '/' && file.startsWith(distDir + sep) && existsSync(file) && statSync(file).isFile()) {
-      return c.body(readFileSync(file), 200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'public, max-age=3600' });
+      return c.body(readFileSync(file), 200, {
+        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'Cache-Control': 'public, max-age=3600',
+      });
     }
     if (!(c.req.header('accept') ?? '').includes('text/html') && c.req.path !== '/') return next();
     c.header('Content-Security-Policy', CSP);

@@ -35,7 +35,15 @@ export function Spinner({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** The server's `detail`, plus Retry-After for a 429 and the quota code. */
-export function ErrorNote({ error, title, onRetry }: { error: unknown; title?: string; onRetry?: () => void }) {
+export function ErrorNote({
+  error,
+  title,
+  onRetry,
+}: {
+  error: unknown;
+  title?: string;
+  onRetry?: () => void;
+}) {
   if (!error) return null;
   const e = toApiError(error);
   const rateLimited = e.status === 429 && !e.code;
@@ -44,8 +52,14 @@ export function ErrorNote({ error, title, onRetry }: { error: unknown; title?: s
       <div className="callout-body">
         {title ? <strong className="callout-title">{title}</strong> : null}
         <p>{e.message}</p>
-        {rateLimited && e.retryAfterSeconds ? <p className="muted">You can try again in {e.retryAfterSeconds} s (Retry-After).</p> : null}
-        {e.code ? <p className="muted">Code: <code>{e.code}</code></p> : null}
+        {rateLimited && e.retryAfterSeconds ? (
+          <p className="muted">You can try again in {e.retryAfterSeconds} s (Retry-After).</p>
+        ) : null}
+        {e.code ? (
+          <p className="muted">
+            Code: <code>{e.code}</code>
+          </p>
+        ) : null}
         {e.fieldErrors.length > 0 && !title ? (
           <ul className="field-error-list">
             {e.fieldErrors.map((f) => (
@@ -65,7 +79,15 @@ export function ErrorNote({ error, title, onRetry }: { error: unknown; title?: s
   );
 }
 
-export function Callout({ tone = 'info', title, children }: { tone?: 'info' | 'warning' | 'success'; title?: string; children: ReactNode }) {
+export function Callout({
+  tone = 'info',
+  title,
+  children,
+}: {
+  tone?: 'info' | 'warning' | 'success';
+  title?: string;
+  children: ReactNode;
+}) {
   return (
     <div className={`callout callout-${tone}`} role={tone === 'warning' ? 'note' : undefined}>
       <div className="callout-body">
@@ -76,7 +98,15 @@ export function Callout({ tone = 'info', title, children }: { tone?: 'info' | 'w
   );
 }
 
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="empty">
       <h3>{title}</h3>
@@ -86,7 +116,15 @@ export function EmptyState({ title, children, action }: { title: string; childre
   );
 }
 
-export function Badge({ tone = 'neutral', children, title }: { tone?: 'neutral' | 'success' | 'warning' | 'danger' | 'info'; children: ReactNode; title?: string }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+  title,
+}: {
+  tone?: 'neutral' | 'success' | 'warning' | 'danger' | 'info';
+  children: ReactNode;
+  title?: string;
+}) {
   return (
     <span className={`badge badge-${tone}`} title={title}>
       {children}
@@ -162,7 +200,15 @@ export function ConfirmDialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); onCancel(); }}>
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
       <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       <ErrorNote error={error} />
@@ -190,7 +236,10 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       size="sm"
       variant="ghost"
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
       }}
     >
       <span aria-live="polite">{copied ? 'Copied' : label}</span>
@@ -208,7 +257,15 @@ export function formatMs(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-export function PageHeader({ title, description, actions }: { title: string; description?: ReactNode; actions?: ReactNode }) {
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <header className="page-header">
       <div>

@@ -52,7 +52,13 @@ async function guardedFetch(input: RequestInfo | URL, init?: RequestInit): Promi
     }
     if (body && typeof body === 'object' && !Array.isArray(body) && 'detail' in body && !('error' in body)) {
       const retry = Number(res.headers.get('retry-after'));
-      throw new ApiError(String((body as { detail: unknown }).detail), res.status, undefined, [], Number.isFinite(retry) && retry > 0 ? retry : undefined);
+      throw new ApiError(
+        String((body as { detail: unknown }).detail),
+        res.status,
+        undefined,
+        [],
+        Number.isFinite(retry) && retry > 0 ? retry : undefined,
+      );
     }
   }
   return res;
@@ -76,12 +82,16 @@ export function toApiError(error: unknown): ApiError {
     const shape = error.shape as ProblemShape | undefined;
     const data = error.data as { httpStatus?: number } | undefined;
     const problem = shape?.problem;
-    if (problem?.detail) return new ApiError(problem.detail, data?.httpStatus ?? 500, problem.code, problem.errors ?? []);
-    if (error.cause instanceof TypeError) return new ApiError('The server could not be reached. Check your network and try again.', 0);
+    if (problem?.detail)
+      return new ApiError(problem.detail, data?.httpStatus ?? 500, problem.code, problem.errors ?? []);
+    if (error.cause instanceof TypeError)
+      return new ApiError('The server could not be reached. Check your network and try again.', 0);
     return new ApiError(error.message || 'The request failed.', data?.httpStatus ?? 0);
   }
-  if (error instanceof DOMException && error.name === 'AbortError') return new ApiError('Stopped.', 0, 'aborted');
-  if (error instanceof TypeError) return new ApiError('The server could not be reached. Check your network and try again.', 0);
+  if (error instanceof DOMException && error.name === 'AbortError')
+    return new ApiError('Stopped.', 0, 'aborted');
+  if (error instanceof TypeError)
+    return new ApiError('The server could not be reached. Check your network and try again.', 0);
   if (error instanceof Error) return new ApiError(error.message, 0);
   return new ApiError('Something went wrong.', 0);
 }
@@ -121,6 +131,7 @@ export const keys = {
   table: (id: string, name: string) => ['schema', 'table', id, name] as const,
   conversations: ['conversations', 'list'] as const,
   conversation: (id: string) => ['conversations', 'get', id] as const,
-  runs: (filters: { status?: string; connection_id?: string; offset: number }) => ['runs', 'list', filters] as const,
+  runs: (filters: { status?: string; connection_id?: string; offset: number }) =>
+    ['runs', 'list', filters] as const,
   runsAll: ['runs'] as const,
 };

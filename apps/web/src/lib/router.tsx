@@ -50,10 +50,22 @@ export function match(pattern: string, path: string): Record<string, string> | n
   return params;
 }
 
-export function Link({ to, children, ...rest }: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
+export function Link({
+  to,
+  children,
+  ...rest
+}: { to: string; children: ReactNode } & AnchorHTMLAttributes<HTMLAnchorElement>) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     rest.onClick?.(event);
-    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.ctrlKey ||
+      event.shiftKey ||
+      event.altKey
+    )
+      return;
     event.preventDefault();
     navigate(to);
   };

@@ -31,7 +31,11 @@ export function parseSseChunk(buffer: string): { events: { event: string; data: 
  * 422, 429) come back as JSON before the stream opens and are thrown as ApiError. Aborting `signal`
  * closes the stream, which cancels the run on the server.
  */
-export async function streamRun(request: RunRequest, onEvent: (event: RunEvent) => void, signal: AbortSignal): Promise<void> {
+export async function streamRun(
+  request: RunRequest,
+  onEvent: (event: RunEvent) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const res = await fetch('/api/v1/run/stream', {
     method: 'POST',
     credentials: 'same-origin',
@@ -48,7 +52,13 @@ export async function streamRun(request: RunRequest, onEvent: (event: RunEvent) 
       body = {};
     }
     const retry = Number(res.headers.get('retry-after'));
-    throw new ApiError(body.detail ?? `The run could not start (HTTP ${res.status}).`, res.status, body.code, body.errors ?? [], Number.isFinite(retry) && retry > 0 ? retry : undefined);
+    throw new ApiError(
+      body.detail ?? `The run could not start (HTTP ${res.status}).`,
+      res.status,
+      body.code,
+      body.errors ?? [],
+      Number.isFinite(retry) && retry > 0 ? retry : undefined,
+    );
   }
   if (!res.body) throw new ApiError('The server sent no stream.', res.status);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -30,7 +30,10 @@ export const AGGREGATE_NEEDS_COLUMN: Record<AggregateFunction, boolean> = {
 
 /** The aliases of the result's columns, in order: groups, then the aggregates that are not hidden. */
 export function visibleAliases(spec: QuerySpec): string[] {
-  return [...spec.group_by.map((g) => g.alias), ...spec.aggregates.filter((a) => !a.hidden).map((a) => a.alias)];
+  return [
+    ...spec.group_by.map((g) => g.alias),
+    ...spec.aggregates.filter((a) => !a.hidden).map((a) => a.alias),
+  ];
 }
 
 /** The aliases of the spec's output columns, in order: groups, then aggregates. */
@@ -40,17 +43,22 @@ export function outputAliases(spec: QuerySpec): string[] {
 
 /** Fails with a clear message when an aggregate has neither the column nor the expression its function needs. */
 export function checkAggregate(a: QuerySpec['aggregates'][number]): void {
-  if (AGGREGATE_NEEDS_COLUMN[a.fn] && !a.column && !a.expression) throw new CompileError(`${a.fn} needs a column or an expression.`);
+  if (AGGREGATE_NEEDS_COLUMN[a.fn] && !a.column && !a.expression)
+    throw new CompileError(`${a.fn} needs a column or an expression.`);
 }
 
 /** Absolute range bounds as ISO strings, validated. */
-export function absoluteBounds(range: Extract<TimeRange, { kind: 'absolute' }>): { from?: string; to?: string } {
+export function absoluteBounds(range: Extract<TimeRange, { kind: 'absolute' }>): {
+  from?: string;
+  to?: string;
+} {
   const out: { from?: string; to?: string } = {};
   for (const key of ['from', 'to'] as const) {
     const value = range[key];
     if (value === undefined) continue;
     const date = new Date(value);
-    if (Number.isNaN(date.getTime())) throw new CompileError(`The time range's ${key} "${value}" is not an ISO-8601 date.`);
+    if (Number.isNaN(date.getTime()))
+      throw new CompileError(`The time range's ${key} "${value}" is not an ISO-8601 date.`);
     out[key] = date.toISOString();
   }
   if (!out.from && !out.to) throw new CompileError('An absolute time range needs a start, an end, or both.');
@@ -138,16 +146,23 @@ export function truncate(date: Date, unit: TimeUnit): Date {
 }
 
 /** A relative range as absolute bounds at a pinned `now`. */
-export function pinRange(range: Extract<TimeRange, { kind: 'relative' }>, now: Date): Extract<TimeRange, { kind: 'absolute' }> {
-  const from = range.calendar ? shift(truncate(now, range.unit), range.unit, range.count - 1) : shift(now, range.unit, range.count);
+export function pinRange(
+  range: Extract<TimeRange, { kind: 'relative' }>,
+  now: Date,
+): Extract<TimeRange, { kind: 'absolute' }> {
+  const from = range.calendar
+    ? shift(truncate(now, range.unit), range.unit, range.count - 1)
+    : shift(now, range.unit, range.count);
   return { kind: 'absolute', from: from.toISOString(), to: now.toISOString() };
 }
 
 function pinCondition(c: Condition, now: Date): Condition {
   if (c.op === 'time_range' && c.range.kind === 'relative') return { ...c, range: pinRange(c.range, now) };
-  if (c.op === 'and' || c.op === 'or') return { ...c, conditions: c.conditions.map((x) => pinCondition(x, now)) };
+  if (c.op === 'and' || c.op === 'or')
+    return { ...c, conditions: c.conditions.map((x) => pinCondition(x, now)) };
   if (c.op === 'not') return { ...c, condition: pinCondition(c.condition, now) };
-  if ((c.op === 'exists' || c.op === 'not_exists') && c.filter) return { ...c, filter: pinCondition(c.filter, now) };
+  if ((c.op === 'exists' || c.op === 'not_exists') && c.filter)
+    return { ...c, filter: pinCondition(c.filter, now) };
   return c;
 }
 

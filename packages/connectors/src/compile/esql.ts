@@ -1,6 +1,22 @@
-import { soleTopLevelEqualities, type Aggregate, type ColumnRef, type Condition, type QuerySpec, type TimeRange, type TimeUnit } from '@aqs/contracts';
+import {
+  soleTopLevelEqualities,
+  type Aggregate,
+  type ColumnRef,
+  type Condition,
+  type QuerySpec,
+  type TimeRange,
+  type TimeUnit,
+} from '@aqs/contracts';
 import { printName, printString } from '@aqs/esql';
-import { CompileError, absoluteBounds, applyOptions, checkAggregate, isAggregating, outputAliases, type CompileOptions } from './common.ts';
+import {
+  CompileError,
+  absoluteBounds,
+  applyOptions,
+  checkAggregate,
+  isAggregating,
+  outputAliases,
+  type CompileOptions,
+} from './common.ts';
 
 const FUNCTION: Record<string, string> = {
   count: 'COUNT',
@@ -20,7 +36,8 @@ const ARITHMETIC = { add: '+', subtract: '-', multiply: '*', divide: '/' } as co
 function valueOf(a: Aggregate): string | null {
   const e = a.expression;
   if (!e) return a.column ? column(a.column) : null;
-  if (e.op === 'elapsed') return `DATE_DIFF("millisecond", ${column(e.from)}, ${column(e.to)}) / ${ELAPSED_SECONDS[e.unit] * 1000}.0`;
+  if (e.op === 'elapsed')
+    return `DATE_DIFF("millisecond", ${column(e.from)}, ${column(e.to)}) / ${ELAPSED_SECONDS[e.unit] * 1000}.0`;
   if (e.op === 'scale') return `${column(e.column)} * ${literal(e.factor)}`;
   if (e.op === 'divide') return `TO_DOUBLE(${column(e.left)}) / ${column(e.right)}`;
   return `${column(e.left)} ${ARITHMETIC[e.op]} ${column(e.right)}`;
@@ -38,7 +55,8 @@ const SPAN: Record<TimeUnit, string> = {
 };
 
 function column(ref: ColumnRef): string {
-  if (ref.table) throw new CompileError('ES|QL queries read one index pattern: columns cannot name another table.');
+  if (ref.table)
+    throw new CompileError('ES|QL queries read one index pattern: columns cannot name another table.');
   return printName(ref.column);
 }
 
@@ -63,7 +81,8 @@ function timeCondition(col: string, range: TimeRange): string {
       // "this month" (count 1) starts at the current month's boundary; "last 3 months" calendar-aligned starts count-1 units before it.
       const start = `DATE_TRUNC(${SPAN[range.unit]}, NOW())`;
       if (range.count === 1) return `${col} >= ${start}`;
-      const back = range.unit === 'quarter' ? `${(range.count - 1) * 3} months` : `${range.count - 1} ${range.unit}s`;
+      const back =
+        range.unit === 'quarter' ? `${(range.count - 1) * 3} months` : `${range.count - 1} ${range.unit}s`;
       return `${col} >= ${start} - ${back}`;
     }
     return `${col} >= NOW() - ${amount}`;
@@ -114,7 +133,9 @@ function condition(c: Condition, nested = false): string {
       return `NOT (${condition(c.condition)})`;
     case 'exists':
     case 'not_exists':
-      throw new CompileError('ES|QL cannot test for related rows in another index; ask about one index at a time.');
+      throw new CompileError(
+        'ES|QL cannot test for related rows in another index; ask about one index at a time.',
+      );
   }
 }
 
@@ -131,7 +152,8 @@ function referencedColumns(c: Condition | null, into: Set<string>): Set<string> 
 }
 
 function sourceName(source: string): string {
-  if (!/^[A-Za-z0-9_.*\-+]+$/.test(source)) throw new CompileError(`"${source}" is not an index name the query can read.`);
+  if (!/^[A-Za-z0-9_.*\-+]+$/.test(source))
+    throw new CompileError(`"${source}" is not an index name the query can read.`);
   return source;
 }
 
@@ -157,17 +179,30 @@ export function compileMultiValuedProbe(source: string, fields: readonly string[
 function expansions(spec: QuerySpec, multiValued: readonly string[]): string[] {
   if (multiValued.length === 0) return [];
   const expandable = new Set<Condition>(soleTopLevelEqualities(spec.filter));
-  const expanded = [...expandable].flatMap((c) => ('column' in c && multiValued.includes(c.column.column) ? [c.column.column] : []));
+  const expanded = [...expandable].flatMap((c) =>
+    'column' in c && multiValued.includes(c.column.column) ? [c.column.column] : [],
+  );
   const compared = new Set<string>();
   const visit = (c: Condition): void => {
     if (c.op === 'and' || c.op === 'or') c.conditions.forEach(visit);
     else if (c.op === 'not') visit(c.condition);
-    else if ('column' in c && c.op !== 'is_null' && c.op !== 'is_not_null' && c.op !== 'time_range' && multiValued.includes(c.column.column) && !expandable.has(c)) compared.add(c.column.column);
+    else if (
+      'column' in c &&
+      c.op !== 'is_null' &&
+      c.op !== 'is_not_null' &&
+      c.op !== 'time_range' &&
+      multiValued.includes(c.column.column) &&
+      !expandable.has(c)
+    )
+      compared.add(c.column.column);
   };
   if (spec.filter) visit(spec.filter);
   for (const a of spec.aggregates) if (a.where) visit(a.where);
   const first = [...compared][0];
-  if (first) throw new CompileError(`${first} holds several values in some documents, which ES|QL comparisons skip; ask for one of its values at a time, or group by ${first}, which counts each value.`);
+  if (first)
+    throw new CompileError(
+      `${first} holds several values in some documents, which ES|QL comparisons skip; ask for one of its values at a time, or group by ${first}, which counts each value.`,
+    );
   return expanded.map((name) => `MV_EXPAND ${column({ column: name })}`);
 }
 
@@ -179,10 +214,18 @@ function expansions(spec: QuerySpec, multiValued: readonly string[]): string[] {
  */
 export function compileEsql(input: QuerySpec, options: CompileOptions = {}): string {
   const spec = applyOptions(input, options);
-  if (spec.joins.length > 0) throw new CompileError('Joins are not compiled to ES|QL; ask about one index at a time.');
-  if (spec.limit_per_group) throw new CompileError('ES|QL cannot keep the top rows of each group in one query; ask for one group at a time.');
-  if (!isAggregating(spec) && spec.having.length > 0) throw new CompileError('having needs aggregates or groups.');
-  const lines = [`FROM ${sourceName(spec.source)}`, ...expansions(spec, options.multiValued?.[spec.source] ?? [])];
+  if (spec.joins.length > 0)
+    throw new CompileError('Joins are not compiled to ES|QL; ask about one index at a time.');
+  if (spec.limit_per_group)
+    throw new CompileError(
+      'ES|QL cannot keep the top rows of each group in one query; ask for one group at a time.',
+    );
+  if (!isAggregating(spec) && spec.having.length > 0)
+    throw new CompileError('having needs aggregates or groups.');
+  const lines = [
+    `FROM ${sourceName(spec.source)}`,
+    ...expansions(spec, options.multiValued?.[spec.source] ?? []),
+  ];
   if (isAggregating(spec)) {
     if (spec.filter) lines.push(`WHERE ${condition(spec.filter)}`);
     const evals: string[] = [];
@@ -201,14 +244,18 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
     const totals: string[] = [];
     const aggregates = spec.aggregates.flatMap((a, i) => {
       checkAggregate(a);
-      if (a.share && !a.where) throw new CompileError('ES|QL cannot compute a share of the total in one query; ask for the totals per group instead.');
+      if (a.share && !a.where)
+        throw new CompileError(
+          'ES|QL cannot compute a share of the total in one query; ask for the totals per group instead.',
+        );
       let value = valueOf(a);
       if (value !== null && a.expression) {
         const name = `_value${i}`;
         evals.push(`${printName(name)} = ${value}`);
         value = printName(name);
       }
-      const call = (v: string | null) => `${FUNCTION[a.fn]}(${v === null ? '*' : a.fn === 'percentile' ? `${v}, ${a.percentile}` : v})`;
+      const call = (v: string | null) =>
+        `${FUNCTION[a.fn]}(${v === null ? '*' : a.fn === 'percentile' ? `${v}, ${a.percentile}` : v})`;
       if (!a.where) return [`${printName(a.alias)} = ${call(value)}`];
       const part = `_where${i}`;
       evals.push(`${printName(part)} = CASE(${condition(a.where)}, ${value ?? '1'}, null)`);
@@ -222,17 +269,25 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
       return out;
     });
     if (evals.length > 0) lines.push(`EVAL ${evals.join(', ')}`);
-    lines.push(`STATS${aggregates.length > 0 ? ` ${aggregates.join(', ')}` : ''}${groups.length > 0 ? ` BY ${groups.join(', ')}` : ''}`);
+    lines.push(
+      `STATS${aggregates.length > 0 ? ` ${aggregates.join(', ')}` : ''}${groups.length > 0 ? ` BY ${groups.join(', ')}` : ''}`,
+    );
     if (ratios.length > 0) lines.push(`EVAL ${ratios.join(', ')}`, `DROP ${totals.join(', ')}`);
     if (spec.having.length > 0) {
       const known = new Set(outputAliases(spec));
       const ops = { eq: '==', neq: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-      for (const h of spec.having) if (!known.has(h.ref)) throw new CompileError(`having names ${h.ref}, which is not an aggregate alias.`);
-      lines.push(`WHERE ${spec.having.map((h) => `${printName(h.ref)} ${ops[h.op]} ${literal(h.value)}`).join(' AND ')}`);
+      for (const h of spec.having)
+        if (!known.has(h.ref))
+          throw new CompileError(`having names ${h.ref}, which is not an aggregate alias.`);
+      lines.push(
+        `WHERE ${spec.having.map((h) => `${printName(h.ref)} ${ops[h.op]} ${literal(h.value)}`).join(' AND ')}`,
+      );
     }
   } else {
     const kept = spec.columns.map(column);
-    const whereUsesOnlyKept = [...referencedColumns(spec.filter, new Set())].every((c) => spec.columns.some((k) => k.column === c));
+    const whereUsesOnlyKept = [...referencedColumns(spec.filter, new Set())].every((c) =>
+      spec.columns.some((k) => k.column === c),
+    );
     const sortUsesOnlyKept = spec.order_by.every((o) => spec.columns.some((k) => k.column === o.ref));
     if (kept.length > 0 && whereUsesOnlyKept && sortUsesOnlyKept) {
       lines.push(`KEEP ${kept.join(', ')}`);
@@ -244,10 +299,18 @@ export function compileEsql(input: QuerySpec, options: CompileOptions = {}): str
   }
   if (spec.order_by.length > 0) {
     // A sort on a plain group's alias sorts on the column that group is named by.
-    const groupColumn = new Map(spec.group_by.filter((g) => !g.time_bucket).map((g) => [g.alias, g.column.column]));
-    lines.push(`SORT ${spec.order_by.map((o) => `${printName(groupColumn.get(o.ref) ?? o.ref)} ${o.direction.toUpperCase()}`).join(', ')}`);
+    const groupColumn = new Map(
+      spec.group_by.filter((g) => !g.time_bucket).map((g) => [g.alias, g.column.column]),
+    );
+    lines.push(
+      `SORT ${spec.order_by.map((o) => `${printName(groupColumn.get(o.ref) ?? o.ref)} ${o.direction.toUpperCase()}`).join(', ')}`,
+    );
   }
-  if (!isAggregating(spec) && spec.columns.length > 0 && !spec.order_by.every((o) => spec.columns.some((k) => k.column === o.ref))) {
+  if (
+    !isAggregating(spec) &&
+    spec.columns.length > 0 &&
+    !spec.order_by.every((o) => spec.columns.some((k) => k.column === o.ref))
+  ) {
     lines.push(`KEEP ${spec.columns.map(column).join(', ')}`);
   }
   if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);

@@ -1,5 +1,23 @@
-import { measuredColumns, type Aggregate, type ColumnRef, type Condition, type MeasureExpression, type QuerySpec, type TimeRange } from '@aqs/contracts';
-import { CompileError, absoluteBounds, applyOptions, checkAggregate, definedAliases, isAggregating, outputAliases, visibleAliases, type CompileOptions } from './common.ts';
+import {
+  measuredColumns,
+  type Aggregate,
+  type ColumnRef,
+  type Condition,
+  type MeasureExpression,
+  type QuerySpec,
+  type TimeRange,
+} from '@aqs/contracts';
+import {
+  CompileError,
+  absoluteBounds,
+  applyOptions,
+  checkAggregate,
+  definedAliases,
+  isAggregating,
+  outputAliases,
+  visibleAliases,
+  type CompileOptions,
+} from './common.ts';
 
 export function quoteIdent(name: string): string {
   if (name.includes('\0')) throw new CompileError('Identifiers cannot contain NUL characters.');
@@ -27,7 +45,9 @@ function literal(value: string | number | boolean): string {
 /** `schema.table` -> `"schema"."table"`; a bare name stays unqualified. */
 export function quoteTable(qualified: string): string {
   const dot = qualified.indexOf('.');
-  return dot === -1 ? quoteIdent(qualified) : `${quoteIdent(qualified.slice(0, dot))}.${quoteIdent(qualified.slice(dot + 1))}`;
+  return dot === -1
+    ? quoteIdent(qualified)
+    : `${quoteIdent(qualified.slice(0, dot))}.${quoteIdent(qualified.slice(dot + 1))}`;
 }
 
 function tableAlias(qualified: string): string {
@@ -39,7 +59,12 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-const SECONDS: Record<Extract<MeasureExpression, { op: 'elapsed' }>['unit'], number> = { second: 1, minute: 60, hour: 3600, day: 86_400 };
+const SECONDS: Record<Extract<MeasureExpression, { op: 'elapsed' }>['unit'], number> = {
+  second: 1,
+  minute: 60,
+  hour: 3600,
+  day: 86_400,
+};
 const ARITHMETIC = { add: '+', subtract: '-', multiply: '*' } as const;
 
 /** Which table each alias in a FROM clause stands for; an `exists` subquery opens an inner scope. */
@@ -88,7 +113,8 @@ function timeCondition(c: string, range: TimeRange): string {
     if (range.calendar) {
       const start = `date_trunc('${range.unit}', now())`;
       if (range.count === 1) return `${c} >= ${start}`;
-      const back = range.unit === 'quarter' ? `${(range.count - 1) * 3} months` : `${range.count - 1} ${range.unit}s`;
+      const back =
+        range.unit === 'quarter' ? `${(range.count - 1) * 3} months` : `${range.count - 1} ${range.unit}s`;
       return `${c} >= ${start} - interval '${back}'`;
     }
     return `${c} >= now() - interval '${interval}'`;
@@ -139,7 +165,9 @@ function condition(c: Condition, scope: Scope): string {
     case 'exists':
     case 'not_exists': {
       const inner = scope.inner(c.table);
-      const links = c.on.map((o) => `${inner.column({ ...o.right, table: o.right.table ?? c.table })} = ${scope.column(o.left)}`);
+      const links = c.on.map(
+        (o) => `${inner.column({ ...o.right, table: o.right.table ?? c.table })} = ${scope.column(o.left)}`,
+      );
       if (c.filter) links.push(condition(c.filter, inner));
       const sub = `SELECT 1 FROM ${quoteTable(c.table)} AS ${quoteIdent(inner.aliasOf(c.table))} WHERE ${links.join(' AND ')}`;
       return `${c.op === 'not_exists' ? 'NOT ' : ''}EXISTS (${sub})`;
@@ -208,8 +236,16 @@ class JoinGraph {
   ) {
     this.edges = spec.joins.map((join) => {
       const parents = new Set(join.on.map((o) => o.left.table ?? spec.source));
-      if (parents.size !== 1) throw new CompileError(`The join of ${join.table} links it to several tables at once; join along one table's columns.`);
-      return { a: [...parents][0]!, b: join.table, aColumns: join.on.map((o) => o.left.column), bColumns: join.on.map((o) => o.right.column) };
+      if (parents.size !== 1)
+        throw new CompileError(
+          `The join of ${join.table} links it to several tables at once; join along one table's columns.`,
+        );
+      return {
+        a: [...parents][0]!,
+        b: join.table,
+        aColumns: join.on.map((o) => o.left.column),
+        bColumns: join.on.map((o) => o.right.column),
+      };
     });
   }
 
@@ -258,32 +294,48 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   const aliases = new Map<string, string>([[spec.source, tableAlias(spec.source)]]);
   for (const join of spec.joins) {
     const alias = tableAlias(join.table);
-    if ([...aliases.values()].includes(alias)) throw new CompileError(`Two joined tables are both called ${alias}; join each table once.`);
+    if ([...aliases.values()].includes(alias))
+      throw new CompileError(`Two joined tables are both called ${alias}; join each table once.`);
     aliases.set(join.table, alias);
   }
   const scope = new Scope(aliases, spec.source);
 
   const from = [`FROM ${quoteTable(spec.source)} AS ${quoteIdent(tableAlias(spec.source))}`];
   for (const join of spec.joins) {
-    const on = join.on.map((o) => `${scope.column(o.left)} = ${scope.column({ ...o.right, table: o.right.table ?? join.table })}`).join(' AND ');
-    from.push(`${join.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${quoteTable(join.table)} AS ${quoteIdent(tableAlias(join.table))} ON ${on}`);
+    const on = join.on
+      .map(
+        (o) =>
+          `${scope.column(o.left)} = ${scope.column({ ...o.right, table: o.right.table ?? join.table })}`,
+      )
+      .join(' AND ');
+    from.push(
+      `${join.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${quoteTable(join.table)} AS ${quoteIdent(tableAlias(join.table))} ON ${on}`,
+    );
   }
   if (spec.filter) from.push(`WHERE ${condition(spec.filter, scope)}`);
 
   if (!isAggregating(spec)) {
     for (const extra of ['having', 'limit_per_group'] as const) {
-      if (extra === 'having' ? spec.having.length > 0 : spec.limit_per_group) throw new CompileError(`${extra} needs aggregates or groups.`);
+      if (extra === 'having' ? spec.having.length > 0 : spec.limit_per_group)
+        throw new CompileError(`${extra} needs aggregates or groups.`);
     }
     const select: string[] = [];
     if (spec.columns.length > 0) {
-      for (const c of spec.columns) select.push(c.table ? `${scope.column(c)} AS ${quoteIdent(`${tableAlias(c.table)}.${c.column}`)}` : scope.column(c));
+      for (const c of spec.columns)
+        select.push(
+          c.table
+            ? `${scope.column(c)} AS ${quoteIdent(`${tableAlias(c.table)}.${c.column}`)}`
+            : scope.column(c),
+        );
     } else {
       select.push(`${quoteIdent(tableAlias(spec.source))}.*`);
     }
     const lines = [`SELECT ${select.join(', ')}`, ...from];
     if (spec.order_by.length > 0) {
       const defined = definedAliases(spec);
-      lines.push(`ORDER BY ${spec.order_by.map((o) => `${defined.has(o.ref) ? quoteIdent(o.ref) : scope.column({ column: o.ref })} ${direction(o.direction)}`).join(', ')}`);
+      lines.push(
+        `ORDER BY ${spec.order_by.map((o) => `${defined.has(o.ref) ? quoteIdent(o.ref) : scope.column({ column: o.ref })} ${direction(o.direction)}`).join(', ')}`,
+      );
     }
     if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);
     return lines.join('\n');
@@ -291,7 +343,9 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
 
   const groups = spec.group_by.map((g) => ({
     alias: g.alias,
-    expr: g.time_bucket ? `date_trunc('${g.time_bucket}', ${scope.column(g.column)})` : scope.column(g.column),
+    expr: g.time_bucket
+      ? `date_trunc('${g.time_bucket}', ${scope.column(g.column)})`
+      : scope.column(g.column),
   }));
   // Groups without aggregates list the distinct values of the groups.
   const aggregates: Aggregate[] = spec.aggregates;
@@ -319,14 +373,23 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     if (part.dedupBy === null) {
       const select = [
         ...groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`),
-        ...part.aggregates.map((a) => `${aggregateOf(a, valueOf(a, scope), a.where ? condition(a.where, scope) : null)} AS ${quoteIdent(a.alias)}`),
+        ...part.aggregates.map(
+          (a) =>
+            `${aggregateOf(a, valueOf(a, scope), a.where ? condition(a.where, scope) : null)} AS ${quoteIdent(a.alias)}`,
+        ),
       ];
       const lines = [`SELECT ${select.join(', ')}`, ...from];
       if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => g.expr).join(', ')}`);
       return lines.join('\n');
     }
     const inner: string[] = groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`);
-    part.dedupBy.forEach((table, t) => graph.keyOf(table)!.forEach((k, i) => inner.push(`${scope.column({ table, column: k })} AS ${quoteIdent(`__key${t}_${i}`)}`)));
+    part.dedupBy.forEach((table, t) =>
+      graph
+        .keyOf(table)!
+        .forEach((k, i) =>
+          inner.push(`${scope.column({ table, column: k })} AS ${quoteIdent(`__key${t}_${i}`)}`),
+        ),
+    );
     const values = part.aggregates.map((a, i) => {
       const value = valueOf(a, scope);
       if (a.where) inner.push(`(${condition(a.where, scope)}) AS ${quoteIdent(`__where${i}`)}`);
@@ -336,16 +399,29 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     });
     const select = [
       ...groups.map((g) => `rows.${quoteIdent(g.alias)}`),
-      ...part.aggregates.map((a, i) => `${aggregateOf(a, values[i]!, a.where ? `rows.${quoteIdent(`__where${i}`)}` : null)} AS ${quoteIdent(a.alias)}`),
+      ...part.aggregates.map(
+        (a, i) =>
+          `${aggregateOf(a, values[i]!, a.where ? `rows.${quoteIdent(`__where${i}`)}` : null)} AS ${quoteIdent(a.alias)}`,
+      ),
     ];
-    const lines = [`SELECT ${select.join(', ')}`, `FROM (SELECT DISTINCT ${inner.join(', ')}`, ...from, ') AS rows'];
-    if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => `rows.${quoteIdent(g.alias)}`).join(', ')}`);
+    const lines = [
+      `SELECT ${select.join(', ')}`,
+      `FROM (SELECT DISTINCT ${inner.join(', ')}`,
+      ...from,
+      ') AS rows',
+    ];
+    if (groups.length > 0)
+      lines.push(`GROUP BY ${groups.map((g) => `rows.${quoteIdent(g.alias)}`).join(', ')}`);
     return lines.join('\n');
   };
 
   let core: string;
   if (used.length === 0) {
-    core = [`SELECT ${groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`).join(', ')}`, ...from, `GROUP BY ${groups.map((g) => g.expr).join(', ')}`].join('\n');
+    core = [
+      `SELECT ${groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`).join(', ')}`,
+      ...from,
+      `GROUP BY ${groups.map((g) => g.expr).join(', ')}`,
+    ].join('\n');
   } else if (used.length === 1) {
     core = partSql(used[0]!);
   } else {
@@ -357,41 +433,73 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     const groupList = groups.map((g) => quoteIdent(g.alias)).join(', ');
     const lines =
       groups.length === 0
-        ? [ctes, `SELECT ${aggregates.map((a) => `${partOf.get(a.alias)}.${quoteIdent(a.alias)}`).join(', ')}`, `FROM ${names.join(' CROSS JOIN ')}`]
+        ? [
+            ctes,
+            `SELECT ${aggregates.map((a) => `${partOf.get(a.alias)}.${quoteIdent(a.alias)}`).join(', ')}`,
+            `FROM ${names.join(' CROSS JOIN ')}`,
+          ]
         : [
             ctes,
             `SELECT ${[...groups.map((g) => `keys.${quoteIdent(g.alias)}`), ...aggregates.map((a) => `${partOf.get(a.alias)}.${quoteIdent(a.alias)}`)].join(', ')}`,
             `FROM (${names.map((n) => `SELECT ${groupList} FROM ${n}`).join(' UNION ')}) AS keys`,
-            ...names.map((n) => `LEFT JOIN ${n} ON ${groups.map((g) => `keys.${quoteIdent(g.alias)} IS NOT DISTINCT FROM ${n}.${quoteIdent(g.alias)}`).join(' AND ')}`),
+            ...names.map(
+              (n) =>
+                `LEFT JOIN ${n} ON ${groups.map((g) => `keys.${quoteIdent(g.alias)} IS NOT DISTINCT FROM ${n}.${quoteIdent(g.alias)}`).join(' AND ')}`,
+            ),
           ];
     core = lines.join('\n');
   }
 
   const outputs = outputAliases({ ...spec, aggregates });
   const known = new Set(outputs);
-  for (const h of spec.having) if (!known.has(h.ref)) throw new CompileError(`having names ${h.ref}, which is not an aggregate alias (${outputs.join(', ')}).`);
+  for (const h of spec.having)
+    if (!known.has(h.ref))
+      throw new CompileError(
+        `having names ${h.ref}, which is not an aggregate alias (${outputs.join(', ')}).`,
+      );
   const orderBy = spec.order_by.map((o) => {
-    if (!known.has(o.ref)) throw new CompileError(`order_by names ${o.ref}, which is not a group or aggregate alias (${outputs.join(', ')}).`);
+    if (!known.has(o.ref))
+      throw new CompileError(
+        `order_by names ${o.ref}, which is not a group or aggregate alias (${outputs.join(', ')}).`,
+      );
     return `${quoteIdent(o.ref)} ${direction(o.direction)}`;
   });
   const plain = outputs.map((alias) => `q.${quoteIdent(alias)}`);
 
   let query = core;
   const wrap = (select: string[], where: string[] = []) => {
-    query = [`SELECT ${select.join(', ')}`, `FROM (${query}) AS q`, ...(where.length > 0 ? [`WHERE ${where.join(' AND ')}`] : [])].join('\n');
+    query = [
+      `SELECT ${select.join(', ')}`,
+      `FROM (${query}) AS q`,
+      ...(where.length > 0 ? [`WHERE ${where.join(' AND ')}`] : []),
+    ].join('\n');
   };
   if (aggregates.some((a) => a.share && !a.where)) {
     const shared = new Set(aggregates.filter((a) => a.share && !a.where).map((a) => a.alias));
-    wrap(outputs.map((alias) => (shared.has(alias) ? `(q.${quoteIdent(alias)} * 100.0 / NULLIF(sum(q.${quoteIdent(alias)}) OVER (), 0)) AS ${quoteIdent(alias)}` : `q.${quoteIdent(alias)}`)));
+    wrap(
+      outputs.map((alias) =>
+        shared.has(alias)
+          ? `(q.${quoteIdent(alias)} * 100.0 / NULLIF(sum(q.${quoteIdent(alias)}) OVER (), 0)) AS ${quoteIdent(alias)}`
+          : `q.${quoteIdent(alias)}`,
+      ),
+    );
   }
   if (spec.having.length > 0) {
     const ops = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-    wrap(plain, spec.having.map((h) => `q.${quoteIdent(h.ref)} ${ops[h.op]} ${literal(h.value)}`));
+    wrap(
+      plain,
+      spec.having.map((h) => `q.${quoteIdent(h.ref)} ${ops[h.op]} ${literal(h.value)}`),
+    );
   }
   if (spec.limit_per_group) {
     const { n, partition_by } = spec.limit_per_group;
-    for (const p of partition_by) if (!spec.group_by.some((g) => g.alias === p)) throw new CompileError(`limit_per_group partitions by ${p}, which is not a group alias.`);
-    const within = orderBy.length > 0 ? spec.order_by.map((o) => `q.${quoteIdent(o.ref)} ${direction(o.direction)}`) : [`q.${quoteIdent(aggregates[0]!.alias)} DESC NULLS LAST`];
+    for (const p of partition_by)
+      if (!spec.group_by.some((g) => g.alias === p))
+        throw new CompileError(`limit_per_group partitions by ${p}, which is not a group alias.`);
+    const within =
+      orderBy.length > 0
+        ? spec.order_by.map((o) => `q.${quoteIdent(o.ref)} ${direction(o.direction)}`)
+        : [`q.${quoteIdent(aggregates[0]!.alias)} DESC NULLS LAST`];
     query = [
       `SELECT ${plain.join(', ')}`,
       `FROM (SELECT q.*, row_number() OVER (PARTITION BY ${partition_by.map((p) => `q.${quoteIdent(p)}`).join(', ')} ORDER BY ${within.join(', ')}) AS "__rank"`,

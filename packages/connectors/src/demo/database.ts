@@ -24,7 +24,9 @@ export type DemoDatabase = EmbeddedDatabase & {
 };
 
 async function isSeeded(db: PGlite): Promise<boolean> {
-  const r = await db.query<{ comment: string | null }>("SELECT obj_description(n.oid, 'pg_namespace') AS comment FROM pg_catalog.pg_namespace n WHERE n.nspname = 'shop'");
+  const r = await db.query<{ comment: string | null }>(
+    "SELECT obj_description(n.oid, 'pg_namespace') AS comment FROM pg_catalog.pg_namespace n WHERE n.nspname = 'shop'",
+  );
   return r.rows[0]?.comment === DEMO_SCHEMA_VERSION;
 }
 

@@ -108,9 +108,72 @@ GROUP BY o.order_id;
 COMMENT ON VIEW shop.order_totals IS 'Orders with their item count and amounts (gross, and net of the order discount).';
 `;
 
-const FIRST = ['Anna', 'Ben', 'Chloé', 'David', 'Elena', 'Farid', 'Greta', 'Hiroshi', 'Ines', 'Jonas', 'Kofi', 'Lena', 'Marco', 'Nora', 'Olga', 'Pedro', 'Quinn', 'Rosa', 'Sven', 'Tara', 'Umar', 'Vera', 'Wim', 'Ximena', 'Yusuf', 'Zoe'];
-const LAST = ['Andersen', 'Bauer', 'Costa', 'Dubois', 'Eriksen', 'Fischer', 'García', 'Horvat', 'Ivanova', 'Jansen', 'Kowalski', 'Lefebvre', 'Müller', 'Nowak', "O'Brien", 'Papadopoulos', 'Rossi', 'Schmidt', 'Tanaka', 'Usman', 'Varga', 'Weber', 'Yilmaz', 'Zeller'];
-const COMPANY = ['Acme', 'Northwind', 'Globex', 'Initech', 'Umbrella', 'Stark', 'Wayne', 'Hooli', 'Vandelay', 'Soylent'];
+const FIRST = [
+  'Anna',
+  'Ben',
+  'Chloé',
+  'David',
+  'Elena',
+  'Farid',
+  'Greta',
+  'Hiroshi',
+  'Ines',
+  'Jonas',
+  'Kofi',
+  'Lena',
+  'Marco',
+  'Nora',
+  'Olga',
+  'Pedro',
+  'Quinn',
+  'Rosa',
+  'Sven',
+  'Tara',
+  'Umar',
+  'Vera',
+  'Wim',
+  'Ximena',
+  'Yusuf',
+  'Zoe',
+];
+const LAST = [
+  'Andersen',
+  'Bauer',
+  'Costa',
+  'Dubois',
+  'Eriksen',
+  'Fischer',
+  'García',
+  'Horvat',
+  'Ivanova',
+  'Jansen',
+  'Kowalski',
+  'Lefebvre',
+  'Müller',
+  'Nowak',
+  "O'Brien",
+  'Papadopoulos',
+  'Rossi',
+  'Schmidt',
+  'Tanaka',
+  'Usman',
+  'Varga',
+  'Weber',
+  'Yilmaz',
+  'Zeller',
+];
+const COMPANY = [
+  'Acme',
+  'Northwind',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Stark',
+  'Wayne',
+  'Hooli',
+  'Vandelay',
+  'Soylent',
+];
 const PLACES: Array<[string, string[], number]> = [
   ['Germany', ['Berlin', 'Munich', 'Hamburg', 'Cologne', 'Leipzig'], 22],
   ['France', ['Paris', 'Lyon', 'Marseille', 'Toulouse', 'Lille'], 18],
@@ -123,18 +186,105 @@ const PLACES: Array<[string, string[], number]> = [
   ['United States', ['New York', 'Chicago', 'Austin', 'Seattle', 'Boston'], 4],
 ];
 const CATEGORIES: Array<[string, string[], [number, number], string[]]> = [
-  ['Electronics', ['Wireless Earbuds', 'USB-C Hub', 'Smart Speaker', '4K Monitor', 'Mechanical Keyboard', 'Webcam', 'Power Bank', 'Noise-Cancelling Headphones'], [19, 649], ['Voltra', 'Kestrel', 'Nimbus']],
-  ['Home & Kitchen', ['Chef Knife', 'Espresso Grinder', 'Cast Iron Pan', 'Linen Sheets', 'Air Purifier', 'Kettle', 'Storage Jars', 'Desk Lamp'], [12, 299], ['Hearth', 'Maison', 'Oakline']],
-  ['Books', ['Data Analysis Handbook', 'Cookbook of the Seasons', 'Travel Guide: Alps', 'Sci-Fi Anthology', 'History of Maps', 'Gardening Basics'], [9, 45], []],
-  ['Sports & Outdoors', ['Yoga Mat', 'Trail Running Shoes', 'Camping Stove', 'Water Bottle', 'Cycling Gloves', 'Hiking Backpack'], [14, 189], ['Summit', 'Stride']],
-  ['Toys & Games', ['Building Blocks Set', 'Board Game: Harbour', 'Puzzle 1000 pcs', 'Remote Control Car', 'Card Game Deluxe'], [8, 119], ['Playwell', 'Brightkid']],
-  ['Beauty', ['Face Serum', 'Hand Cream', 'Shampoo Bar', 'Sunscreen SPF 50', 'Lip Balm Trio'], [6, 79], ['Lumière', 'Pure&Co']],
+  [
+    'Electronics',
+    [
+      'Wireless Earbuds',
+      'USB-C Hub',
+      'Smart Speaker',
+      '4K Monitor',
+      'Mechanical Keyboard',
+      'Webcam',
+      'Power Bank',
+      'Noise-Cancelling Headphones',
+    ],
+    [19, 649],
+    ['Voltra', 'Kestrel', 'Nimbus'],
+  ],
+  [
+    'Home & Kitchen',
+    [
+      'Chef Knife',
+      'Espresso Grinder',
+      'Cast Iron Pan',
+      'Linen Sheets',
+      'Air Purifier',
+      'Kettle',
+      'Storage Jars',
+      'Desk Lamp',
+    ],
+    [12, 299],
+    ['Hearth', 'Maison', 'Oakline'],
+  ],
+  [
+    'Books',
+    [
+      'Data Analysis Handbook',
+      'Cookbook of the Seasons',
+      'Travel Guide: Alps',
+      'Sci-Fi Anthology',
+      'History of Maps',
+      'Gardening Basics',
+    ],
+    [9, 45],
+    [],
+  ],
+  [
+    'Sports & Outdoors',
+    ['Yoga Mat', 'Trail Running Shoes', 'Camping Stove', 'Water Bottle', 'Cycling Gloves', 'Hiking Backpack'],
+    [14, 189],
+    ['Summit', 'Stride'],
+  ],
+  [
+    'Toys & Games',
+    [
+      'Building Blocks Set',
+      'Board Game: Harbour',
+      'Puzzle 1000 pcs',
+      'Remote Control Car',
+      'Card Game Deluxe',
+    ],
+    [8, 119],
+    ['Playwell', 'Brightkid'],
+  ],
+  [
+    'Beauty',
+    ['Face Serum', 'Hand Cream', 'Shampoo Bar', 'Sunscreen SPF 50', 'Lip Balm Trio'],
+    [6, 79],
+    ['Lumière', 'Pure&Co'],
+  ],
 ];
-const STATUS_WEIGHTS: Array<[string, number]> = [['delivered', 62], ['shipped', 8], ['paid', 5], ['placed', 4], ['cancelled', 12], ['returned', 9]];
-const CHANNEL_WEIGHTS: Array<[string, number]> = [['web', 48], ['mobile_app', 30], ['marketplace', 16], ['phone', 6]];
+const STATUS_WEIGHTS: Array<[string, number]> = [
+  ['delivered', 62],
+  ['shipped', 8],
+  ['paid', 5],
+  ['placed', 4],
+  ['cancelled', 12],
+  ['returned', 9],
+];
+const CHANNEL_WEIGHTS: Array<[string, number]> = [
+  ['web', 48],
+  ['mobile_app', 30],
+  ['marketplace', 16],
+  ['phone', 6],
+];
 const COUPONS = ['WELCOME10', 'SPRING15', 'BLACKFRIDAY', 'LOYAL5', 'FREESHIP'];
-const METHODS: Array<[string, number]> = [['card', 60], ['paypal', 25], ['bank_transfer', 10], ['gift_card', 5]];
-const COMMENTS = ['Great value for money.', 'Arrived quickly, works as described.', 'Not what I expected.', 'Would buy again!', 'Quality could be better.', 'Perfect gift.', 'Stopped working after a month.', 'Exactly as pictured.'];
+const METHODS: Array<[string, number]> = [
+  ['card', 60],
+  ['paypal', 25],
+  ['bank_transfer', 10],
+  ['gift_card', 5],
+];
+const COMMENTS = [
+  'Great value for money.',
+  'Arrived quickly, works as described.',
+  'Not what I expected.',
+  'Would buy again!',
+  'Quality could be better.',
+  'Perfect gift.',
+  'Stopped working after a month.',
+  'Exactly as pictured.',
+];
 
 const START = Date.UTC(2022, 6, 1); // 2022-07-01
 const END = Date.UTC(2026, 5, 30, 23, 59, 59); // 2026-06-30
@@ -171,15 +321,29 @@ export function generateDemoRows(seed = 20260630): DemoRows {
   const customerSignup: number[] = [];
   const customerCountry: string[] = [];
   for (let id = 1; id <= 1200; id++) {
-    const segment = weighted([['consumer', 80], ['small_business', 15], ['enterprise', 5]] as const);
+    const segment = weighted([
+      ['consumer', 80],
+      ['small_business', 15],
+      ['enterprise', 5],
+    ] as const);
     const first = pick(FIRST);
     const last = pick(LAST);
-    const name = segment === 'consumer' ? `${first} ${last}` : `${pick(COMPANY)} ${segment === 'enterprise' ? 'Group' : 'GmbH'} (${first} ${last})`;
+    const name =
+      segment === 'consumer'
+        ? `${first} ${last}`
+        : `${pick(COMPANY)} ${segment === 'enterprise' ? 'Group' : 'GmbH'} (${first} ${last})`;
     const [country, cities] = weighted(PLACES.map(([c, cs, w]) => [[c, cs] as const, w] as const));
     // Sign-ups lean towards the early years so long-standing customers exist.
     const firstSignup = START - 180 * DAY;
     const signup = firstSignup + Math.floor(Math.pow(rnd(), 1.4) * (END - 30 * DAY - firstSignup));
-    const email = rnd() < 0.07 ? null : `${first}.${last}.${id}@example.com`.toLowerCase().normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/[' ]/g, '');
+    const email =
+      rnd() < 0.07
+        ? null
+        : `${first}.${last}.${id}@example.com`
+            .toLowerCase()
+            .normalize('NFD')
+            .replace(/[^\x20-\x7e]/g, '')
+            .replace(/[' ]/g, '');
     const city = rnd() < 0.05 ? null : pick(cities);
     customers.push([id, name, email, country, city, segment, day(signup)]);
     customerSignup.push(signup);
@@ -194,7 +358,11 @@ export function generateDemoRows(seed = 20260630): DemoRows {
     for (const base of names) {
       for (const variant of ['', ' Pro', ' Mini'].slice(0, int(2, 3))) {
         pid++;
-        const price = Math.round((lo + Math.pow(rnd(), 1.8) * (hi - lo)) * (variant === ' Pro' ? 1.4 : variant === ' Mini' ? 0.7 : 1)) - 0.01;
+        const price =
+          Math.round(
+            (lo + Math.pow(rnd(), 1.8) * (hi - lo)) *
+              (variant === ' Pro' ? 1.4 : variant === ' Mini' ? 0.7 : 1),
+          ) - 0.01;
         const launched = START - 365 * DAY + int(0, 3 * 365) * DAY;
         const discontinued = rnd() < 0.12 ? launched + int(200, 1100) * DAY : null;
         products.push([
@@ -228,22 +396,43 @@ export function generateDemoRows(seed = 20260630): DemoRows {
       if (month === 10 || month === 11 || rnd() < 0.8) break;
     }
     let customer = int(1, 1200);
-    for (let tries = 0; tries < 5 && (customerSignup[customer - 1] ?? 0) > at; tries++) customer = int(1, 1200);
+    for (let tries = 0; tries < 5 && (customerSignup[customer - 1] ?? 0) > at; tries++)
+      customer = int(1, 1200);
     const recent = END - at < 20 * DAY;
-    const status = recent ? weighted([['placed', 30], ['paid', 30], ['shipped', 30], ['cancelled', 10]] as const) : weighted(STATUS_WEIGHTS);
+    const status = recent
+      ? weighted([
+          ['placed', 30],
+          ['paid', 30],
+          ['shipped', 30],
+          ['cancelled', 10],
+        ] as const)
+      : weighted(STATUS_WEIGHTS);
     const channel = weighted(CHANNEL_WEIGHTS);
     const coupon = rnd() < 0.18 ? pick(COUPONS) : null;
     const discount = coupon ? money(pick([5, 10, 15, 20])) : rnd() < 0.05 ? money(int(1, 30)) : null;
     const shipTo = rnd() < 0.95 ? (customerCountry[customer - 1] ?? 'Germany') : pick(PLACES)[0];
     orders.push([id, customer, ts(at), status, channel, discount, coupon, shipTo]);
-    const lines = weighted([[1, 35], [2, 30], [3, 18], [4, 10], [5, 5], [6, 2]] as const);
+    const lines = weighted([
+      [1, 35],
+      [2, 30],
+      [3, 18],
+      [4, 10],
+      [5, 5],
+      [6, 2],
+    ] as const);
     let gross = 0;
     const used = new Set<number>();
     for (let line = 1; line <= lines; line++) {
       let product = weighted(weightedProducts);
       for (let tries = 0; tries < 3 && used.has(product); tries++) product = weighted(weightedProducts);
       used.add(product);
-      const quantity = weighted([[1, 70], [2, 18], [3, 7], [4, 3], [5, 2]] as const);
+      const quantity = weighted([
+        [1, 70],
+        [2, 18],
+        [3, 7],
+        [4, 3],
+        [5, 2],
+      ] as const);
       // Prices drift: older orders paid a little less.
       const drift = 0.9 + 0.1 * ((at - START) / (END - START));
       const unit = Math.max(1, (productPrice[product - 1] ?? 10) * drift);
@@ -266,7 +455,20 @@ export function generateDemoRows(seed = 20260630): DemoRows {
     const item = items[int(0, items.length - 1)] as [number, number, number, number, string];
     const order = orders[item[0] - 1] as [number, number, string];
     const base = (productWeight[item[2] - 1] ?? 5) > 5 ? 4 : 3;
-    const rating = Math.min(5, Math.max(1, base + weighted([[-2, 8], [-1, 15], [0, 35], [1, 35], [2, 7]] as const)));
+    const rating = Math.min(
+      5,
+      Math.max(
+        1,
+        base +
+          weighted([
+            [-2, 8],
+            [-1, 15],
+            [0, 35],
+            [1, 35],
+            [2, 7],
+          ] as const),
+      ),
+    );
     const when = Math.min(END, Date.parse(order[2]) + int(3, 60) * DAY);
     reviews.push([id, item[2], order[1], rating, day(when), rnd() < 0.4 ? null : pick(COMMENTS)]);
   }
@@ -286,7 +488,10 @@ export function insertStatements(rows: DemoRows): string[] {
   for (const table of ['customers', 'products', 'orders', 'order_items', 'payments', 'reviews'] as const) {
     const list = rows[table];
     for (let i = 0; i < list.length; i += 2500) {
-      const values = list.slice(i, i + 2500).map((r) => `(${r.map(literal).join(',')})`).join(',\n');
+      const values = list
+        .slice(i, i + 2500)
+        .map((r) => `(${r.map(literal).join(',')})`)
+        .join(',\n');
       out.push(`INSERT INTO shop.${table} VALUES\n${values};`);
     }
   }

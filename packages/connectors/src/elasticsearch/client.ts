@@ -89,7 +89,11 @@ export class ResponseTooLargeError extends errors.ElasticsearchClientError {
   readonly limit: number;
   readonly announced: number | null;
   constructor(limit: number, announced: number | null) {
-    super(announced === null ? `The answer grew past ${limit} bytes` : `The answer announced ${announced} bytes, more than ${limit}`);
+    super(
+      announced === null
+        ? `The answer grew past ${limit} bytes`
+        : `The answer announced ${announced} bytes, more than ${limit}`,
+    );
     this.name = 'ResponseTooLargeError';
     this.limit = limit;
     this.announced = announced;
@@ -110,7 +114,9 @@ function asClientError(error: unknown): Error {
   if (error instanceof ConnectorError || error instanceof errors.ElasticsearchClientError) return error;
   const e = error as NodeJS.ErrnoException;
   const message = String(e?.message ?? error).slice(0, 300);
-  return new errors.ConnectionError(e?.code && !message.includes(e.code) ? `${message} (${e.code})` : message);
+  return new errors.ConnectionError(
+    e?.code && !message.includes(e.code) ? `${message} (${e.code})` : message,
+  );
 }
 
 function decoderFor(encoding: string): Transform | null | undefined {
@@ -134,22 +140,35 @@ export class BoundedConnection extends HttpConnection {
   private readonly inFlight = new Set<InFlight>();
   private closing = false;
 
-  override request(params: ConnectionRequestParams, options: ConnectionRequestOptions): Promise<ConnectionRequestResponse>;
-  override request(params: ConnectionRequestParams, options: ConnectionRequestOptionsAsStream): Promise<ConnectionRequestResponseAsStream>;
+  override request(
+    params: ConnectionRequestParams,
+    options: ConnectionRequestOptions,
+  ): Promise<ConnectionRequestResponse>;
+  override request(
+    params: ConnectionRequestParams,
+    options: ConnectionRequestOptionsAsStream,
+  ): Promise<ConnectionRequestResponseAsStream>;
   override async request(
     params: ConnectionRequestParams,
     options: ConnectionRequestOptions | ConnectionRequestOptionsAsStream,
   ): Promise<ConnectionRequestResponse | ConnectionRequestResponseAsStream> {
-    if ('asStream' in options && options.asStream === true) throw new errors.ConfigurationError('Streamed answers are not used by this connector.');
+    if ('asStream' in options && options.asStream === true)
+      throw new errors.ConfigurationError('Streamed answers are not used by this connector.');
     if (params.body != null && typeof params.body !== 'string' && !Buffer.isBuffer(params.body)) {
       throw new errors.ConfigurationError('Streamed request bodies are not used by this connector.');
     }
-    if (this.closing) throw new errors.ConnectionError('The client of this connection was closed (its settings changed, or it was idle).');
+    if (this.closing)
+      throw new errors.ConnectionError(
+        'The client of this connection was closed (its settings changed, or it was idle).',
+      );
     const signal = options.signal;
     if (signal?.aborted) throw new errors.RequestAbortedError('Request aborted');
     const totalMs = Math.max(1, options.timeout ?? this.timeout);
     const maxBytes = Math.min(options.maxResponseSize ?? MAX_RESPONSE_BYTES, MAX_RESPONSE_BYTES);
-    const maxWireBytes = Math.min(options.maxCompressedResponseSize ?? MAX_RESPONSE_BYTES, MAX_RESPONSE_BYTES);
+    const maxWireBytes = Math.min(
+      options.maxCompressedResponseSize ?? MAX_RESPONSE_BYTES,
+      MAX_RESPONSE_BYTES,
+    );
     const requestParams = this.buildRequestObject(params, options);
     const body = params.body as string | Buffer | null | undefined;
 
@@ -202,16 +221,30 @@ export class BoundedConnection extends HttpConnection {
         res = response;
         response.on('error', (error) => finish(asClientError(error)));
         response.on('close', () => {
-          if (!response.complete) finish(new errors.ConnectionError('The connection closed before the whole answer arrived (connection reset)'));
+          if (!response.complete)
+            finish(
+              new errors.ConnectionError(
+                'The connection closed before the whole answer arrived (connection reset)',
+              ),
+            );
         });
-        const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+        const encoding = String(response.headers['content-encoding'] ?? '')
+          .trim()
+          .toLowerCase();
         decoder = decoderFor(encoding);
         if (decoder === undefined) {
-          finish(new InvalidResponseError(`The answer uses an unsupported Content-Encoding (${encoding.slice(0, 40)})`));
+          finish(
+            new InvalidResponseError(
+              `The answer uses an unsupported Content-Encoding (${encoding.slice(0, 40)})`,
+            ),
+          );
           return;
         }
         const wireLimit = decoder === null ? maxBytes : maxWireBytes;
-        const announced = response.headers['content-length'] === undefined ? null : Number(response.headers['content-length']);
+        const announced =
+          response.headers['content-length'] === undefined
+            ? null
+            : Number(response.headers['content-length']);
         if (announced !== null && announced > wireLimit) {
           finish(new ResponseTooLargeError(wireLimit, announced));
           return;
@@ -228,7 +261,8 @@ export class BoundedConnection extends HttpConnection {
           const status = response.statusCode ?? 0;
           // Pool the socket again only after a complete answer from something that says it is
           // Elasticsearch; anything else (a redirect, a proxy page) is not worth keeping.
-          if (response.headers['x-elastic-product'] !== 'Elasticsearch' || (status >= 300 && status < 400)) response.socket?.destroy();
+          if (response.headers['x-elastic-product'] !== 'Elasticsearch' || (status >= 300 && status < 400))
+            response.socket?.destroy();
           const headers = { ...response.headers };
           delete headers['content-encoding'];
           finish(null, { body: Buffer.concat(chunks).toString('utf8'), statusCode: status, headers });
@@ -245,7 +279,13 @@ export class BoundedConnection extends HttpConnection {
         });
         decoder.on('data', collect);
         decoder.on('end', complete);
-        decoder.on('error', (error) => finish(new InvalidResponseError(`The compressed answer could not be decoded (${error.message.slice(0, 200)})`)));
+        decoder.on('error', (error) =>
+          finish(
+            new InvalidResponseError(
+              `The compressed answer could not be decoded (${error.message.slice(0, 200)})`,
+            ),
+          ),
+        );
         response.pipe(decoder);
       });
       request.setNoDelay(true);
@@ -263,14 +303,16 @@ export class BoundedConnection extends HttpConnection {
   /** Ends every request in flight and closes every socket now. */
   destroyNow(): void {
     this.closing = true;
-    for (const f of [...this.inFlight]) f.abort(new errors.ConnectionError('The client of this connection was closed.'));
+    for (const f of [...this.inFlight])
+      f.abort(new errors.ConnectionError('The client of this connection was closed.'));
     this.agent?.destroy();
   }
 
   /** Closes the pooled idle sockets (an operation that failed leaves none behind). */
   dropIdleSockets(): void {
     const agent = this.agent as http.Agent | undefined;
-    for (const list of Object.values(agent?.freeSockets ?? {})) for (const socket of list ?? []) socket.destroy();
+    for (const list of Object.values(agent?.freeSockets ?? {}))
+      for (const socket of list ?? []) socket.destroy();
   }
 
   /** Requests in flight (for tests). */
@@ -296,7 +338,8 @@ export function insecureTransportError(): ConnectorError {
   return new ConnectorError({
     kind: 'tls',
     symptom: 'Plain http not allowed',
-    cause: 'The Cluster URL uses plain http://, which would send the credentials and the data unencrypted; this service refuses it (ALLOW_INSECURE_TRANSPORT is off). Nothing was sent.',
+    cause:
+      'The Cluster URL uses plain http://, which would send the credentials and the data unencrypted; this service refuses it (ALLOW_INSECURE_TRANSPORT is off). Nothing was sent.',
     fix: FIX_INSECURE_TRANSPORT,
   });
 }
@@ -310,10 +353,14 @@ export function createGuardedAgent(
 ): http.Agent {
   const guard = guardedLookup(allowPrivateNetworks);
   const lookup = ((hostname: string, options: unknown, callback: (...args: unknown[]) => void) => {
-    (guard as unknown as (h: string, o: unknown, cb: (...args: unknown[]) => void) => void)(hostname, options, (...args: unknown[]) => {
-      if (args[0] instanceof ConnectorError) blocked.error = args[0];
-      callback(...args);
-    });
+    (guard as unknown as (h: string, o: unknown, cb: (...args: unknown[]) => void) => void)(
+      hostname,
+      options,
+      (...args: unknown[]) => {
+        if (args[0] instanceof ConnectorError) blocked.error = args[0];
+        callback(...args);
+      },
+    );
   }) as unknown as LookupFunction;
   const base = {
     keepAlive: true,
@@ -330,7 +377,15 @@ export function createGuardedAgent(
 
 function cacheKey(target: ConnectionTarget, config: EsConfig, ctx: ConnectorContext): string {
   return createHash('sha256')
-    .update(JSON.stringify([target.authMode, config, target.secrets, ctx.allowPrivateNetworks, ctx.requestTimeoutMs]))
+    .update(
+      JSON.stringify([
+        target.authMode,
+        config,
+        target.secrets,
+        ctx.allowPrivateNetworks,
+        ctx.requestTimeoutMs,
+      ]),
+    )
     .digest('hex');
 }
 
@@ -348,7 +403,10 @@ function build(target: ConnectionTarget, config: EsConfig, ctx: ConnectorContext
     if (!secret) throw missingCredential('API key secret');
     auth = { apiKey: { id: config.api_key_id, api_key: secret } };
   }
-  const tls = { rejectUnauthorized: config.verify_tls, ...(config.ca_cert_pem ? { ca: config.ca_cert_pem } : {}) };
+  const tls = {
+    rejectUnauthorized: config.verify_tls,
+    ...(config.ca_cert_pem ? { ca: config.ca_cert_pem } : {}),
+  };
   const blocked = { error: null as ConnectorError | null };
   const agent = createGuardedAgent(url.protocol, tls, ctx.allowPrivateNetworks, blocked);
   const client = new Client({
@@ -370,8 +428,19 @@ function build(target: ConnectionTarget, config: EsConfig, ctx: ConnectorContext
     name: 'aqs-elasticsearch-connector',
   });
   const connection = client.connectionPool.connections[0];
-  if (!(connection instanceof BoundedConnection)) throw new Error('the Elasticsearch client did not use BoundedConnection');
-  return { client, connection, config, blocked, partialParam: undefined, server: null, serverProbed: false, key, lastUsed: Date.now() };
+  if (!(connection instanceof BoundedConnection))
+    throw new Error('the Elasticsearch client did not use BoundedConnection');
+  return {
+    client,
+    connection,
+    config,
+    blocked,
+    partialParam: undefined,
+    server: null,
+    serverProbed: false,
+    key,
+    lastUsed: Date.now(),
+  };
 }
 
 function closeQuietly(handle: ClientHandle): void {

@@ -22,7 +22,10 @@ const URL_EXAMPLE = 'https://my-deployment.es.us-east-1.aws.elastic.cloud:443';
  * Normalises the Cluster URL (explicit port, no trailing slash) or explains what to fix. Plain
  * `http://` only when the operator allows insecure transport (ALLOW_INSECURE_TRANSPORT).
  */
-export function normaliseClusterUrl(raw: string, allowInsecureTransport = false): { ok: true; url: string } | { ok: false; message: string } {
+export function normaliseClusterUrl(
+  raw: string,
+  allowInsecureTransport = false,
+): { ok: true; url: string } | { ok: false; message: string } {
   const text = raw.trim();
   const bad = (why: string): { ok: false; message: string } => ({
     ok: false,
@@ -34,14 +37,16 @@ export function normaliseClusterUrl(raw: string, allowInsecureTransport = false)
   } catch {
     return bad('is not a URL.');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return bad(`uses ${url.protocol.replace(':', '')}://.`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return bad(`uses ${url.protocol.replace(':', '')}://.`);
   if (url.protocol === 'http:' && !allowInsecureTransport) {
     return {
       ok: false,
       message: `uses plain http://, which would send the credentials and the data unencrypted. Use the cluster's https:// URL including the port (e.g. ${URL_EXAMPLE}); for local development, the operator can allow plain http by setting ALLOW_INSECURE_TRANSPORT=true.`,
     };
   }
-  if (url.username || url.password) return bad('contains credentials; enter them in the API key or username/password fields instead.');
+  if (url.username || url.password)
+    return bad('contains credentials; enter them in the API key or username/password fields instead.');
   if (url.search || url.hash) return bad('has a query string or fragment; remove it.');
   if (!url.hostname) return bad('has no host.');
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
@@ -58,7 +63,8 @@ function pemProblem(pem: string): string | null {
     return 'must be a PEM certificate: paste the whole block from -----BEGIN CERTIFICATE----- to -----END CERTIFICATE-----.';
   }
   const rest = pem.replace(PEM_BLOCK, '').trim();
-  if (rest !== '') return 'has text outside the BEGIN CERTIFICATE / END CERTIFICATE lines; paste only the certificate block(s).';
+  if (rest !== '')
+    return 'has text outside the BEGIN CERTIFICATE / END CERTIFICATE lines; paste only the certificate block(s).';
   for (const b of blocks) {
     try {
       new X509Certificate(b);
@@ -70,12 +76,22 @@ function pemProblem(pem: string): string | null {
 }
 
 const nonEmpty = (what: string) =>
-  z.string({ error: `must be a string: enter the ${what}.` }).trim().min(1, { error: `is required: enter the ${what}.` });
+  z
+    .string({ error: `must be a string: enter the ${what}.` })
+    .trim()
+    .min(1, { error: `is required: enter the ${what}.` });
 
 const listInput = z
-  .union([z.array(z.string({ error: 'must be a list of index patterns, e.g. ["logs-*", "metrics-*"].' })), z.string(), z.null()], {
-    error: 'must be a list of index patterns (or a comma-separated string), e.g. logs-*, metrics-*.',
-  })
+  .union(
+    [
+      z.array(z.string({ error: 'must be a list of index patterns, e.g. ["logs-*", "metrics-*"].' })),
+      z.string(),
+      z.null(),
+    ],
+    {
+      error: 'must be a list of index patterns (or a comma-separated string), e.g. logs-*, metrics-*.',
+    },
+  )
   .optional()
   .transform((v) => {
     if (v === undefined || v === null) return [] as string[];
@@ -90,16 +106,14 @@ const listInput = z
   });
 
 const clusterUrl = (allowInsecureTransport: boolean) =>
-  z
-    .string({ error: `is required: enter the cluster endpoint, e.g. ${URL_EXAMPLE}.` })
-    .transform((v, ctx) => {
-      const r = normaliseClusterUrl(v, allowInsecureTransport);
-      if (!r.ok) {
-        ctx.addIssue({ code: 'custom', message: r.message });
-        return z.NEVER;
-      }
-      return r.url;
-    });
+  z.string({ error: `is required: enter the cluster endpoint, e.g. ${URL_EXAMPLE}.` }).transform((v, ctx) => {
+    const r = normaliseClusterUrl(v, allowInsecureTransport);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: r.message });
+      return z.NEVER;
+    }
+    return r.url;
+  });
 
 const common = {
   verify_tls: z.boolean({ error: 'must be true or false (true is recommended).' }).optional().default(true),
@@ -126,7 +140,10 @@ const common = {
       if (v === undefined || v === null || v.trim() === '') return null;
       const p = v.trim();
       if (p.includes(',')) {
-        ctx.addIssue({ code: 'custom', message: 'must be a single pattern; list several patterns in Allowed indices instead.' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a single pattern; list several patterns in Allowed indices instead.',
+        });
         return z.NEVER;
       }
       const problem = scopePatternProblem(p);
@@ -141,7 +158,11 @@ const common = {
 function schemasFor(allowInsecureTransport: boolean) {
   const base = { cluster_url: clusterUrl(allowInsecureTransport), ...common };
   return {
-    api_key: z.strictObject({ ...base, api_key_id: nonEmpty('API key ID (the `id` of the created key)'), api_key_secret: nonEmpty('API key secret (the `api_key` of the created key)') }),
+    api_key: z.strictObject({
+      ...base,
+      api_key_id: nonEmpty('API key ID (the `id` of the created key)'),
+      api_key_secret: nonEmpty('API key secret (the `api_key` of the created key)'),
+    }),
     basic: z.strictObject({ ...base, username: nonEmpty('username'), password: nonEmpty('password') }),
   };
 }
@@ -161,7 +182,15 @@ export function parseEsConfig(
   const schemas = options?.allowInsecureTransport === true ? insecureSchemas : strictSchemas;
   const schema = authMode === 'api_key' ? schemas.api_key : authMode === 'basic' ? schemas.basic : null;
   if (!schema) {
-    return { ok: false, errors: [{ field: 'auth_mode', message: `is not an Elasticsearch auth mode; use one of: ${Object.keys(FIELD_NAMES).join(', ')}.` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field: 'auth_mode',
+          message: `is not an Elasticsearch auth mode; use one of: ${Object.keys(FIELD_NAMES).join(', ')}.`,
+        },
+      ],
+    };
   }
   const parsed = schema.safeParse(input ?? {});
   const errors: FieldError[] = [];
@@ -169,20 +198,31 @@ export function parseEsConfig(
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
         for (const key of issue.keys) {
-          errors.push({ field: `config.${key}`, message: `is not a field of the ${authMode} auth mode; remove it (fields: ${(FIELD_NAMES[authMode] ?? []).join(', ')}).` });
+          errors.push({
+            field: `config.${key}`,
+            message: `is not a field of the ${authMode} auth mode; remove it (fields: ${(FIELD_NAMES[authMode] ?? []).join(', ')}).`,
+          });
         }
         continue;
       }
       const key = String(issue.path[0] ?? '');
       const field = key ? `config.${key}` : 'config';
-      if (!errors.some((e) => e.field === field && e.message === issue.message)) errors.push({ field, message: issue.message });
+      if (!errors.some((e) => e.field === field && e.message === issue.message))
+        errors.push({ field, message: issue.message });
     }
     return { ok: false, errors };
   }
   const v = parsed.data;
   if (v.allowed_indices.length === 0 && v.index_pattern === null) {
-    const message = 'Set Allowed indices or Index pattern: at least one of the two scope fields is required (e.g. logs-*).';
-    return { ok: false, errors: [{ field: 'config.allowed_indices', message }, { field: 'config.index_pattern', message }] };
+    const message =
+      'Set Allowed indices or Index pattern: at least one of the two scope fields is required (e.g. logs-*).';
+    return {
+      ok: false,
+      errors: [
+        { field: 'config.allowed_indices', message },
+        { field: 'config.index_pattern', message },
+      ],
+    };
   }
   const config: EsConfig = {
     cluster_url: v.cluster_url,
@@ -193,18 +233,25 @@ export function parseEsConfig(
     allowed_indices: [...new Set(v.allowed_indices)],
     index_pattern: v.index_pattern,
   };
-  const secrets: Record<string, string> = 'api_key_secret' in v ? { api_key_secret: v.api_key_secret } : { password: v.password };
+  const secrets: Record<string, string> =
+    'api_key_secret' in v ? { api_key_secret: v.api_key_secret } : { password: v.password };
   return { ok: true, value: { config: { ...config }, secrets } };
 }
 
 /** Reads the stored config back (tolerating older shapes), without re-validating secrets. */
 export function readConfig(target: ConnectionTarget): EsConfig {
   const c = target.config;
-  const str = (k: string): string | null => (typeof c[k] === 'string' && (c[k] as string).trim() !== '' ? (c[k] as string).trim() : null);
+  const str = (k: string): string | null =>
+    typeof c[k] === 'string' && (c[k] as string).trim() !== '' ? (c[k] as string).trim() : null;
   const list = Array.isArray(c.allowed_indices)
-    ? (c.allowed_indices as unknown[]).filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((s) => s.trim())
+    ? (c.allowed_indices as unknown[])
+        .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+        .map((s) => s.trim())
     : typeof c.allowed_indices === 'string'
-      ? c.allowed_indices.split(',').map((s) => s.trim()).filter(Boolean)
+      ? c.allowed_indices
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
       : [];
   return {
     cluster_url: str('cluster_url') ?? '',

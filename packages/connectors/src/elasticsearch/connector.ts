@@ -5,7 +5,13 @@
 import type { ConnectionTarget, Connector } from '../types.ts';
 import { parseEsConfig, readConfig, scopePatterns } from './config.ts';
 import { compileEsql, compileMultiValuedProbe } from '../compile/esql.ts';
-import { BASIC_AUTH_WARNING, PLAIN_HTTP_WARNING, VERIFY_TLS_OFF_WARNING, elasticsearchCapabilities, elasticsearchDescriptor } from './descriptor.ts';
+import {
+  BASIC_AUTH_WARNING,
+  PLAIN_HTTP_WARNING,
+  VERIFY_TLS_OFF_WARNING,
+  elasticsearchCapabilities,
+  elasticsearchDescriptor,
+} from './descriptor.ts';
 import { executeEs } from './execute.ts';
 import { introspectEs } from './introspect.ts';
 import { testEs } from './test-connection.ts';
@@ -25,7 +31,9 @@ function warnings(target: ConnectionTarget): string[] {
 }
 
 function describeTarget(_authMode: string, config: Record<string, unknown>): string {
-  const allowed = Array.isArray(config.allowed_indices) ? config.allowed_indices.filter((x): x is string => typeof x === 'string') : [];
+  const allowed = Array.isArray(config.allowed_indices)
+    ? config.allowed_indices.filter((x): x is string => typeof x === 'string')
+    : [];
   if (allowed.length > 0) return allowed.join(', ');
   return typeof config.index_pattern === 'string' ? config.index_pattern : '';
 }
@@ -39,15 +47,24 @@ export const elasticsearchConnector: Connector = {
   compile: compileEsql,
   multiValuedProbe(source, columns, limits) {
     // Keyword fields are the ones compared by value; a probe of text or numbers would tell nothing the planner uses.
-    const fields = columns.filter((c) => c.queryable && c.type === 'keyword').slice(0, limits.maxFields).map((c) => c.name);
-    return fields.length === 0 ? null : { text: compileMultiValuedProbe(source, fields, limits.sample), fields };
+    const fields = columns
+      .filter((c) => c.queryable && c.type === 'keyword')
+      .slice(0, limits.maxFields)
+      .map((c) => c.name);
+    return fields.length === 0
+      ? null
+      : { text: compileMultiValuedProbe(source, fields, limits.sample), fields };
   },
   test: testEs,
   introspect: introspectEs,
   release: dropElasticsearchClient,
   close: closeElasticsearchClients,
   validateQuery(target, text, options) {
-    const { text: canonical, warnings: w } = validateEsql(text, scopePatterns(readConfig(target)), options.rowCap);
+    const { text: canonical, warnings: w } = validateEsql(
+      text,
+      scopePatterns(readConfig(target)),
+      options.rowCap,
+    );
     return { text: canonical, warnings: w };
   },
   execute: executeEs,

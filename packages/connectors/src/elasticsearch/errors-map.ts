@@ -45,15 +45,24 @@ export function errorInfo(body: unknown): { type: string; reason: string } {
   const b = (typeof body === 'object' && body !== null ? body : {}) as EsErrorBody;
   if (typeof b.error === 'string') return { type: 'error', reason: text(b.error, MAX_REASON_CHARS) ?? '' };
   const e = typeof b.error === 'object' && b.error !== null ? b.error : {};
-  const root = Array.isArray(e.root_cause) && typeof e.root_cause[0] === 'object' && e.root_cause[0] !== null ? e.root_cause[0] : {};
+  const root =
+    Array.isArray(e.root_cause) && typeof e.root_cause[0] === 'object' && e.root_cause[0] !== null
+      ? e.root_cause[0]
+      : {};
   return {
     type: text(e.type, 100) ?? text(root.type, 100) ?? 'error',
-    reason: text(e.reason, MAX_REASON_CHARS) ?? text(root.reason, MAX_REASON_CHARS) ?? text(body, MAX_REASON_CHARS) ?? '',
+    reason:
+      text(e.reason, MAX_REASON_CHARS) ??
+      text(root.reason, MAX_REASON_CHARS) ??
+      text(body, MAX_REASON_CHARS) ??
+      '',
   };
 }
 
-const TLS_VERIFY = /self[- ]signed certificate|unable to verify the first certificate|unable to get local issuer certificate|unable to get issuer certificate|certificate has expired|certificate is not yet valid|does not match certificate's altnames|Hostname\/IP does not match|certificate signature failure|Invalid or malformed certificate|CA fingerprint does not match|unsupported certificate purpose|certificate chain too long|self_signed|CERT_/i;
-const TLS_HANDSHAKE = /wrong version number|EPROTO|packet length too long|unknown protocol|handshake failure|tlsv1 alert|SSL routines/i;
+const TLS_VERIFY =
+  /self[- ]signed certificate|unable to verify the first certificate|unable to get local issuer certificate|unable to get issuer certificate|certificate has expired|certificate is not yet valid|does not match certificate's altnames|Hostname\/IP does not match|certificate signature failure|Invalid or malformed certificate|CA fingerprint does not match|unsupported certificate purpose|certificate chain too long|self_signed|CERT_/i;
+const TLS_HANDSHAKE =
+  /wrong version number|EPROTO|packet length too long|unknown protocol|handshake failure|tlsv1 alert|SSL routines/i;
 
 export interface MapContext {
   handle?: ClientHandle | null;
@@ -106,12 +115,17 @@ export function notInAllowlist(index: string): ConnectorError {
 
 /** True for the 405 / 400 answers of a cluster without `POST /_query`. */
 export function isMissingQueryEndpoint(status: number, reason: string): boolean {
-  return (status === 405 || status === 400) && /(no handler found for uri|Incorrect HTTP method for uri) \[\/_query/.test(reason);
+  return (
+    (status === 405 || status === 400) &&
+    /(no handler found for uri|Incorrect HTTP method for uri) \[\/_query/.test(reason)
+  );
 }
 
 const NOT_HTTP = /HPE_|Parse Error/;
-const RESET = /ECONNRESET|socket hang up|EPIPE|closed before the whole answer|connection reset|Connection closed while reading/i;
-const FIX_ENDPOINT = 'Check that the Cluster URL points at the Elasticsearch HTTP endpoint (host and port), not another service or a proxy that cuts connections, and that the cluster is healthy.';
+const RESET =
+  /ECONNRESET|socket hang up|EPIPE|closed before the whole answer|connection reset|Connection closed while reading/i;
+const FIX_ENDPOINT =
+  'Check that the Cluster URL points at the Elasticsearch HTTP endpoint (host and port), not another service or a proxy that cuts connections, and that the cluster is healthy.';
 
 function connectionFailure(raw: string, ctx: MapContext): ConnectorError {
   const message = raw.length > 300 ? `${raw.slice(0, 300)}...` : raw;
@@ -155,7 +169,8 @@ export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
   if (err instanceof ConnectorError) return err;
   // Once the caller's signal fired, whatever the request ended with is that cancellation or deadline.
   const caller = ctx.op?.callerSignal;
-  if (ctx.op && caller?.aborted && !(err instanceof errors.ResponseError)) return abortedError(caller, ctx.op.budgetMs + DEADLINE_GRACE_MS);
+  if (ctx.op && caller?.aborted && !(err instanceof errors.ResponseError))
+    return abortedError(caller, ctx.op.budgetMs + DEADLINE_GRACE_MS);
   const s = (t: string): string => scrub(t, ctx.secrets);
   if (err instanceof errors.ResponseError) {
     const status = err.meta.statusCode ?? 0;
@@ -250,9 +265,10 @@ export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
       kind: 'engine',
       symptom: 'Response too large',
       cause: `The answer of ${ctx.clusterUrl ?? 'the cluster'} ${err.announced === null ? 'grew' : `announced ${err.announced} bytes,`} past the ${mib} MiB this service reads; it was not read further and the connection was closed.`,
-      fix: ctx.query !== undefined
-        ? 'Return fewer or narrower rows: KEEP only the columns needed, aggregate with STATS, or lower the LIMIT.'
-        : `Narrow Allowed indices / Index pattern; if the answer should never be that large, ${FIX_ENDPOINT.charAt(0).toLowerCase()}${FIX_ENDPOINT.slice(1)}`,
+      fix:
+        ctx.query !== undefined
+          ? 'Return fewer or narrower rows: KEEP only the columns needed, aggregate with STATS, or lower the LIMIT.'
+          : `Narrow Allowed indices / Index pattern; if the answer should never be that large, ${FIX_ENDPOINT.charAt(0).toLowerCase()}${FIX_ENDPOINT.slice(1)}`,
       query: ctx.query,
     });
   }
@@ -260,7 +276,8 @@ export function mapClientError(err: unknown, ctx: MapContext): ConnectorError {
     return new ConnectorError({
       kind: 'unreachable',
       symptom: 'Not an Elasticsearch cluster',
-      cause: 'The server at the Cluster URL answered without identifying as Elasticsearch (no X-Elastic-Product header).',
+      cause:
+        'The server at the Cluster URL answered without identifying as Elasticsearch (no X-Elastic-Product header).',
       fix: 'Check the Cluster URL: it must point at the Elasticsearch endpoint, not Kibana or a proxy page.',
     });
   }

@@ -6,7 +6,13 @@
  */
 import { errors } from '@elastic/elasticsearch';
 import { DEADLINE_GRACE_MS, abortedError } from '../bounded.ts';
-import type { ConnectionTarget, ConnectorContext, ExecuteOptions, ExecuteResult, QueryWarning } from '../types.ts';
+import type {
+  ConnectionTarget,
+  ConnectorContext,
+  ExecuteOptions,
+  ExecuteResult,
+  QueryWarning,
+} from '../types.ts';
 import type { ClientHandle } from './client.ts';
 import { MAX_RESPONSE_BYTES, clientFor } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
@@ -35,19 +41,34 @@ function isUnknownPartialParam(e: unknown): boolean {
 const MAX_COLUMNS = 10_000;
 
 /** The columns and rows of a `_query` answer, or null when it does not have that shape. */
-function queryAnswer(body: unknown): { columns: { name: string; type: string }[]; values: unknown[][]; partial: boolean } | null {
+function queryAnswer(
+  body: unknown,
+): { columns: { name: string; type: string }[]; values: unknown[][]; partial: boolean } | null {
   if (!isObject(body) || !Array.isArray(body.columns) || body.columns.length > MAX_COLUMNS) return null;
   const columns: { name: string; type: string }[] = [];
   for (const c of body.columns) {
-    if (!isObject(c) || typeof c.name !== 'string' || typeof c.type !== 'string' || c.name.length > 1000 || c.type.length > 100) return null;
+    if (
+      !isObject(c) ||
+      typeof c.name !== 'string' ||
+      typeof c.type !== 'string' ||
+      c.name.length > 1000 ||
+      c.type.length > 100
+    )
+      return null;
     columns.push({ name: c.name, type: c.type });
   }
   const values = body.values ?? [];
-  if (!Array.isArray(values) || !values.every((row) => Array.isArray(row) && row.length === columns.length)) return null;
+  if (!Array.isArray(values) || !values.every((row) => Array.isArray(row) && row.length === columns.length))
+    return null;
   return { columns, values: values as unknown[][], partial: body.is_partial === true };
 }
 
-export async function executeEs(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult> {
+export async function executeEs(
+  target: ConnectionTarget,
+  text: string,
+  ctx: ConnectorContext,
+  options: ExecuteOptions,
+): Promise<ExecuteResult> {
   const config = readConfig(target);
   const secrets = secretValues(target);
   const rowCap = options.rowCap;
@@ -62,10 +83,19 @@ export async function executeEs(target: ConnectionTarget, text: string, ctx: Con
     throw abortedError(ctx.signal, timeoutMs + DEADLINE_GRACE_MS);
   }
   let handle: ClientHandle | null = null;
-  return runOperation(op, () => handle, async () => {
-    handle = await clientFor(target, ctx);
-    return run(handle, query, validated, op, { rowCap, timeoutMs, secrets, clusterUrl: config.cluster_url });
-  });
+  return runOperation(
+    op,
+    () => handle,
+    async () => {
+      handle = await clientFor(target, ctx);
+      return run(handle, query, validated, op, {
+        rowCap,
+        timeoutMs,
+        secrets,
+        clusterUrl: config.cluster_url,
+      });
+    },
+  );
 }
 
 async function run(
@@ -79,12 +109,24 @@ async function run(
   const send = (withPartial: boolean) =>
     esRequest<unknown>(
       handle,
-      { method: 'POST', path: '/_query', querystring: { format: 'json', ...(withPartial ? { allow_partial_results: true } : {}) }, body: { query } },
+      {
+        method: 'POST',
+        path: '/_query',
+        querystring: { format: 'json', ...(withPartial ? { allow_partial_results: true } : {}) },
+        body: { query },
+      },
       op,
       { maxBytes: MAX_RESPONSE_BYTES },
     );
   let res;
-  const mapCtx = { handle, secrets: o.secrets, query: validated.text, timeoutMs: o.timeoutMs, op, clusterUrl: o.clusterUrl };
+  const mapCtx = {
+    handle,
+    secrets: o.secrets,
+    query: validated.text,
+    timeoutMs: o.timeoutMs,
+    op,
+    clusterUrl: o.clusterUrl,
+  };
   let withPartial = partialParamSupported(handle);
   try {
     try {
@@ -100,14 +142,19 @@ async function run(
   }
   if (withPartial) handle.partialParam = true;
   const answer = queryAnswer(res.body);
-  if (answer === null) throw invalidShape('an ES|QL `_query` answer (columns, and rows as lists of values)', o.clusterUrl);
+  if (answer === null)
+    throw invalidShape('an ES|QL `_query` answer (columns, and rows as lists of values)', o.clusterUrl);
   const columns = answer.columns;
   let rows = answer.values;
   const rowCap = o.rowCap;
   const truncated = rows.length > rowCap;
   if (truncated) rows = rows.slice(0, rowCap);
   const warnings: QueryWarning[] = [...validated.warnings];
-  if (truncated) warnings.push({ code: 'row_cap', message: `Result truncated to the row cap of ${rowCap} rows; more rows matched.` });
+  if (truncated)
+    warnings.push({
+      code: 'row_cap',
+      message: `Result truncated to the row cap of ${rowCap} rows; more rows matched.`,
+    });
   const partial = answer.partial;
   if (partial) warnings.push({ code: 'partial_results', message: PARTIAL_MESSAGE });
   for (const w of res.warnings) {

@@ -14,18 +14,21 @@ const FORBIDDEN = /[\\/?"<>|#,:\s]/;
 /** Checks one configured scope pattern; returns a sentence saying what to fix, or null. */
 export function scopePatternProblem(pattern: string): string | null {
   if (pattern.length === 0) return 'contains an empty pattern; remove the stray comma.';
-  if (/\s/.test(pattern)) return `pattern '${pattern}' contains whitespace; index patterns cannot contain spaces.`;
+  if (/\s/.test(pattern))
+    return `pattern '${pattern}' contains whitespace; index patterns cannot contain spaces.`;
   if (pattern.includes(':')) {
     return `pattern '${pattern}' names a remote cluster or a selector; cross-cluster search is not used, list local indices only (e.g. logs-*).`;
   }
-  if (pattern.startsWith('-')) return `pattern '${pattern}' is an exclusion; list only the patterns to include.`;
+  if (pattern.startsWith('-'))
+    return `pattern '${pattern}' is an exclusion; list only the patterns to include.`;
   if (pattern.startsWith('_') || pattern.startsWith('+')) {
     return `pattern '${pattern}' cannot start with '${pattern[0]}'; use * to mean every index.`;
   }
   if (FORBIDDEN.test(pattern)) {
     return `pattern '${pattern}' contains a character index names cannot contain (\\ / ? " < > | # , :).`;
   }
-  if (pattern !== pattern.toLowerCase()) return `pattern '${pattern}' has upper-case letters; index names are lower-case.`;
+  if (pattern !== pattern.toLowerCase())
+    return `pattern '${pattern}' has upper-case letters; index names are lower-case.`;
   if (pattern.length > 255) return `pattern '${pattern.slice(0, 20)}...' is longer than 255 characters.`;
   return null;
 }

@@ -52,7 +52,12 @@ export function startOperation(ctx: ConnectorContext, budgetMs: number): Operati
  * Runs an operation's body and always ends it. After a failure, sockets the client pooled during
  * the operation are closed too, so a misbehaving server keeps nothing of ours open.
  */
-export async function runOperation<T>(op: Operation, handle: () => ClientHandle | null, body: () => Promise<T>, failed: (result: T) => boolean = () => false): Promise<T> {
+export async function runOperation<T>(
+  op: Operation,
+  handle: () => ClientHandle | null,
+  body: () => Promise<T>,
+  failed: (result: T) => boolean = () => false,
+): Promise<T> {
   let ok = false;
   try {
     const result = await body();
@@ -101,7 +106,10 @@ export async function esRequest<T>(
       fix: 'Enter the final Cluster URL of the Elasticsearch endpoint (including port) instead of the redirecting address.',
     });
   }
-  const warnings = (result.warnings ?? []).filter((w): w is string => typeof w === 'string').slice(0, 20).map((w) => w.slice(0, 1000));
+  const warnings = (result.warnings ?? [])
+    .filter((w): w is string => typeof w === 'string')
+    .slice(0, 20)
+    .map((w) => w.slice(0, 1000));
   if (handle.server === null || handle.server.version === null) {
     for (const w of warnings) {
       const version = versionFromWarning(w);
@@ -130,12 +138,17 @@ export async function serverInfo(handle: ClientHandle, op: Operation): Promise<S
   if (op.signal.aborted) return handle.server ?? { version: null, flavor: null };
   handle.serverProbed = true;
   try {
-    const res = await esRequest<unknown>(handle, { method: 'GET', path: '/' }, op, { ignore: [401, 403, 404] });
+    const res = await esRequest<unknown>(handle, { method: 'GET', path: '/' }, op, {
+      ignore: [401, 403, 404],
+    });
     if (res.status === 200 && isObject(res.body)) {
       const v = isObject(res.body.version) ? res.body.version : {};
       const flavor = str(v.build_flavor);
       // Serverless reports a version number that is not meaningful.
-      handle.server = { version: flavor === 'serverless' ? null : (str(v.number) ?? handle.server?.version ?? null), flavor };
+      handle.server = {
+        version: flavor === 'serverless' ? null : (str(v.number) ?? handle.server?.version ?? null),
+        flavor,
+      };
       return handle.server;
     }
   } catch {

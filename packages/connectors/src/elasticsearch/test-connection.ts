@@ -17,9 +17,24 @@ import type { ClientHandle } from './client.ts';
 import { clientFor, insecureTransportError } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
 import { PLAIN_HTTP_WARNING, VERIFY_TLS_OFF_WARNING } from './descriptor.ts';
-import { FIX_RECREATE_KEY, errorInfo, isMissingQueryEndpoint, mapClientError, scrub, unknownQueryUri } from './errors-map.ts';
+import {
+  FIX_RECREATE_KEY,
+  errorInfo,
+  isMissingQueryEndpoint,
+  mapClientError,
+  scrub,
+  unknownQueryUri,
+} from './errors-map.ts';
 import { emptySchemaError, resolveScope } from './introspect.ts';
-import { atLeast, esRequest, isObject, runOperation, serverInfo, startOperation, type Operation } from './request.ts';
+import {
+  atLeast,
+  esRequest,
+  isObject,
+  runOperation,
+  serverInfo,
+  startOperation,
+  type Operation,
+} from './request.ts';
 
 const CHECKS: [string, string][] = [
   ['reachability', 'Cluster reachable'],
@@ -53,11 +68,21 @@ export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): P
   );
 }
 
-async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Operation, opened: (h: ClientHandle) => void): Promise<TestResult> {
+async function runChecks(
+  target: ConnectionTarget,
+  ctx: ConnectorContext,
+  op: Operation,
+  opened: (h: ClientHandle) => void,
+): Promise<TestResult> {
   const config = readConfig(target);
   const scope = scopePatterns(config);
   const secrets = secretValues(target);
-  const checks: TestCheck[] = CHECKS.map(([id, name]) => ({ id, name, status: 'skipped' as CheckStatus, detail: 'Not checked: an earlier check failed.' }));
+  const checks: TestCheck[] = CHECKS.map(([id, name]) => ({
+    id,
+    name,
+    status: 'skipped' as CheckStatus,
+    detail: 'Not checked: an earlier check failed.',
+  }));
   const set = (id: string, status: CheckStatus, detail: string): void => {
     const c = checks.find((x) => x.id === id) as TestCheck;
     c.status = status;
@@ -88,7 +113,8 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
   try {
     handle = await clientFor(target, ctx);
     opened(handle);
-    const body = (await esRequest<unknown>(handle, { method: 'GET', path: '/_security/_authenticate' }, op)).body;
+    const body = (await esRequest<unknown>(handle, { method: 'GET', path: '/_security/_authenticate' }, op))
+      .body;
     who = isObject(body) ? (body as AuthenticateAnswer) : {};
   } catch (e) {
     const err = mapClientError(e, mapCtx());
@@ -101,7 +127,8 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
       set('tls', ...tlsStatus(config.cluster_url, config.verify_tls, config.ca_cert_pem !== null));
       return fail('credentials', err);
     }
-    if (err.kind === 'unreachable' || err.kind === 'blocked_address' || !(e instanceof errors.ResponseError)) return fail('reachability', err);
+    if (err.kind === 'unreachable' || err.kind === 'blocked_address' || !(e instanceof errors.ResponseError))
+      return fail('reachability', err);
     // Any other answer from the cluster: it is reachable; identity could not be confirmed here.
     set('reachability', 'passed', `Connected to ${config.cluster_url}.`);
     set('tls', ...tlsStatus(config.cluster_url, config.verify_tls, config.ca_cert_pem !== null));
@@ -114,23 +141,46 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
     const short = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
     const keyId = isObject(who.api_key) ? short(who.api_key.id) : null;
     const username = short(who.username);
-    const as = who.authentication_type === 'api_key' ? `API key ${keyId ?? config.api_key_id ?? ''}`.trim() : 'user';
+    const as =
+      who.authentication_type === 'api_key' ? `API key ${keyId ?? config.api_key_id ?? ''}`.trim() : 'user';
     set('credentials', 'passed', `Authenticated${username ? ` as ${username}` : ''} (${as}).`);
   }
 
   // 4: ES|QL endpoint
   const server = await serverInfo(handle, op);
   try {
-    await esRequest(handle, { method: 'POST', path: '/_query', querystring: { format: 'json' }, body: { query: 'ROW ok = 1 | LIMIT 1' } }, op);
-    const v = server.flavor === 'serverless' ? 'serverless' : server.version ? `version ${server.version}` : 'version not readable without the monitor privilege';
-    const joins = atLeast(server.version, 8, 13) === false ? ' Cross-index joins need 8.13 or later: keep analysis to one FROM pattern.' : '';
+    await esRequest(
+      handle,
+      {
+        method: 'POST',
+        path: '/_query',
+        querystring: { format: 'json' },
+        body: { query: 'ROW ok = 1 | LIMIT 1' },
+      },
+      op,
+    );
+    const v =
+      server.flavor === 'serverless'
+        ? 'serverless'
+        : server.version
+          ? `version ${server.version}`
+          : 'version not readable without the monitor privilege';
+    const joins =
+      atLeast(server.version, 8, 13) === false
+        ? ' Cross-index joins need 8.13 or later: keep analysis to one FROM pattern.'
+        : '';
     set('query_endpoint', 'passed', `ES|QL answers (${v}).${joins}`);
   } catch (e) {
     if (e instanceof errors.ResponseError) {
       const { reason } = errorInfo(e.meta.body);
-      if (isMissingQueryEndpoint(e.meta.statusCode ?? 0, reason)) return fail('query_endpoint', unknownQueryUri(scrub(reason, secrets)));
+      if (isMissingQueryEndpoint(e.meta.statusCode ?? 0, reason))
+        return fail('query_endpoint', unknownQueryUri(scrub(reason, secrets)));
       if (e.meta.statusCode === 403) {
-        set('query_endpoint', 'passed', 'The /_query endpoint exists (the probe was refused for lack of privileges; see the next check).');
+        set(
+          'query_endpoint',
+          'passed',
+          'The /_query endpoint exists (the probe was refused for lack of privileges; see the next check).',
+        );
       } else {
         return fail('query_endpoint', mapClientError(e, mapCtx()));
       }
@@ -141,11 +191,15 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
 
   // 5: privileges on the scope patterns
   try {
-    const res = await esRequest<unknown>(handle, {
-      method: 'POST',
-      path: '/_security/user/_has_privileges',
-      body: { index: [{ names: scope, privileges: ['read', 'view_index_metadata'] }] },
-    }, op);
+    const res = await esRequest<unknown>(
+      handle,
+      {
+        method: 'POST',
+        path: '/_security/user/_has_privileges',
+        body: { index: [{ names: scope, privileges: ['read', 'view_index_metadata'] }] },
+      },
+      op,
+    );
     const body: HasPrivilegesAnswer = isObject(res.body) ? res.body : {};
     if (body.has_all_requested !== true) {
       const missing: string[] = [];
@@ -155,12 +209,15 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
         const lacking = ['read', 'view_index_metadata'].filter((priv) => granted[priv] !== true);
         if (lacking.length > 0) missing.push(`${lacking.join(' and ')} on ${p}`);
       }
-      return fail('privileges', new ConnectorError({
-        kind: 'privileges',
-        symptom: '403 Forbidden',
-        cause: `The credential lacks ${missing.join('; ') || 'the requested index privileges'}.`,
-        fix: FIX_RECREATE_KEY,
-      }));
+      return fail(
+        'privileges',
+        new ConnectorError({
+          kind: 'privileges',
+          symptom: '403 Forbidden',
+          cause: `The credential lacks ${missing.join('; ') || 'the requested index privileges'}.`,
+          fix: FIX_RECREATE_KEY,
+        }),
+      );
     }
     set('privileges', 'passed', `read and view_index_metadata granted on ${scope.join(', ')}.`);
   } catch (e) {
@@ -172,8 +229,16 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
     const tables = await resolveScope(handle, scope, secrets, op);
     if (tables.length === 0) return fail('scope', emptySchemaError(scope));
     const count = (kind: string): number => tables.filter((t) => t.kind === kind).length;
-    const names = tables.slice(0, 10).map((t) => t.name).join(', ') + (tables.length > 10 ? ', ...' : '');
-    set('scope', 'passed', `${count('index')} indices, ${count('alias')} aliases, ${count('data_stream')} data streams in scope: ${names}.`);
+    const names =
+      tables
+        .slice(0, 10)
+        .map((t) => t.name)
+        .join(', ') + (tables.length > 10 ? ', ...' : '');
+    set(
+      'scope',
+      'passed',
+      `${count('index')} indices, ${count('alias')} aliases, ${count('data_stream')} data streams in scope: ${names}.`,
+    );
   } catch (e) {
     return fail('scope', mapClientError(e, mapCtx()));
   }
@@ -191,5 +256,10 @@ async function runChecks(target: ConnectionTarget, ctx: ConnectorContext, op: Op
 function tlsStatus(url: string, verify: boolean, withCa: boolean): [CheckStatus, string] {
   if (url.startsWith('http:')) return ['warning', PLAIN_HTTP_WARNING];
   if (!verify) return ['warning', VERIFY_TLS_OFF_WARNING];
-  return ['passed', withCa ? 'Certificate verified against the supplied CA cert PEM.' : 'Certificate verified against the system CAs.'];
+  return [
+    'passed',
+    withCa
+      ? 'Certificate verified against the supplied CA cert PEM.'
+      : 'Certificate verified against the system CAs.',
+  ];
 }

@@ -13,9 +13,24 @@ import { covers, dateMathToGlob } from './patterns.ts';
 
 /** Commands a generated query may use. Everything else (present or future) is refused. */
 const ALLOWED_COMMANDS = new Set<Command['type']>([
-  'from', 'row',
-  'where', 'eval', 'keep', 'drop', 'rename', 'stats', 'inline_stats', 'sort', 'limit',
-  'dissect', 'grok', 'mv_expand', 'enrich', 'lookup_join', 'sample', 'change_point',
+  'from',
+  'row',
+  'where',
+  'eval',
+  'keep',
+  'drop',
+  'rename',
+  'stats',
+  'inline_stats',
+  'sort',
+  'limit',
+  'dissect',
+  'grok',
+  'mv_expand',
+  'enrich',
+  'lookup_join',
+  'sample',
+  'change_point',
 ]);
 
 const REFUSED_REASON: Partial<Record<Command['type'], string>> = {
@@ -36,7 +51,11 @@ export interface ValidationResult extends ValidatedQuery {
   limit: number;
 }
 
-function rejected(reason: string, query: string, fix = 'Rephrase the question; the generated query must be a single FROM pipeline within scope.'): ConnectorError {
+function rejected(
+  reason: string,
+  query: string,
+  fix = 'Rephrase the question; the generated query must be a single FROM pipeline within scope.',
+): ConnectorError {
   return new ConnectorError({
     kind: 'query_rejected',
     symptom: 'Query rejected',
@@ -54,10 +73,16 @@ function refName(ref: IndexPatternRef): string {
 
 function checkPattern(ref: IndexPatternRef, scope: readonly string[], text: string, role: string): void {
   if (ref.cluster !== null) {
-    throw rejected(`${role} '${refName(ref)}' names a remote cluster; cross-cluster search is not used (single-cluster queries only).`, text);
+    throw rejected(
+      `${role} '${refName(ref)}' names a remote cluster; cross-cluster search is not used (single-cluster queries only).`,
+      text,
+    );
   }
   if (ref.selector !== null && ref.selector !== 'data') {
-    throw rejected(`${role} '${refName(ref)}' uses the ::${ref.selector} selector; only the data of an index is queried.`, text);
+    throw rejected(
+      `${role} '${refName(ref)}' uses the ::${ref.selector} selector; only the data of an index is queried.`,
+      text,
+    );
   }
   // An exclusion can only narrow what the other patterns reach: it never needs to be in scope.
   if (ref.exclude) return;
@@ -68,9 +93,11 @@ function checkPattern(ref: IndexPatternRef, scope: readonly string[], text: stri
 
 function limitValue(cmd: LimitCommand, text: string): number {
   const c = cmd.count;
-  if (c.type !== 'literal' || c.literalType !== 'integer') throw rejected('LIMIT must be a whole number.', text);
+  if (c.type !== 'literal' || c.literalType !== 'integer')
+    throw rejected('LIMIT must be a whole number.', text);
   const n = Number(c.text);
-  if (!Number.isSafeInteger(n) || n < 0) throw rejected('LIMIT must be a whole number between 0 and the row cap.', text);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw rejected('LIMIT must be a whole number between 0 and the row cap.', text);
   return n;
 }
 
@@ -104,18 +131,33 @@ export function validateEsql(text: string, scope: readonly string[], rowCap: num
       throw rejected(REFUSED_REASON[c.type] ?? `the ${c.type.toUpperCase()} command is not allowed.`, text);
     }
   }
-  if (sources.inference) throw rejected('COMPLETION and RERANK call external inference models, which this service does not allow.', text);
-  if (sources.parameters) throw rejected('query parameters (?) are not supported: write literal values.', text);
+  if (sources.inference)
+    throw rejected(
+      'COMPLETION and RERANK call external inference models, which this service does not allow.',
+      text,
+    );
+  if (sources.parameters)
+    throw rejected('query parameters (?) are not supported: write literal values.', text);
   for (const m of sources.metadata) {
-    if (m === '_source') throw rejected('METADATA _source is not allowed: it returns whole raw documents; KEEP the needed columns instead.', text);
-    if (!ALLOWED_METADATA.has(m)) throw rejected(`METADATA ${m} is not allowed (allowed: ${[...ALLOWED_METADATA].join(', ')}).`, text);
+    if (m === '_source')
+      throw rejected(
+        'METADATA _source is not allowed: it returns whole raw documents; KEEP the needed columns instead.',
+        text,
+      );
+    if (!ALLOWED_METADATA.has(m))
+      throw rejected(`METADATA ${m} is not allowed (allowed: ${[...ALLOWED_METADATA].join(', ')}).`, text);
   }
   for (const ref of sources.from) checkPattern(ref, scope, text, 'Index pattern');
-  if (sources.from.length > 0 && sources.from.every((r) => r.exclude)) throw rejected('FROM lists only exclusions.', text);
+  if (sources.from.length > 0 && sources.from.every((r) => r.exclude))
+    throw rejected('FROM lists only exclusions.', text);
   for (const ref of sources.lookupTargets) checkPattern(ref, scope, text, 'LOOKUP JOIN target');
   for (const c of allCommands(ast)) {
     if (c.type === 'enrich') {
-      if (c.mode === 'remote') throw rejected(`ENRICH _remote:${c.policy} runs on remote clusters; cross-cluster search is not used.`, text);
+      if (c.mode === 'remote')
+        throw rejected(
+          `ENRICH _remote:${c.policy} runs on remote clusters; cross-cluster search is not used.`,
+          text,
+        );
       // An enrich policy reads its own enrich index: the policy name must be listed in scope.
       if (!scope.some((s) => covers(s, c.policy))) throw notInAllowlist(c.policy);
     }
@@ -132,15 +174,37 @@ export function validateEsql(text: string, scope: readonly string[], rowCap: num
     if (n > rowCap) {
       warnings.push({ code: 'row_cap', message: `LIMIT ${n} lowered to the row cap of ${rowCap} rows.` });
       limit = rowCap;
-      ast = { ...ast, commands: [...commands.slice(0, -1), { ...last, count: { type: 'literal', literalType: 'integer', value: rowCap, text: String(rowCap), loc: last.count.loc } }] };
+      ast = {
+        ...ast,
+        commands: [
+          ...commands.slice(0, -1),
+          {
+            ...last,
+            count: {
+              type: 'literal',
+              literalType: 'integer',
+              value: rowCap,
+              text: String(rowCap),
+              loc: last.count.loc,
+            },
+          },
+        ],
+      };
     } else {
       limit = n;
     }
   } else {
-    warnings.push({ code: 'default_limit', message: `No LIMIT in the query: LIMIT ${rowCap} (the row cap) appended.` });
+    warnings.push({
+      code: 'default_limit',
+      message: `No LIMIT in the query: LIMIT ${rowCap} (the row cap) appended.`,
+    });
     limit = rowCap;
     const loc = { line: 0, column: 0, offset: 0, end: 0 };
-    const appended: LimitCommand = { type: 'limit', count: { type: 'literal', literalType: 'integer', value: rowCap, text: String(rowCap), loc }, loc };
+    const appended: LimitCommand = {
+      type: 'limit',
+      count: { type: 'literal', literalType: 'integer', value: rowCap, text: String(rowCap), loc },
+      loc,
+    };
     ast = { ...ast, commands: [...commands, appended] };
   }
   const printed = print(ast);
@@ -152,7 +216,11 @@ export function validateEsql(text: string, scope: readonly string[], rowCap: num
     reparsed = null;
   }
   if (reparsed === null || !isDeepStrictEqual(stripLocations(reparsed), stripLocations(ast))) {
-    throw rejected('the query could not be re-printed faithfully (parser/printer mismatch).', text, FIX_PARSING);
+    throw rejected(
+      'the query could not be re-printed faithfully (parser/printer mismatch).',
+      text,
+      FIX_PARSING,
+    );
   }
   return { text: printed, warnings, ast, limit };
 }
@@ -162,6 +230,12 @@ export function withFinalLimit(ast: Query, limit: number): string {
   const commands = ast.commands;
   const last = commands[commands.length - 1] as Command;
   if (last.type !== 'limit') throw new Error('validated query must end with LIMIT');
-  const count = { type: 'literal' as const, literalType: 'integer' as const, value: limit, text: String(limit), loc: last.count.loc };
+  const count = {
+    type: 'literal' as const,
+    literalType: 'integer' as const,
+    value: limit,
+    text: String(limit),
+    loc: last.count.loc,
+  };
   return print({ ...ast, commands: [...commands.slice(0, -1), { ...last, count }] });
 }

@@ -31,7 +31,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { checkServerIdentity, connect as tlsConnect, type ConnectionOptions, type PeerCertificate } from 'node:tls';
+import {
+  checkServerIdentity,
+  connect as tlsConnect,
+  type ConnectionOptions,
+  type PeerCertificate,
+} from 'node:tls';
 import postgres from 'postgres';
 import { abortedError, deadlinePassed } from '../bounded.ts';
 import type { ConnectorError } from '../errors.ts';
@@ -71,12 +76,24 @@ export interface SocketState {
 export type Sql = postgres.Sql<Record<string, never>>;
 
 /** Dates and times are returned as the server's text and shaped by results.ts (no local-time guessing). */
-const driverTypes: Record<string, { to: number; from: number[]; serialize?: (x: unknown) => string; parse: (x: string) => unknown }> = {
-  aqs_temporal: { to: 1082, from: [1082, 1083, 1114, 1184, 1266], serialize: (x: unknown) => String(x), parse: (x: string) => x },
+const driverTypes: Record<
+  string,
+  { to: number; from: number[]; serialize?: (x: unknown) => string; parse: (x: string) => unknown }
+> = {
+  aqs_temporal: {
+    to: 1082,
+    from: [1082, 1083, 1114, 1184, 1266],
+    serialize: (x: unknown) => String(x),
+    parse: (x: string) => x,
+  },
 };
 // Built-in arrays are parsed here: the driver's own array support needs its type query at login.
 for (const [array, element] of Object.entries(ARRAY_ELEMENTS)) {
-  driverTypes[`aqs_array_${array}`] = { to: Number(array), from: [Number(array)], parse: (x: string) => parseArrayLiteral(x, (raw) => parseElement(element, raw)) };
+  driverTypes[`aqs_array_${array}`] = {
+    to: Number(array),
+    from: [Number(array)],
+    parse: (x: string) => parseArrayLiteral(x, (raw) => parseElement(element, raw)),
+  };
 }
 
 export function tlsOptions(config: PgConfig): false | ConnectionOptions {
@@ -92,7 +109,12 @@ export function tlsOptions(config: PgConfig): false | ConnectionOptions {
       // Chain verified against the CA (or the system store); the host name is not compared.
       return { servername, ca, rejectUnauthorized: true, checkServerIdentity: () => undefined };
     case 'verify-full':
-      return { servername, ca, rejectUnauthorized: true, checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(host, cert) };
+      return {
+        servername,
+        ca,
+        rejectUnauthorized: true,
+        checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(host, cert),
+      };
   }
 }
 
@@ -117,7 +139,13 @@ const READY_TYPES = new Set(['S', 'Z', 'E', 'N', 'A', 'T', 'D', 'C', '1', '2', '
 const INSPECTED = new Set(['R', 'K', 'Z'].map(code));
 const MAX_INSPECTED_BYTES = 8192;
 
-const UNSUPPORTED_AUTH: Record<number, string> = { 2: 'Kerberos V5', 6: 'SCM credential', 7: 'GSSAPI', 8: 'GSSAPI', 9: 'SSPI' };
+const UNSUPPORTED_AUTH: Record<number, string> = {
+  2: 'Kerberos V5',
+  6: 'SCM credential',
+  7: 'GSSAPI',
+  8: 'GSSAPI',
+  9: 'SSPI',
+};
 
 function printable(bytes: Buffer): string {
   const head = bytes.subarray(0, 8).toString('hex').replace(/(..)/g, '$1 ').trim();
@@ -141,7 +169,12 @@ export class WireGuard {
   private others = 0;
 
   constructor(
-    private readonly options: { allowCleartext: boolean; maxMessageBytes?: number; maxTotalBytes?: number; maxRowsPerResult?: number },
+    private readonly options: {
+      allowCleartext: boolean;
+      maxMessageBytes?: number;
+      maxTotalBytes?: number;
+      maxRowsPerResult?: number;
+    },
     private readonly onReady: () => void = () => undefined,
   ) {}
 
@@ -149,7 +182,8 @@ export class WireGuard {
   feed(chunk: Buffer): WireFailure | null {
     this.received += chunk.length;
     const maxTotal = this.options.maxTotalBytes ?? MAX_TOTAL_BYTES;
-    if (this.received > maxTotal) return { kind: 'too_large', detail: `more than ${maxTotal} bytes in one operation` };
+    if (this.received > maxTotal)
+      return { kind: 'too_large', detail: `more than ${maxTotal} bytes in one operation` };
     let offset = 0;
     while (offset < chunk.length) {
       if (this.remaining === 0) {
@@ -191,17 +225,23 @@ export class WireGuard {
     const length = this.head.readUInt32BE(1);
     const allowed = this.stage === 'auth' ? AUTH_TYPES : this.stage === 'login' ? LOGIN_TYPES : READY_TYPES;
     if (!allowed.has(this.type)) {
-      const letter = this.type >= 0x20 && this.type < 0x7f ? `"${String.fromCharCode(this.type)}"` : `0x${this.type.toString(16).padStart(2, '0')}`;
+      const letter =
+        this.type >= 0x20 && this.type < 0x7f
+          ? `"${String.fromCharCode(this.type)}"`
+          : `0x${this.type.toString(16).padStart(2, '0')}`;
       return this.protocol(`unexpected message type ${letter}, ${printable(this.head)}`);
     }
     if (length < 4) return this.protocol(`message length ${length}`);
     const maxMessage = this.options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
-    if (length > maxMessage) return { kind: 'too_large', detail: `a message of ${length} bytes (the limit is ${maxMessage})` };
-    if (INSPECTED.has(this.type) && length > MAX_INSPECTED_BYTES) return this.protocol(`a ${String.fromCharCode(this.type)} message of ${length} bytes`);
+    if (length > maxMessage)
+      return { kind: 'too_large', detail: `a message of ${length} bytes (the limit is ${maxMessage})` };
+    if (INSPECTED.has(this.type) && length > MAX_INSPECTED_BYTES)
+      return this.protocol(`a ${String.fromCharCode(this.type)} message of ${length} bytes`);
     // Bounded per result, so that many small messages cannot fill the memory either.
     if (this.type === 0x44) {
       const maxRows = this.options.maxRowsPerResult ?? MAX_ROWS_PER_RESULT;
-      if (++this.rows > maxRows) return { kind: 'too_large', detail: `more than ${maxRows} rows in one result` };
+      if (++this.rows > maxRows)
+        return { kind: 'too_large', detail: `more than ${maxRows} rows in one result` };
     } else if (++this.others > MAX_OTHER_MESSAGES_PER_RESULT) {
       return this.protocol(`more than ${MAX_OTHER_MESSAGES_PER_RESULT} messages without a ReadyForQuery`);
     }
@@ -224,7 +264,8 @@ export class WireGuard {
         return null;
       case 'Z': {
         const status = body.toString('latin1');
-        if (body.length !== 1 || !['I', 'T', 'E'].includes(status)) return this.protocol('malformed ReadyForQuery');
+        if (body.length !== 1 || !['I', 'T', 'E'].includes(status))
+          return this.protocol('malformed ReadyForQuery');
         this.busy = false;
         this.rows = 0;
         this.others = 0;
@@ -252,28 +293,42 @@ export class WireGuard {
         return body.length === 8 ? null : this.protocol('malformed MD5 authentication request');
       case 10: {
         const mechanisms = body.toString('utf8', 4).split('\u0000').filter(Boolean);
-        if (!mechanisms.includes('SCRAM-SHA-256')) return { kind: 'unsupported_auth', method: `SASL (${mechanisms.join(', ').slice(0, 100) || 'no mechanism'})` };
+        if (!mechanisms.includes('SCRAM-SHA-256'))
+          return {
+            kind: 'unsupported_auth',
+            method: `SASL (${mechanisms.join(', ').slice(0, 100) || 'no mechanism'})`,
+          };
         this.saslStarted = true;
         return null;
       }
       case 11: {
         if (!this.saslStarted) return this.protocol('SCRAM continuation without a SCRAM start');
         const attributes = new Map<string, string>();
-        for (const part of body.toString('utf8', 4).split(',')) if (part[1] === '=') attributes.set(part[0] ?? '', part.slice(2));
+        for (const part of body.toString('utf8', 4).split(','))
+          if (part[1] === '=') attributes.set(part[0] ?? '', part.slice(2));
         const nonce = attributes.get('r');
         const salt = attributes.get('s');
         const iterations = attributes.get('i');
-        if (!nonce || !salt || !/^[A-Za-z0-9+/]+={0,2}$/.test(salt) || !iterations || !/^\d{1,10}$/.test(iterations)) {
+        if (
+          !nonce ||
+          !salt ||
+          !/^[A-Za-z0-9+/]+={0,2}$/.test(salt) ||
+          !iterations ||
+          !/^\d{1,10}$/.test(iterations)
+        ) {
           return this.protocol('malformed SCRAM server-first message');
         }
         const count = Number(iterations);
-        if (count < 1 || count > MAX_SCRAM_ITERATIONS) return this.protocol(`SCRAM iteration count ${count}, outside 1..${MAX_SCRAM_ITERATIONS}`);
+        if (count < 1 || count > MAX_SCRAM_ITERATIONS)
+          return this.protocol(`SCRAM iteration count ${count}, outside 1..${MAX_SCRAM_ITERATIONS}`);
         return null;
       }
       case 12:
         return this.saslStarted ? null : this.protocol('SCRAM final message without a SCRAM start');
       default:
-        return UNSUPPORTED_AUTH[request] ? { kind: 'unsupported_auth', method: UNSUPPORTED_AUTH[request] } : this.protocol(`unknown authentication request ${request}`);
+        return UNSUPPORTED_AUTH[request]
+          ? { kind: 'unsupported_auth', method: UNSUPPORTED_AUTH[request] }
+          : this.protocol(`unknown authentication request ${request}`);
     }
   }
 }
@@ -317,7 +372,11 @@ export class GuardedSocket extends EventEmitter {
       this.emit('data', chunk);
     });
     inner.on('error', (error: NodeJS.ErrnoException) => {
-      this.fail(error.code === 'ECONNRESET' || error.code === 'EPIPE' ? hooks.error({ kind: 'reset', phase: hooks.phase() }) : error);
+      this.fail(
+        error.code === 'ECONNRESET' || error.code === 'EPIPE'
+          ? hooks.error({ kind: 'reset', phase: hooks.phase() })
+          : error,
+      );
     });
     inner.on('end', () => this.fail(hooks.error({ kind: 'closed', phase: hooks.phase() })));
     inner.on('close', () => {
@@ -427,7 +486,10 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
   const tls = tlsOptions(config);
   const sockets = new Set<Socket>();
   const guard = new WireGuard(
-    { allowCleartext: cleartextAllowed(config.ssl_mode, options.allowInsecureTransport === true), ...options.limits },
+    {
+      allowCleartext: cleartextAllowed(config.ssl_mode, options.allowInsecureTransport === true),
+      ...options.limits,
+    },
     () => clearTimeout(loginTimer),
   );
   let session: GuardedSocket | null = null;
@@ -439,7 +501,14 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
   let cancelSent = false;
   let closing: Promise<void> | null = null;
 
-  const phaseNow = (): WirePhase => (phase === 'connecting' ? 'connecting' : guard.stage === 'ready' ? (guard.busy ? 'query' : 'idle') : 'startup');
+  const phaseNow = (): WirePhase =>
+    phase === 'connecting'
+      ? 'connecting'
+      : guard.stage === 'ready'
+        ? guard.busy
+          ? 'query'
+          : 'idle'
+        : 'startup';
   const track = (socket: Socket): void => {
     sockets.add(socket);
     socket.on('error', () => undefined); // errors are handled where they matter; none may go unhandled
@@ -471,7 +540,8 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
         reject(error);
       };
       connecting = fail;
-      if (isIP(host) && !options.allowPrivateNetworks && isBlockedAddress(host)) return fail(blockedAddressError(host, host));
+      if (isIP(host) && !options.allowPrivateNetworks && isBlockedAddress(host))
+        return fail(blockedAddressError(host, host));
       // For a host name, guardedLookup checks every address it resolves to, at connect time.
       state.connects = (state.connects ?? 0) + 1;
       const raw = netConnect({ host, port, lookup: guardedLookup(options.allowPrivateNetworks) });
@@ -481,10 +551,17 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
         settled = true;
         connecting = null;
         phase = 'startup';
-        session = new GuardedSocket(plain, guard, { failed: recordFailure, error: (f) => wireError(f, wire), phase: phaseNow }, { host, port });
+        session = new GuardedSocket(
+          plain,
+          guard,
+          { failed: recordFailure, error: (f) => wireError(f, wire), phase: phaseNow },
+          { host, port },
+        );
         resolve(session);
       };
-      raw.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ECONNRESET' ? wireError({ kind: 'reset', phase: 'connecting' }, wire) : error));
+      raw.once('error', (error: NodeJS.ErrnoException) =>
+        fail(error.code === 'ECONNRESET' ? wireError({ kind: 'reset', phase: 'connecting' }, wire) : error),
+      );
       raw.once('close', () => fail(wireError({ kind: 'closed', phase: 'connecting' }, wire)));
       raw.once('connect', () => {
         if (!tls) return done(raw);
@@ -510,11 +587,19 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
     if (closing || state.failure || options.signal?.aborted || sessionConnects >= MAX_SESSION_CONNECTS) {
       const error =
         state.failure ??
-        (options.signal?.aborted ? abortedError(options.signal, options.budgetMs ?? options.connectTimeoutMs) : wireError({ kind: 'budget', attempts: sessionConnects }, wire));
+        (options.signal?.aborted
+          ? abortedError(options.signal, options.budgetMs ?? options.connectTimeoutMs)
+          : wireError({ kind: 'budget', attempts: sessionConnects }, wire));
       return Promise.reject(error);
     }
     sessionConnects++;
-    loginTimer = setTimeout(() => failAll(wireError({ kind: 'startup_timeout', phase: phaseNow(), ms: options.connectTimeoutMs }, wire)), options.connectTimeoutMs);
+    loginTimer = setTimeout(
+      () =>
+        failAll(
+          wireError({ kind: 'startup_timeout', phase: phaseNow(), ms: options.connectTimeoutMs }, wire),
+        ),
+      options.connectTimeoutMs,
+    );
     return connectSession();
   };
 
@@ -540,14 +625,22 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
     // The caller went away while a statement runs: stop it on the server (one CancelRequest), give
     // it a moment to answer, then close regardless. At the deadline the server has already had the
     // statement_timeout and did not answer: it is not worth another connection, close at once.
-    if (!deadlinePassed(options.signal) && alive() && guard.stage === 'ready' && guard.busy && guard.backend && !cancelSent) {
+    if (
+      !deadlinePassed(options.signal) &&
+      alive() &&
+      guard.stage === 'ready' &&
+      guard.busy &&
+      guard.backend &&
+      !cancelSent
+    ) {
       sendCancel();
       graceTimer = setTimeout(() => failAll(error), CANCEL_GRACE_MS);
     } else {
       failAll(error);
     }
   };
-  const alive = (): boolean => session !== null && state.failure === null && !closing && session.readyState !== 'closed';
+  const alive = (): boolean =>
+    session !== null && state.failure === null && !closing && session.readyState !== 'closed';
 
   const sql = postgres({
     host,
@@ -567,7 +660,12 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
     onparameter: () => undefined,
     // Literal parsing pinned from the start (session.ts pins and verifies it again per statement).
     // Only parameters connection poolers pass through (PgBouncer refuses unknown ones).
-    connection: { application_name: APPLICATION_NAME, client_encoding: 'UTF8', standard_conforming_strings: 'on', DateStyle: 'ISO, MDY' },
+    connection: {
+      application_name: APPLICATION_NAME,
+      client_encoding: 'UTF8',
+      standard_conforming_strings: 'on',
+      DateStyle: 'ISO, MDY',
+    },
     types: driverTypes,
     socket: factory,
   } as unknown as postgres.Options<Record<string, never>>) as unknown as Sql;
@@ -606,7 +704,12 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
 export function createClient(
   config: PgConfig,
   password: string,
-  options: { allowPrivateNetworks: boolean; connectTimeoutMs: number; state: SocketState; allowInsecureTransport?: boolean },
+  options: {
+    allowPrivateNetworks: boolean;
+    connectTimeoutMs: number;
+    state: SocketState;
+    allowInsecureTransport?: boolean;
+  },
 ): Sql {
   return openClient(config, password, options).sql;
 }

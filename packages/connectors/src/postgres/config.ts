@@ -2,7 +2,14 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { FieldError } from '@aqs/contracts';
-import type { AuthModeDescriptor, ConnectionTarget, DialectCapabilities, DialectDescriptor, FormField, ParsedConfig } from '../types.ts';
+import type {
+  AuthModeDescriptor,
+  ConnectionTarget,
+  DialectCapabilities,
+  DialectDescriptor,
+  FormField,
+  ParsedConfig,
+} from '../types.ts';
 import { isSystemSchema } from './validator.ts';
 
 export const SSL_MODES = ['disable', 'require', 'verify-ca', 'verify-full'] as const;
@@ -23,11 +30,53 @@ export interface PgConfig {
 export const EMBEDDED_AUTH_MODE = 'embedded';
 
 const FIELDS: FormField[] = [
-  { name: 'host', locatesTarget: true, label: 'Host', type: 'string', required: true, secret: false, help: 'Host name or IP address of the PostgreSQL server (no connection string, no scheme).', placeholder: 'db.example.com' },
-  { name: 'port', locatesTarget: true, label: 'Port', type: 'integer', required: false, secret: false, help: 'TCP port of the server.', default: 5432 },
-  { name: 'database', locatesTarget: true, label: 'Database', type: 'string', required: true, secret: false, help: 'Name of the database to connect to.', placeholder: 'analytics' },
-  { name: 'username', label: 'Username', type: 'string', required: true, secret: false, help: 'A read-only role created for this service (see the least-privilege role in the documentation).', placeholder: 'aqs_reader' },
-  { name: 'password', label: 'Password', type: 'secret', required: true, secret: true, help: 'Password of the role. Stored encrypted; never shown again.' },
+  {
+    name: 'host',
+    locatesTarget: true,
+    label: 'Host',
+    type: 'string',
+    required: true,
+    secret: false,
+    help: 'Host name or IP address of the PostgreSQL server (no connection string, no scheme).',
+    placeholder: 'db.example.com',
+  },
+  {
+    name: 'port',
+    locatesTarget: true,
+    label: 'Port',
+    type: 'integer',
+    required: false,
+    secret: false,
+    help: 'TCP port of the server.',
+    default: 5432,
+  },
+  {
+    name: 'database',
+    locatesTarget: true,
+    label: 'Database',
+    type: 'string',
+    required: true,
+    secret: false,
+    help: 'Name of the database to connect to.',
+    placeholder: 'analytics',
+  },
+  {
+    name: 'username',
+    label: 'Username',
+    type: 'string',
+    required: true,
+    secret: false,
+    help: 'A read-only role created for this service (see the least-privilege role in the documentation).',
+    placeholder: 'aqs_reader',
+  },
+  {
+    name: 'password',
+    label: 'Password',
+    type: 'secret',
+    required: true,
+    secret: true,
+    help: 'Password of the role. Stored encrypted; never shown again.',
+  },
   {
     name: 'ssl_mode',
     locatesTarget: true,
@@ -39,8 +88,24 @@ const FIELDS: FormField[] = [
     default: 'verify-full',
     help: 'verify-full (recommended) verifies the certificate chain and the host name; verify-ca verifies the chain only; require encrypts without verifying; disable sends everything in clear text and is for development or a local server only.',
   },
-  { name: 'ca_cert_pem', locatesTarget: true, label: 'CA certificate (PEM)', type: 'pem', required: false, secret: false, help: 'For a self-signed or internal CA: paste the whole block, from the BEGIN CERTIFICATE line to the END CERTIFICATE line. Without it the system trust store is used.' },
-  { name: 'schemas', label: 'Schemas', type: 'string_list', required: false, secret: false, default: ['public'], help: 'Schemas the service may read (comma-separated). Queries naming any other schema are rejected.' },
+  {
+    name: 'ca_cert_pem',
+    locatesTarget: true,
+    label: 'CA certificate (PEM)',
+    type: 'pem',
+    required: false,
+    secret: false,
+    help: 'For a self-signed or internal CA: paste the whole block, from the BEGIN CERTIFICATE line to the END CERTIFICATE line. Without it the system trust store is used.',
+  },
+  {
+    name: 'schemas',
+    label: 'Schemas',
+    type: 'string_list',
+    required: false,
+    secret: false,
+    default: ['public'],
+    help: 'Schemas the service may read (comma-separated). Queries naming any other schema are rejected.',
+  },
 ];
 
 const passwordMode: AuthModeDescriptor = {
@@ -95,7 +160,11 @@ const hostSchema = z
   .max(253, 'The host name is too long; enter just the host name, without scheme, port or path.')
   .transform((s) => s.replace(/^\[(.*)\]$/, '$1'))
   .refine(
-    (s) => isIP(s) !== 0 || /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/.test(s),
+    (s) =>
+      isIP(s) !== 0 ||
+      /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/.test(
+        s,
+      ),
     'Enter only a host name or IP address (e.g. db.example.com); connection strings, schemes, ports, paths and socket directories are not accepted.',
   );
 
@@ -105,13 +174,21 @@ const pemSchema = z
   .transform((s, ctx) => {
     if (s === '') return null;
     if (!/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/.test(s)) {
-      ctx.addIssue({ code: 'custom', message: 'Paste the whole PEM block, from the -----BEGIN CERTIFICATE----- line to the -----END CERTIFICATE----- line.' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'Paste the whole PEM block, from the -----BEGIN CERTIFICATE----- line to the -----END CERTIFICATE----- line.',
+      });
       return z.NEVER;
     }
     try {
       new X509Certificate(s);
     } catch {
-      ctx.addIssue({ code: 'custom', message: 'The CA certificate could not be read; paste the PEM block exactly as exported, with its BEGIN and END lines.' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'The CA certificate could not be read; paste the PEM block exactly as exported, with its BEGIN and END lines.',
+      });
       return z.NEVER;
     }
     return s;
@@ -127,11 +204,17 @@ const schemasSchema = z
     }
     for (const s of list) {
       if (s.length > 63) {
-        ctx.addIssue({ code: 'custom', message: `The schema name "${s.slice(0, 20)}..." is longer than 63 bytes; check it.` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `The schema name "${s.slice(0, 20)}..." is longer than 63 bytes; check it.`,
+        });
         return z.NEVER;
       }
       if (isSystemSchema(s)) {
-        ctx.addIssue({ code: 'custom', message: `"${s}" is a system schema and cannot be in scope; list your own schemas only.` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${s}" is a system schema and cannot be in scope; list your own schemas only.`,
+        });
         return z.NEVER;
       }
     }
@@ -148,20 +231,40 @@ const schema = z.strictObject({
     .default(5432),
   database: identifier('database name'),
   username: identifier('username'),
-  password: z.string({ error: 'Enter the password of the role.' }).min(1, 'Enter the password of the role.').max(1000, 'The password is longer than 1000 characters; check it.'),
-  ssl_mode: z.enum(SSL_MODES, { error: `Choose an SSL mode: ${SSL_MODES.join(', ')} (verify-full is recommended).` }).default('verify-full'),
+  password: z
+    .string({ error: 'Enter the password of the role.' })
+    .min(1, 'Enter the password of the role.')
+    .max(1000, 'The password is longer than 1000 characters; check it.'),
+  ssl_mode: z
+    .enum(SSL_MODES, { error: `Choose an SSL mode: ${SSL_MODES.join(', ')} (verify-full is recommended).` })
+    .default('verify-full'),
   ca_cert_pem: pemSchema.nullable().default(null),
   schemas: schemasSchema.default(['public']),
 });
 
 const FIELD_NAMES = FIELDS.map((f) => f.name);
 
-export function parsePgConfig(authMode: string, input: Record<string, unknown>): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] } {
+export function parsePgConfig(
+  authMode: string,
+  input: Record<string, unknown>,
+): { ok: true; value: ParsedConfig } | { ok: false; errors: FieldError[] } {
   if (authMode === EMBEDDED_AUTH_MODE) {
-    return { ok: false, errors: [{ field: 'auth_mode', message: 'is reserved for the built-in demo connection, which the service creates itself; use the password auth mode.' }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          field: 'auth_mode',
+          message:
+            'is reserved for the built-in demo connection, which the service creates itself; use the password auth mode.',
+        },
+      ],
+    };
   }
   if (authMode !== 'password') {
-    return { ok: false, errors: [{ field: 'auth_mode', message: 'is not a PostgreSQL auth mode; use password.' }] };
+    return {
+      ok: false,
+      errors: [{ field: 'auth_mode', message: 'is not a PostgreSQL auth mode; use password.' }],
+    };
   }
   const parsed = schema.safeParse(input ?? {});
   if (!parsed.success) {
@@ -172,7 +275,10 @@ export function parsePgConfig(authMode: string, input: Record<string, unknown>):
           const hint = /url|uri|dsn|connection|sslrootcert|sslcert|sslkey|options/i.test(key)
             ? ' Connection strings and options that read server files are not accepted; use the discrete fields.'
             : '';
-          errors.push({ field: `config.${key}`, message: `is not a field of a PostgreSQL connection; remove it (fields: ${FIELD_NAMES.join(', ')}).${hint}` });
+          errors.push({
+            field: `config.${key}`,
+            message: `is not a field of a PostgreSQL connection; remove it (fields: ${FIELD_NAMES.join(', ')}).${hint}`,
+          });
         }
         continue;
       }
@@ -193,9 +299,14 @@ export function readConfig(target: ConnectionTarget): PgConfig {
   const str = (k: string, d = ''): string => (typeof c[k] === 'string' ? (c[k] as string).trim() : d);
   const mode = str('ssl_mode', 'verify-full');
   const schemas = Array.isArray(c.schemas)
-    ? (c.schemas as unknown[]).filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim())
+    ? (c.schemas as unknown[])
+        .filter((s): s is string => typeof s === 'string' && s.trim() !== '')
+        .map((s) => s.trim())
     : typeof c.schemas === 'string'
-      ? c.schemas.split(',').map((s) => s.trim()).filter(Boolean)
+      ? c.schemas
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
       : ['public'];
   return {
     host: str('host').replace(/^\[(.*)\]$/, '$1'),
@@ -212,10 +323,14 @@ export function pgWarnings(target: ConnectionTarget): string[] {
   if (target.authMode === EMBEDDED_AUTH_MODE) return [];
   const { ssl_mode } = readConfig(target);
   if (ssl_mode === 'disable') {
-    return ['TLS is off (ssl_mode=disable): the password and all data cross the network unencrypted. Use this for development or a local server only.'];
+    return [
+      'TLS is off (ssl_mode=disable): the password and all data cross the network unencrypted. Use this for development or a local server only.',
+    ];
   }
   if (ssl_mode === 'require') {
-    return ['ssl_mode=require encrypts the connection but does not verify the server certificate, so an active man-in-the-middle can read the password and data. Use verify-full (with the CA certificate if it is self-signed).'];
+    return [
+      'ssl_mode=require encrypts the connection but does not verify the server certificate, so an active man-in-the-middle can read the password and data. Use verify-full (with the CA certificate if it is self-signed).',
+    ];
   }
   return [];
 }

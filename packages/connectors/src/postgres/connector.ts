@@ -17,7 +17,15 @@ import {
 } from '../types.ts';
 import { openClient, type SocketState, type Sql } from './client.ts';
 import { compileSql } from '../compile/sql.ts';
-import { capabilities, descriptor, EMBEDDED_AUTH_MODE, parsePgConfig, pgWarnings, readConfig, type PgConfig } from './config.ts';
+import {
+  capabilities,
+  descriptor,
+  EMBEDDED_AUTH_MODE,
+  parsePgConfig,
+  pgWarnings,
+  readConfig,
+  type PgConfig,
+} from './config.ts';
 import { introspectCatalog, type MetaQuery } from './introspect.ts';
 import { mapPgError, sqlState, type ErrorContext } from './pg-errors.ts';
 import { jsonSafe, textArrayLiteral } from './results.ts';
@@ -40,7 +48,11 @@ function demoDatabase(ctx: ConnectorContext): EmbeddedDatabase {
   return ctx.demoDatabase;
 }
 
-function errorContext(target: ConnectionTarget, config: PgConfig, extra: Partial<ErrorContext> = {}): ErrorContext {
+function errorContext(
+  target: ConnectionTarget,
+  config: PgConfig,
+  extra: Partial<ErrorContext> = {},
+): ErrorContext {
   return {
     host: isEmbedded(target) ? 'embedded' : config.host,
     port: config.port,
@@ -72,18 +84,33 @@ interface Operation {
 
 function operation(ctx: ConnectorContext, budgetMs: number): Operation {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')), budgetMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+    budgetMs,
+  );
   const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
   return { signal, budgetMs, done: () => clearTimeout(timer) };
 }
 
 /** Once the operation's signal fired, its outcome is the cancellation or the timeout, whatever failed on the way. */
-function failure(error: unknown, op: Operation, target: ConnectionTarget, config: PgConfig, extra: Partial<ErrorContext>): ConnectorError {
+function failure(
+  error: unknown,
+  op: Operation,
+  target: ConnectionTarget,
+  config: PgConfig,
+  extra: Partial<ErrorContext>,
+): ConnectorError {
   if (op.signal.aborted && sqlState(error) === undefined) return abortedError(op.signal, op.budgetMs);
   return mapPgError(error, errorContext(target, config, { ...extra, aborted: op.signal.aborted }));
 }
 
-async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorContext, op: Operation, maxRowsPerResult?: number): Promise<Handle> {
+async function open(
+  target: ConnectionTarget,
+  config: PgConfig,
+  ctx: ConnectorContext,
+  op: Operation,
+  maxRowsPerResult?: number,
+): Promise<Handle> {
   const state: SocketState = { serverRefusedTls: false };
   if (isEmbedded(target)) {
     const db = demoDatabase(ctx);
@@ -108,7 +135,8 @@ async function open(target: ConnectionTarget, config: PgConfig, ctx: ConnectorCo
   const sql: Sql = client.sql;
   return {
     engine: { kind: 'postgres', sql, client },
-    meta: async (text, params) => (await sql.unsafe(text, params as never[])) as unknown as Record<string, unknown>[],
+    meta: async (text, params) =>
+      (await sql.unsafe(text, params as never[])) as unknown as Record<string, unknown>[],
     state,
     close: () => client.close(),
   };
@@ -156,7 +184,9 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     checks.set(id, { id, name: CHECK_NAMES[id] ?? id, status, detail });
   };
   const result = (failure: ConnectorError | null, server: TestResult['server']): TestResult => {
-    for (const id of order) if (!checks.has(id)) set(id, 'skipped', failure ? 'Not checked: an earlier check failed.' : 'Not applicable.');
+    for (const id of order)
+      if (!checks.has(id))
+        set(id, 'skipped', failure ? 'Not checked: an earlier check failed.' : 'Not applicable.');
     const list = order.map((id) => checks.get(id) as TestCheck);
     return {
       ok: !list.some((c) => c.status === 'failed'),
@@ -185,22 +215,32 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       const mapped = failure(error, op, target, config, { state: handle.state });
       const failed = failedCheckOf(error, mapped);
       for (const id of order.slice(0, order.indexOf(failed))) {
-        if (id === 'tls' && config.ssl_mode === 'disable') set(id, 'warning', 'TLS is off (ssl_mode=disable).');
+        if (id === 'tls' && config.ssl_mode === 'disable')
+          set(id, 'warning', 'TLS is off (ssl_mode=disable).');
         else set(id, 'passed', 'OK.');
       }
       set(failed, 'failed', mapped.cause_);
       return result(mapped, null);
     }
-    const server = { version: typeof about.version === 'string' ? about.version : null, flavor: embedded ? 'PGlite (embedded demo)' : 'PostgreSQL' };
+    const server = {
+      version: typeof about.version === 'string' ? about.version : null,
+      flavor: embedded ? 'PGlite (embedded demo)' : 'PostgreSQL',
+    };
     if (embedded) {
       set('reachability', 'passed', 'The embedded demo database is open in this process.');
-      set('tls', 'skipped', 'Not applicable: the demo database runs inside the service, no network is involved.');
+      set(
+        'tls',
+        'skipped',
+        'Not applicable: the demo database runs inside the service, no network is involved.',
+      );
       set('credentials', 'skipped', 'Not applicable: the demo database needs no credential.');
       set('database', 'passed', 'The demo database is ready.');
     } else {
       set('reachability', 'passed', `Connected to ${config.host}:${config.port}.`);
-      if (config.ssl_mode === 'disable') set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
-      else if (config.ssl_mode === 'require') set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
+      if (config.ssl_mode === 'disable')
+        set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
+      else if (config.ssl_mode === 'require')
+        set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
       else set('tls', 'passed', `Encrypted; certificate verified (${config.ssl_mode}).`);
       set('credentials', 'passed', `Signed in as ${config.username}.`);
       set('database', 'passed', `Database "${config.database}" exists.`);
@@ -227,17 +267,27 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     if (noUsage.length + missing.length === config.schemas.length || (tables > 0 && readable === 0)) {
       const failure = new ConnectorError({
         kind: 'privileges',
-        symptom: noUsage.length > 0 ? `permission denied for schema ${noUsage[0]}` : 'permission denied for every table in scope',
+        symptom:
+          noUsage.length > 0
+            ? `permission denied for schema ${noUsage[0]}`
+            : 'permission denied for every table in scope',
         cause: `The role "${config.username}" cannot read the scoped schemas: ${noUsage.length > 0 ? `no USAGE on ${noUsage.join(', ')}` : 'no SELECT on any table'}.`,
         fix: `Grant read access: GRANT USAGE ON SCHEMA <schema> TO ${config.username}; GRANT SELECT ON ALL TABLES IN SCHEMA <schema> TO ${config.username};`,
       });
       set('privileges', 'failed', failure.cause_);
       return result(failure, server);
     }
-    const partial = [...missing.map((s) => `schema ${s} does not exist`), ...noUsage.map((s) => `no USAGE on schema ${s}`)];
-    set('privileges', partial.length > 0 || readable < tables ? 'warning' : 'passed', partial.length > 0 || readable < tables
-      ? `Readable: ${readable} of ${tables} tables and views${partial.length ? `; ${partial.join('; ')}` : ''}.`
-      : `SELECT on all ${tables} tables and views in scope.`);
+    const partial = [
+      ...missing.map((s) => `schema ${s} does not exist`),
+      ...noUsage.map((s) => `no USAGE on schema ${s}`),
+    ];
+    set(
+      'privileges',
+      partial.length > 0 || readable < tables ? 'warning' : 'passed',
+      partial.length > 0 || readable < tables
+        ? `Readable: ${readable} of ${tables} tables and views${partial.length ? `; ${partial.join('; ')}` : ''}.`
+        : `SELECT on all ${tables} tables and views in scope.`,
+    );
     if (tables === 0) {
       const failure = new ConnectorError({
         kind: 'privileges',
@@ -248,10 +298,24 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       set('scope', 'failed', failure.cause_);
       return result(failure, server);
     }
-    set('scope', 'passed', `${tables} tables and views in ${config.schemas.length - missing.length} schema(s).`);
+    set(
+      'scope',
+      'passed',
+      `${tables} tables and views in ${config.schemas.length - missing.length} schema(s).`,
+    );
     if (embedded) set('least_privilege', 'passed', 'Queries run read-only inside the service.');
-    else if (about.superuser === true) set('least_privilege', 'warning', `The role "${config.username}" is a superuser. Create a read-only role for this service (see the documentation).`);
-    else if (writable > 0) set('least_privilege', 'warning', `The role "${config.username}" can write to ${writable} table(s) in scope. Queries run read-only anyway, but a read-only role is safer.`);
+    else if (about.superuser === true)
+      set(
+        'least_privilege',
+        'warning',
+        `The role "${config.username}" is a superuser. Create a read-only role for this service (see the documentation).`,
+      );
+    else if (writable > 0)
+      set(
+        'least_privilege',
+        'warning',
+        `The role "${config.username}" can write to ${writable} table(s) in scope. Queries run read-only anyway, but a read-only role is safer.`,
+      );
     else set('least_privilege', 'passed', 'The role can read but not write the tables in scope.');
     return result(null, server);
   } catch (error) {
@@ -270,7 +334,8 @@ async function runIntrospect(target: ConnectionTarget, ctx: ConnectorContext): P
   let handle: Handle | undefined;
   try {
     handle = await open(target, config, ctx, op);
-    const version = (await handle.meta("SELECT current_setting('server_version') AS version", []))[0]?.version;
+    const version = (await handle.meta("SELECT current_setting('server_version') AS version", []))[0]
+      ?.version;
     return await introspectCatalog(handle.meta, config.schemas, typeof version === 'string' ? version : null);
   } catch (error) {
     throw failure(error, op, target, config, { state: handle?.state });
@@ -286,12 +351,20 @@ function validate(target: ConnectionTarget, text: string, rowCap: number): Valid
   const result = validateSql(text, { schemas: config.schemas }, cap);
   const warnings: QueryWarning[] = [];
   if (typeof result.ownLimit === 'number' && result.ownLimit > cap) {
-    warnings.push({ code: 'row_cap', message: `The query asks for ${result.ownLimit} rows; at most ${cap} are returned (the row cap).` });
+    warnings.push({
+      code: 'row_cap',
+      message: `The query asks for ${result.ownLimit} rows; at most ${cap} are returned (the row cap).`,
+    });
   }
   return { text: result.text, warnings };
 }
 
-async function runExecute(target: ConnectionTarget, text: string, ctx: ConnectorContext, options: ExecuteOptions): Promise<ExecuteResult> {
+async function runExecute(
+  target: ConnectionTarget,
+  text: string,
+  ctx: ConnectorContext,
+  options: ExecuteOptions,
+): Promise<ExecuteResult> {
   const started = performance.now();
   const config = readConfig(target);
   const cap = Math.max(1, Math.floor(options.rowCap || DEFAULT_ROW_CAP));
@@ -300,7 +373,10 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
   const validated = validateSql(text, { schemas: config.schemas }, cap + 1);
   const warnings: QueryWarning[] = [];
   if (typeof validated.ownLimit === 'number' && validated.ownLimit > cap) {
-    warnings.push({ code: 'row_cap', message: `The query asks for ${validated.ownLimit} rows; at most ${cap} are returned (the row cap).` });
+    warnings.push({
+      code: 'row_cap',
+      message: `The query asks for ${validated.ownLimit} rows; at most ${cap} are returned (the row cap).`,
+    });
   }
   const op = operation(ctx, timeoutMs + DEADLINE_GRACE_MS);
   let handle: Handle | undefined;
@@ -308,12 +384,25 @@ async function runExecute(target: ConnectionTarget, text: string, ctx: Connector
     // The statement asks for cap + 1 rows: a server sending more is not answering it (the type-name
     // lookup after it returns at most one row per column, hence the floor).
     handle = await open(target, config, ctx, op, Math.max(cap + 1, 2000));
-    const result = await runReadOnly(handle.engine, validated.text, { timeoutMs, schemas: config.schemas, signal: op.signal });
+    const result = await runReadOnly(handle.engine, validated.text, {
+      timeoutMs,
+      schemas: config.schemas,
+      signal: op.signal,
+    });
     const truncated = result.rows.length > cap;
-    const rows = (truncated ? result.rows.slice(0, cap) : result.rows).map((row) => row.map((v, i) => jsonSafe(v, result.fields[i]?.oid ?? 0)));
-    if (truncated) warnings.push({ code: 'row_cap', message: `Only the first ${cap} rows are shown; the result has more.` });
+    const rows = (truncated ? result.rows.slice(0, cap) : result.rows).map((row) =>
+      row.map((v, i) => jsonSafe(v, result.fields[i]?.oid ?? 0)),
+    );
+    if (truncated)
+      warnings.push({
+        code: 'row_cap',
+        message: `Only the first ${cap} rows are shown; the result has more.`,
+      });
     return {
-      columns: result.fields.map((f) => ({ name: f.name, type: result.typeNames.get(f.oid) ?? `oid ${f.oid}` })),
+      columns: result.fields.map((f) => ({
+        name: f.name,
+        type: result.typeNames.get(f.oid) ?? `oid ${f.oid}`,
+      })),
       rows,
       truncated,
       partial: false,

@@ -43,7 +43,13 @@ ORDER BY n.nspname, c.relname, con.contype, con.conname`;
 
 const SCHEMAS = `SELECT n.nspname AS name FROM pg_catalog.pg_namespace n WHERE n.nspname = ANY($1::text[])`;
 
-const KINDS: Record<string, IntrospectedTable['kind']> = { r: 'table', p: 'table', f: 'table', v: 'view', m: 'materialized_view' };
+const KINDS: Record<string, IntrospectedTable['kind']> = {
+  r: 'table',
+  p: 'table',
+  f: 'table',
+  v: 'view',
+  m: 'materialized_view',
+};
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : String(v ?? '');
@@ -58,7 +64,11 @@ function list(v: unknown): string[] {
   return [];
 }
 
-export async function introspectCatalog(query: MetaQuery, schemas: readonly string[], serverVersion: string | null): Promise<Introspection> {
+export async function introspectCatalog(
+  query: MetaQuery,
+  schemas: readonly string[],
+  serverVersion: string | null,
+): Promise<Introspection> {
   // One text parameter in array syntax: the driver does not map JS arrays to PostgreSQL arrays.
   const scope = [...schemas];
   const scopeParam = textArrayLiteral(scope);
@@ -81,9 +91,13 @@ export async function introspectCatalog(query: MetaQuery, schemas: readonly stri
       primary_key: [],
       foreign_keys: [],
       // reltuples is -1 (PostgreSQL 14+) or 0 before the first ANALYZE; views have none.
-      row_estimate: kind === 'view' || !Number.isFinite(reltuples) || reltuples < 0 ? null : Math.round(reltuples),
+      row_estimate:
+        kind === 'view' || !Number.isFinite(reltuples) || reltuples < 0 ? null : Math.round(reltuples),
       members: [],
-      warnings: r.can_select === false ? ['The connection\'s role has no SELECT privilege on this table; queries on it will fail.'] : [],
+      warnings:
+        r.can_select === false
+          ? ["The connection's role has no SELECT privilege on this table; queries on it will fail."]
+          : [],
     };
     tables.set(key(r.schema, r.name), table);
   }
@@ -104,16 +118,24 @@ export async function introspectCatalog(query: MetaQuery, schemas: readonly stri
     const table = tables.get(key(k.schema, k.table));
     if (!table) continue;
     if (k.type === 'p') table.primary_key = list(k.columns);
-    else table.foreign_keys.push({ columns: list(k.columns), references: { schema: str(k.ref_schema), table: str(k.ref_table), columns: list(k.ref_columns) } });
+    else
+      table.foreign_keys.push({
+        columns: list(k.columns),
+        references: { schema: str(k.ref_schema), table: str(k.ref_table), columns: list(k.ref_columns) },
+      });
   }
   const found = new Set(existing.map((s) => str(s.name)));
   const warnings: string[] = [];
-  for (const s of scope) if (!found.has(s)) warnings.push(`Schema "${s}" does not exist on the server (names are case-sensitive).`);
+  for (const s of scope)
+    if (!found.has(s))
+      warnings.push(`Schema "${s}" does not exist on the server (names are case-sensitive).`);
   const all = [...tables.values()];
   if (all.length === 0) warnings.push(`No tables or views in the scoped schemas (${scope.join(', ')}).`);
   return {
     dialect: 'postgres',
-    schemas: scope.filter((s) => found.has(s)).map((name) => ({ name, table_count: all.filter((t) => t.schema === name).length })),
+    schemas: scope
+      .filter((s) => found.has(s))
+      .map((name) => ({ name, table_count: all.filter((t) => t.schema === name).length })),
     tables: all,
     warnings,
     server_version: serverVersion,

@@ -31,9 +31,19 @@ export function scrub(text: string, secrets: readonly string[]): string {
 }
 
 const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_SIGNATURE_FAILURE', 'CERT_UNTRUSTED', 'CERT_REVOKED', 'ERR_SSL_WRONG_VERSION_NUMBER', 'EPROTO',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REVOKED',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
 ]);
 
 function field(error: unknown, key: string): string | undefined {
@@ -101,7 +111,7 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         kind: 'auth',
         symptom: message,
         cause: `The server refused the credentials of the role "${ctx.username}": wrong password, unknown role, or no pg_hba.conf entry allowing it.`,
-        fix: 'Check the username and password (re-enter the password if it was rotated) and that pg_hba.conf allows this role from the service\'s address.',
+        fix: "Check the username and password (re-enter the password if it was rotated) and that pg_hba.conf allows this role from the service's address.",
       });
     case '3D000':
       return make({
@@ -120,7 +130,12 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
       });
     case '57014': {
       if (ctx.aborted) {
-        return make({ kind: 'cancelled', symptom: 'Query cancelled', cause: 'The run was cancelled; the statement was stopped on the server.', fix: 'Run the question again if it is still needed.' });
+        return make({
+          kind: 'cancelled',
+          symptom: 'Query cancelled',
+          cause: 'The run was cancelled; the statement was stopped on the server.',
+          fix: 'Run the question again if it is still needed.',
+        });
       }
       return make({
         kind: 'timeout',
@@ -144,7 +159,10 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
       return make({
         kind: 'unknown_column',
         symptom: message,
-        cause: state === '42883' ? 'The query calls a function or operator the server does not have for these types.' : 'The query names a column or table that does not exist in the scoped schemas.',
+        cause:
+          state === '42883'
+            ? 'The query calls a function or operator the server does not have for these types.'
+            : 'The query names a column or table that does not exist in the scoped schemas.',
         fix: 'Refresh the schema (introspect) and ask again; the query will be generated from the current columns.',
         recoverable: true,
         ...(ctx.query ? { query: ctx.query } : {}),
@@ -183,16 +201,34 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
       kind: 'unreachable',
       symptom: `connection to ${where} timed out`,
       cause: 'The server did not answer in time: a firewall drops the traffic, or the host or port is wrong.',
-      fix: 'Check the host and port, and allow the service\'s address in the firewall / security group of the database.',
+      fix: "Check the host and port, and allow the service's address in the firewall / security group of the database.",
     });
   }
-  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED'].includes(code)) {
+  if (
+    [
+      'ECONNREFUSED',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'ECONNRESET',
+      'CONNECTION_CLOSED',
+      'CONNECTION_ENDED',
+      'CONNECTION_DESTROYED',
+    ].includes(code)
+  ) {
     const notFound = code === 'ENOTFOUND' || code === 'EAI_AGAIN';
     return make({
       kind: 'unreachable',
-      symptom: notFound ? `could not resolve host name "${ctx.host}"` : `could not connect to ${where} (${code})`,
-      cause: notFound ? 'The host name does not resolve in DNS.' : 'Nothing accepted the connection at that address, or the server closed it.',
-      fix: notFound ? 'Check the host name for typos.' : 'Check that PostgreSQL is running and listens on that host and port (listen_addresses, firewall).',
+      symptom: notFound
+        ? `could not resolve host name "${ctx.host}"`
+        : `could not connect to ${where} (${code})`,
+      cause: notFound
+        ? 'The host name does not resolve in DNS.'
+        : 'Nothing accepted the connection at that address, or the server closed it.',
+      fix: notFound
+        ? 'Check the host name for typos.'
+        : 'Check that PostgreSQL is running and listens on that host and port (listen_addresses, firewall).',
     });
   }
   return make({
@@ -295,7 +331,9 @@ export function wireError(failure: WireFailure, ctx: WireContext): ConnectorErro
         kind: 'auth',
         symptom: 'Cleartext password authentication refused',
         cause: `The server at ${where} asked for the password in clear text (password authentication) over ${
-          ctx.sslMode === 'disable' ? 'an unencrypted connection (ssl_mode=disable)' : `a TLS connection whose certificate is not verified (ssl_mode=${ctx.sslMode})`
+          ctx.sslMode === 'disable'
+            ? 'an unencrypted connection (ssl_mode=disable)'
+            : `a TLS connection whose certificate is not verified (ssl_mode=${ctx.sslMode})`
         }, where anyone on the path could read it; the password was not sent.`,
         fix: 'Connect with TLS and ssl_mode verify-full (paste the CA certificate if it is private), or configure scram-sha-256 authentication for this role on the server (password_encryption = scram-sha-256, a scram-sha-256 line in pg_hba.conf, then set the password again); an operator can allow it anyway with ALLOW_INSECURE_TRANSPORT=true.',
       });

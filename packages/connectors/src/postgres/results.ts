@@ -13,16 +13,62 @@
 
 /** Names of the built-in types by OID (the stable OIDs of pg_type.dat). */
 const TYPE_NAMES: Record<number, string> = {
-  16: 'boolean', 17: 'bytea', 18: '"char"', 19: 'name', 20: 'bigint', 21: 'smallint', 23: 'integer', 24: 'regproc',
-  25: 'text', 26: 'oid', 114: 'json', 142: 'xml', 600: 'point', 650: 'cidr', 700: 'real', 701: 'double precision',
-  705: 'unknown', 790: 'money', 829: 'macaddr', 869: 'inet', 1042: 'character', 1043: 'character varying',
-  1082: 'date', 1083: 'time without time zone', 1114: 'timestamp without time zone', 1184: 'timestamp with time zone',
-  1186: 'interval', 1266: 'time with time zone', 1560: 'bit', 1562: 'bit varying', 1700: 'numeric', 2249: 'record',
-  2278: 'void', 2950: 'uuid', 3802: 'jsonb', 3614: 'tsvector', 4089: 'regnamespace',
-  199: 'json[]', 1000: 'boolean[]', 1001: 'bytea[]', 1005: 'smallint[]', 1007: 'integer[]', 1009: 'text[]',
-  1014: 'character[]', 1015: 'character varying[]', 1016: 'bigint[]', 1021: 'real[]', 1022: 'double precision[]',
-  1115: 'timestamp without time zone[]', 1182: 'date[]', 1183: 'time without time zone[]',
-  1185: 'timestamp with time zone[]', 1187: 'interval[]', 1231: 'numeric[]', 2951: 'uuid[]', 3807: 'jsonb[]',
+  16: 'boolean',
+  17: 'bytea',
+  18: '"char"',
+  19: 'name',
+  20: 'bigint',
+  21: 'smallint',
+  23: 'integer',
+  24: 'regproc',
+  25: 'text',
+  26: 'oid',
+  114: 'json',
+  142: 'xml',
+  600: 'point',
+  650: 'cidr',
+  700: 'real',
+  701: 'double precision',
+  705: 'unknown',
+  790: 'money',
+  829: 'macaddr',
+  869: 'inet',
+  1042: 'character',
+  1043: 'character varying',
+  1082: 'date',
+  1083: 'time without time zone',
+  1114: 'timestamp without time zone',
+  1184: 'timestamp with time zone',
+  1186: 'interval',
+  1266: 'time with time zone',
+  1560: 'bit',
+  1562: 'bit varying',
+  1700: 'numeric',
+  2249: 'record',
+  2278: 'void',
+  2950: 'uuid',
+  3802: 'jsonb',
+  3614: 'tsvector',
+  4089: 'regnamespace',
+  199: 'json[]',
+  1000: 'boolean[]',
+  1001: 'bytea[]',
+  1005: 'smallint[]',
+  1007: 'integer[]',
+  1009: 'text[]',
+  1014: 'character[]',
+  1015: 'character varying[]',
+  1016: 'bigint[]',
+  1021: 'real[]',
+  1022: 'double precision[]',
+  1115: 'timestamp without time zone[]',
+  1182: 'date[]',
+  1183: 'time without time zone[]',
+  1185: 'timestamp with time zone[]',
+  1187: 'interval[]',
+  1231: 'numeric[]',
+  2951: 'uuid[]',
+  3807: 'jsonb[]',
 };
 
 export function builtinTypeName(oid: number): string | undefined {
@@ -42,12 +88,18 @@ const TIMESTAMPTZ_ARRAY = 1185;
 
 function elementOid(oid: number): number {
   switch (oid) {
-    case INT8_ARRAY: return INT8;
-    case NUMERIC_ARRAY: return NUMERIC;
-    case DATE_ARRAY: return DATE;
-    case TIMESTAMP_ARRAY: return TIMESTAMP;
-    case TIMESTAMPTZ_ARRAY: return TIMESTAMPTZ;
-    default: return 0;
+    case INT8_ARRAY:
+      return INT8;
+    case NUMERIC_ARRAY:
+      return NUMERIC;
+    case DATE_ARRAY:
+      return DATE;
+    case TIMESTAMP_ARRAY:
+      return TIMESTAMP;
+    case TIMESTAMPTZ_ARRAY:
+      return TIMESTAMPTZ;
+    default:
+      return 0;
   }
 }
 
@@ -73,7 +125,9 @@ function isoLocal(d: Date): string {
 
 /** `2024-01-02 03:04:05.123456+05:30` (server text) -> ISO in UTC when representable, else the text. */
 function timestamptzText(text: string): string {
-  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(text);
+  const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(
+    text,
+  );
   if (!m) return text;
   const frac = m[3] ?? '';
   const date = new Date(`${m[1]}T${m[2]}${frac.slice(0, 4)}${m[4]}:${m[5] ?? '00'}`);
@@ -111,7 +165,10 @@ export function jsonSafe(value: unknown, oid: number): unknown {
     return value.toISOString();
   }
   if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`;
-  if (typeof value === 'object') return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as unknown;
+  if (typeof value === 'object')
+    return JSON.parse(
+      JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+    ) as unknown;
   return String(value);
 }
 
@@ -122,9 +179,30 @@ export function jsonSafe(value: unknown, oid: number): unknown {
  * types up at connect time (that query's failure could not be caught), so arrays are parsed here.
  */
 export const ARRAY_ELEMENTS: Record<number, number> = {
-  199: 114, 1000: 16, 1001: 17, 1005: 21, 1007: 23, 1009: 25, 1014: 1042, 1015: 1043, 1016: 20, 1021: 700,
-  1022: 701, 1028: 26, 1115: 1114, 1182: 1082, 1183: 1083, 1185: 1184, 1187: 1186, 1231: 1700, 1270: 1266,
-  2951: 2950, 3807: 3802, 1041: 869, 651: 650, 1040: 829,
+  199: 114,
+  1000: 16,
+  1001: 17,
+  1005: 21,
+  1007: 23,
+  1009: 25,
+  1014: 1042,
+  1015: 1043,
+  1016: 20,
+  1021: 700,
+  1022: 701,
+  1028: 26,
+  1115: 1114,
+  1182: 1082,
+  1183: 1083,
+  1185: 1184,
+  1187: 1186,
+  1231: 1700,
+  1270: 1266,
+  2951: 2950,
+  3807: 3802,
+  1041: 869,
+  651: 650,
+  1040: 829,
 };
 
 /** Parses one element's text as the driver parses a scalar of that type (others stay text). */

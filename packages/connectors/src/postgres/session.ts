@@ -57,7 +57,11 @@ export function searchPath(schemas: readonly string[]): string {
 }
 
 /** Session settings that change how the server lexes a literal, and the only values the statement runs with. */
-export const PINNED_SETTINGS = { standard_conforming_strings: 'on', backslash_quote: 'safe_encoding', client_encoding: 'UTF8' } as const;
+export const PINNED_SETTINGS = {
+  standard_conforming_strings: 'on',
+  backslash_quote: 'safe_encoding',
+  client_encoding: 'UTF8',
+} as const;
 
 const SETTINGS = `SELECT set_config('statement_timeout', $1, true) AS statement_timeout,
   set_config('search_path', $2, true) AS search_path,
@@ -66,7 +70,8 @@ const SETTINGS = `SELECT set_config('statement_timeout', $1, true) AS statement_
   set_config('DateStyle', 'ISO, MDY', true) AS datestyle,
   set_config('bytea_output', 'hex', true) AS bytea_output,
   pg_catalog.current_setting('client_encoding') AS client_encoding`;
-const TYPE_NAMES = 'SELECT t.oid::int4 AS oid, format_type(t.oid, NULL) AS name FROM pg_catalog.pg_type t WHERE t.oid = ANY($1::int4[])';
+const TYPE_NAMES =
+  'SELECT t.oid::int4 AS oid, format_type(t.oid, NULL) AS name FROM pg_catalog.pg_type t WHERE t.oid = ANY($1::int4[])';
 
 /**
  * Refuses to go on unless the server reports the pinned values (a server that ignores set_config, a
@@ -74,9 +79,16 @@ const TYPE_NAMES = 'SELECT t.oid::int4 AS oid, format_type(t.oid, NULL) AS name 
  * to the server than to the validator).
  */
 export function checkPinnedSettings(row: Record<string, unknown> | undefined): void {
-  const wrong = Object.entries(PINNED_SETTINGS).filter(([name, value]) => String(row?.[name] ?? '').toUpperCase() !== value.toUpperCase());
+  const wrong = Object.entries(PINNED_SETTINGS).filter(
+    ([name, value]) => String(row?.[name] ?? '').toUpperCase() !== value.toUpperCase(),
+  );
   if (wrong.length === 0) return;
-  const seen = wrong.map(([name, value]) => `${name} = ${JSON.stringify(String(row?.[name] ?? '(none)').slice(0, 40))} (needed: ${value})`).join(', ');
+  const seen = wrong
+    .map(
+      ([name, value]) =>
+        `${name} = ${JSON.stringify(String(row?.[name] ?? '(none)').slice(0, 40))} (needed: ${value})`,
+    )
+    .join(', ');
   throw new ConnectorError({
     kind: 'engine',
     symptom: 'Session settings could not be pinned',
@@ -86,17 +98,31 @@ export function checkPinnedSettings(row: Record<string, unknown> | undefined): v
 }
 
 function cancelledError(): ConnectorError {
-  return new ConnectorError({ kind: 'cancelled', symptom: 'Query cancelled', cause: 'The run was cancelled before the query finished.', fix: 'Run the question again if it is still needed.' });
+  return new ConnectorError({
+    kind: 'cancelled',
+    symptom: 'Query cancelled',
+    cause: 'The run was cancelled before the query finished.',
+    fix: 'Run the question again if it is still needed.',
+  });
 }
 
-export async function runReadOnly(engine: Engine, text: string, options: ReadOnlyOptions): Promise<ReadOnlyResult> {
+export async function runReadOnly(
+  engine: Engine,
+  text: string,
+  options: ReadOnlyOptions,
+): Promise<ReadOnlyResult> {
   if (options.signal?.aborted) throw cancelledError();
   const timeout = String(Math.max(1, Math.floor(options.timeoutMs)));
   const path = searchPath(options.schemas);
-  return engine.kind === 'postgres' ? runOnPostgres(engine.sql, engine.client, text, timeout, path, options.signal) : runEmbedded(engine.db, text, timeout, path, options.signal);
+  return engine.kind === 'postgres'
+    ? runOnPostgres(engine.sql, engine.client, text, timeout, path, options.signal)
+    : runEmbedded(engine.db, text, timeout, path, options.signal);
 }
 
-async function resolveTypeNames(fields: { oid: number }[], lookup: (oids: number[]) => Promise<Array<{ oid: number; name: string }>>): Promise<Map<number, string>> {
+async function resolveTypeNames(
+  fields: { oid: number }[],
+  lookup: (oids: number[]) => Promise<Array<{ oid: number; name: string }>>,
+): Promise<Map<number, string>> {
   const names = new Map<number, string>();
   const unknown: number[] = [];
   for (const f of fields) {
@@ -112,7 +138,11 @@ async function resolveTypeNames(fields: { oid: number }[], lookup: (oids: number
 }
 
 /** Arrays of types that are not built in (enums, domains, ...) arrive as text: parsed here, elements as text. */
-function parseOtherArrays(rows: unknown[][], fields: { oid: number }[], typeNames: Map<number, string>): void {
+function parseOtherArrays(
+  rows: unknown[][],
+  fields: { oid: number }[],
+  typeNames: Map<number, string>,
+): void {
   fields.forEach((f, i) => {
     if (builtinTypeName(f.oid) || !typeNames.get(f.oid)?.endsWith('[]')) return;
     for (const row of rows) {
@@ -147,10 +177,19 @@ async function runOnPostgres(
     if (signal?.aborted) throw cancelledError();
     // `simple: false` forces the extended protocol (postgres.js would use the simple one for a query
     // without parameters). Cancellation is the client's: one CancelRequest, then the socket closes.
-    const result = await sql.unsafe(text, [], { prepare: false, simple: false } as { prepare: boolean }).values();
+    const result = await sql
+      .unsafe(text, [], { prepare: false, simple: false } as { prepare: boolean })
+      .values();
     const columns = (result.columns ?? []) as unknown as Array<{ name: string; type: number }>;
     const fields = columns.map((c) => ({ name: c.name, oid: c.type }));
-    const typeNames = await resolveTypeNames(fields, async (oids) => (await sql.unsafe(TYPE_NAMES, [textArrayLiteral(oids)])) as unknown as Array<{ oid: number; name: string }>);
+    const typeNames = await resolveTypeNames(
+      fields,
+      async (oids) =>
+        (await sql.unsafe(TYPE_NAMES, [textArrayLiteral(oids)])) as unknown as Array<{
+          oid: number;
+          name: string;
+        }>,
+    );
     const rows = [...result] as unknown[][];
     parseOtherArrays(rows, fields, typeNames);
     return { fields, rows, command: result.command ?? null, typeNames };
@@ -162,7 +201,13 @@ async function runOnPostgres(
 
 type EmbeddedTx = Parameters<Parameters<EmbeddedDatabase['transaction']>[0]>[0];
 
-async function runEmbedded(db: EmbeddedDatabase, text: string, timeout: string, path: string, signal: AbortSignal | undefined): Promise<ReadOnlyResult> {
+async function runEmbedded(
+  db: EmbeddedDatabase,
+  text: string,
+  timeout: string,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<ReadOnlyResult> {
   // PGlite runs in this thread: a running statement cannot be interrupted, and statement_timeout
   // is not enforced by its single-threaded build. The demo data set is small; the row cap, the
   // caller's timeout and the check for cancellation before and after bound the work.
@@ -177,7 +222,11 @@ async function runEmbedded(db: EmbeddedDatabase, text: string, timeout: string, 
       if (signal?.aborted) throw cancelledError();
       const fields = result.fields.map((f) => ({ name: f.name, oid: f.dataTypeID }));
       const rows = result.rows;
-      const typeNames = await resolveTypeNames(fields, async (oids) => (await tx.query<{ oid: number; name: string }>(TYPE_NAMES, [textArrayLiteral(oids)])).rows);
+      const typeNames = await resolveTypeNames(
+        fields,
+        async (oids) =>
+          (await tx.query<{ oid: number; name: string }>(TYPE_NAMES, [textArrayLiteral(oids)])).rows,
+      );
       out = { fields, rows, command: 'SELECT', typeNames };
       throw rollback;
     });

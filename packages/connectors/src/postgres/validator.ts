@@ -33,23 +33,83 @@ export function isSystemSchema(name: string): boolean {
 
 /** Node kinds that may appear anywhere in an analytics SELECT. Any other kind is refused. */
 const ALLOWED_NODES: ReadonlySet<string> = new Set([
-  'SelectStmt', 'ResTarget', 'ColumnRef', 'String', 'A_Star', 'A_Const', 'Integer', 'Float', 'Boolean',
-  'BitString', 'A_Expr', 'BoolExpr', 'NullTest', 'BooleanTest', 'FuncCall', 'TypeCast', 'RangeVar', 'Alias',
-  'JoinExpr', 'RangeSubselect', 'RangeFunction', 'SortBy', 'WindowDef', 'CommonTableExpr', 'WithClause',
-  'SubLink', 'CaseExpr', 'CaseWhen', 'CoalesceExpr', 'MinMaxExpr', 'A_Indirection', 'A_Indices', 'A_ArrayExpr',
-  'RowExpr', 'SQLValueFunction', 'GroupingSet', 'GroupingFunc', 'List', 'CollateClause', 'NamedArgExpr',
+  'SelectStmt',
+  'ResTarget',
+  'ColumnRef',
+  'String',
+  'A_Star',
+  'A_Const',
+  'Integer',
+  'Float',
+  'Boolean',
+  'BitString',
+  'A_Expr',
+  'BoolExpr',
+  'NullTest',
+  'BooleanTest',
+  'FuncCall',
+  'TypeCast',
+  'RangeVar',
+  'Alias',
+  'JoinExpr',
+  'RangeSubselect',
+  'RangeFunction',
+  'SortBy',
+  'WindowDef',
+  'CommonTableExpr',
+  'WithClause',
+  'SubLink',
+  'CaseExpr',
+  'CaseWhen',
+  'CoalesceExpr',
+  'MinMaxExpr',
+  'A_Indirection',
+  'A_Indices',
+  'A_ArrayExpr',
+  'RowExpr',
+  'SQLValueFunction',
+  'GroupingSet',
+  'GroupingFunc',
+  'List',
+  'CollateClause',
+  'NamedArgExpr',
 ]);
 
 /** Human names for the statement kinds people try, for clear rejection messages. */
 const STATEMENT_NAMES: Record<string, string> = {
-  InsertStmt: 'INSERT', UpdateStmt: 'UPDATE', DeleteStmt: 'DELETE', MergeStmt: 'MERGE', CopyStmt: 'COPY',
-  DoStmt: 'DO', CallStmt: 'CALL', VariableSetStmt: 'SET', VariableShowStmt: 'SHOW', ExplainStmt: 'EXPLAIN',
-  ListenStmt: 'LISTEN', NotifyStmt: 'NOTIFY', UnlistenStmt: 'UNLISTEN', LockStmt: 'LOCK', TruncateStmt: 'TRUNCATE',
-  CreateStmt: 'CREATE TABLE', CreateTableAsStmt: 'CREATE TABLE AS', DropStmt: 'DROP', TransactionStmt: 'a transaction command',
-  GrantStmt: 'GRANT', VacuumStmt: 'VACUUM', PrepareStmt: 'PREPARE', ExecuteStmt: 'EXECUTE', DeclareCursorStmt: 'DECLARE',
-  AlterSystemStmt: 'ALTER SYSTEM', CreateFunctionStmt: 'CREATE FUNCTION', IntoClause: 'SELECT INTO',
-  LockingClause: 'FOR UPDATE / FOR SHARE', ParamRef: 'a query parameter ($n)', ColumnDef: 'a column definition list',
-  RangeTableSample: 'TABLESAMPLE', XmlExpr: 'XML functions', RangeTableFunc: 'XMLTABLE',
+  InsertStmt: 'INSERT',
+  UpdateStmt: 'UPDATE',
+  DeleteStmt: 'DELETE',
+  MergeStmt: 'MERGE',
+  CopyStmt: 'COPY',
+  DoStmt: 'DO',
+  CallStmt: 'CALL',
+  VariableSetStmt: 'SET',
+  VariableShowStmt: 'SHOW',
+  ExplainStmt: 'EXPLAIN',
+  ListenStmt: 'LISTEN',
+  NotifyStmt: 'NOTIFY',
+  UnlistenStmt: 'UNLISTEN',
+  LockStmt: 'LOCK',
+  TruncateStmt: 'TRUNCATE',
+  CreateStmt: 'CREATE TABLE',
+  CreateTableAsStmt: 'CREATE TABLE AS',
+  DropStmt: 'DROP',
+  TransactionStmt: 'a transaction command',
+  GrantStmt: 'GRANT',
+  VacuumStmt: 'VACUUM',
+  PrepareStmt: 'PREPARE',
+  ExecuteStmt: 'EXECUTE',
+  DeclareCursorStmt: 'DECLARE',
+  AlterSystemStmt: 'ALTER SYSTEM',
+  CreateFunctionStmt: 'CREATE FUNCTION',
+  IntoClause: 'SELECT INTO',
+  LockingClause: 'FOR UPDATE / FOR SHARE',
+  ParamRef: 'a query parameter ($n)',
+  ColumnDef: 'a column definition list',
+  RangeTableSample: 'TABLESAMPLE',
+  XmlExpr: 'XML functions',
+  RangeTableFunc: 'XMLTABLE',
 };
 
 export interface ValidatorScope {
@@ -66,7 +126,11 @@ export interface ValidationResult {
   ownLimit: number | null | 'expression';
 }
 
-function reject(message: string, query: string, kind: 'query_rejected' | 'out_of_scope' = 'query_rejected'): ConnectorError {
+function reject(
+  message: string,
+  query: string,
+  kind: 'query_rejected' | 'out_of_scope' = 'query_rejected',
+): ConnectorError {
   return new ConnectorError({
     kind,
     symptom: kind === 'out_of_scope' ? 'Table is not in scope' : 'Query rejected',
@@ -84,7 +148,9 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 function parse(text: string): { stmts: Array<{ stmt?: Json; stmt_location?: number; stmt_len?: number }> } {
   try {
-    return parseSync(text) as unknown as { stmts: Array<{ stmt?: Json; stmt_location?: number; stmt_len?: number }> };
+    return parseSync(text) as unknown as {
+      stmts: Array<{ stmt?: Json; stmt_location?: number; stmt_len?: number }>;
+    };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     throw new ConnectorError({
@@ -110,7 +176,11 @@ function names(list: Json | undefined): string[] {
 }
 
 /** Walks every node of the tree, refusing node kinds outside the allow-list and checking names. */
-function check(root: Json, scope: ValidatorScope, query: string): { relations: string[]; functions: string[] } {
+function check(
+  root: Json,
+  scope: ValidatorScope,
+  query: string,
+): { relations: string[]; functions: string[] } {
   const relations = new Set<string>();
   const functions = new Set<string>();
   const ctes = new Set<string>();
@@ -134,7 +204,11 @@ function check(root: Json, scope: ValidatorScope, query: string): { relations: s
           else if (key === 'A_Expr') checkOperator(names(child.name));
           else if (key === 'CommonTableExpr') {
             const name = typeof child.ctename === 'string' ? child.ctename : '';
-            if (name.startsWith('pg_')) throw reject(`the CTE name "${name}" is reserved (names starting with pg_ belong to the system catalog).`, query);
+            if (name.startsWith('pg_'))
+              throw reject(
+                `the CTE name "${name}" is reserved (names starting with pg_ belong to the system catalog).`,
+                query,
+              );
             ctes.add(name);
           }
         }
@@ -153,15 +227,30 @@ function check(root: Json, scope: ValidatorScope, query: string): { relations: s
     const relname = typeof node.relname === 'string' ? node.relname : '';
     const schemaname = typeof node.schemaname === 'string' ? node.schemaname : undefined;
     if (typeof node.catalogname === 'string') {
-      throw reject(`"${node.catalogname}.${schemaname ?? ''}.${relname}" names a database; use schema.table names only.`, query, 'out_of_scope');
+      throw reject(
+        `"${node.catalogname}.${schemaname ?? ''}.${relname}" names a database; use schema.table names only.`,
+        query,
+        'out_of_scope',
+      );
     }
     if (schemaname !== undefined) {
-      if (isSystemSchema(schemaname)) throw reject(`the system catalog "${schemaname}.${relname}" cannot be queried.`, query, 'out_of_scope');
-      if (!scoped.has(schemaname)) throw reject(`"${schemaname}.${relname}" is outside the connection's schemas (${[...scoped].join(', ')}).`, query, 'out_of_scope');
+      if (isSystemSchema(schemaname))
+        throw reject(
+          `the system catalog "${schemaname}.${relname}" cannot be queried.`,
+          query,
+          'out_of_scope',
+        );
+      if (!scoped.has(schemaname))
+        throw reject(
+          `"${schemaname}.${relname}" is outside the connection's schemas (${[...scoped].join(', ')}).`,
+          query,
+          'out_of_scope',
+        );
       relations.add(`${schemaname}.${relname}`);
       return;
     }
-    if (relname.startsWith('pg_')) throw reject(`"${relname}" is a system catalog name and cannot be queried.`, query, 'out_of_scope');
+    if (relname.startsWith('pg_'))
+      throw reject(`"${relname}" is a system catalog name and cannot be queried.`, query, 'out_of_scope');
     relations.add(relname);
   };
 
@@ -185,7 +274,8 @@ function check(root: Json, scope: ValidatorScope, query: string): { relations: s
     let t = parts;
     if (t.length === 2 && t[0] === 'pg_catalog') t = t.slice(1);
     const name = t.join('.');
-    if (t.length !== 1 || !ALLOWED_TYPES.has(name)) throw reject(`casting to the type ${name} is not allowed.`, query);
+    if (t.length !== 1 || !ALLOWED_TYPES.has(name))
+      throw reject(`casting to the type ${name} is not allowed.`, query);
   };
 
   visit(root);
@@ -198,12 +288,19 @@ function single(text: string): { stmt: Json; text: string } {
   const tree = parse(text);
   const stmts = tree.stmts ?? [];
   if (stmts.length === 0 || !stmts[0]?.stmt) throw reject('the query is empty.', text);
-  if (stmts.length > 1) throw reject('only a single statement can run (found several statements separated by ";").', text);
+  if (stmts.length > 1)
+    throw reject('only a single statement can run (found several statements separated by ";").', text);
   const first = stmts[0];
   const stmt = first.stmt as Json;
   if (!stmt || typeof stmt !== 'object' || Array.isArray(stmt) || !('SelectStmt' in stmt)) {
-    const kind = stmt && typeof stmt === 'object' && !Array.isArray(stmt) ? (Object.keys(stmt)[0] ?? 'unknown') : 'unknown';
-    throw reject(`${STATEMENT_NAMES[kind] ?? kind} is not allowed; only a single read-only SELECT can run.`, text);
+    const kind =
+      stmt && typeof stmt === 'object' && !Array.isArray(stmt)
+        ? (Object.keys(stmt)[0] ?? 'unknown')
+        : 'unknown';
+    throw reject(
+      `${STATEMENT_NAMES[kind] ?? kind} is not allowed; only a single read-only SELECT can run.`,
+      text,
+    );
   }
   // Locations are byte offsets into the UTF-8 text; stmt_len is absent (0) when the statement runs to the end.
   const bytes = Buffer.from(text, 'utf8');
@@ -246,12 +343,23 @@ export function validateSql(text: string, scope: ValidatorScope, rowCap: number)
   }
   const one = single(inner);
   check(one.stmt, scope, text);
-  const top = (one.stmt as { SelectStmt: { limitCount?: { A_Const?: { ival?: { ival?: number }; isnull?: boolean } } } }).SelectStmt;
-  const ownLimit = top.limitCount === undefined || top.limitCount.A_Const?.isnull ? null : top.limitCount.A_Const ? (top.limitCount.A_Const.ival?.ival ?? 0) : 'expression';
+  const top = (
+    one.stmt as { SelectStmt: { limitCount?: { A_Const?: { ival?: { ival?: number }; isnull?: boolean } } } }
+  ).SelectStmt;
+  const ownLimit =
+    top.limitCount === undefined || top.limitCount.A_Const?.isnull
+      ? null
+      : top.limitCount.A_Const
+        ? (top.limitCount.A_Const.ival?.ival ?? 0)
+        : 'expression';
   const wrapped = wrapWithCap(one.text, rowCap);
   // Check the final text too: it is what runs, so it must be one SELECT with our LIMIT on top.
   const final = single(wrapped);
-  const select = (final.stmt as { SelectStmt: { limitCount?: { A_Const?: { ival?: { ival?: number } } }; fromClause?: Json[] } }).SelectStmt;
+  const select = (
+    final.stmt as {
+      SelectStmt: { limitCount?: { A_Const?: { ival?: { ival?: number } } }; fromClause?: Json[] };
+    }
+  ).SelectStmt;
   if (select.limitCount?.A_Const?.ival?.ival !== rowCap || select.fromClause?.length !== 1) {
     throw reject('the query could not be wrapped with the row cap.', text);
   }

@@ -10,13 +10,7 @@ import {
   type Database,
   type Executor,
 } from '@aqs/db';
-import type {
-  LoginInput,
-  Me,
-  OnboardingStatus,
-  RegisterInput,
-  SessionInfo,
-} from '@aqs/contracts';
+import type { LoginInput, Me, OnboardingStatus, RegisterInput, SessionInfo } from '@aqs/contracts';
 import { DEMO_CONNECTION } from '@aqs/connectors';
 import { DomainError } from '../errors.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
@@ -26,12 +20,19 @@ import { hitFixedWindow } from '../limits/rate-limit.ts';
 import { deliverEmail } from '../mail/deliver.ts';
 import { accountExistsMessage, resetPasswordMessage, verifyEmailMessage } from '../mail/templates.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
-import { endAllSessionsOfUser, endSession, findLiveSession, issueSession, type IssuedSession } from './sessions.ts';
+import {
+  endAllSessionsOfUser,
+  endSession,
+  findLiveSession,
+  issueSession,
+  type IssuedSession,
+} from './sessions.ts';
 import { sessionWorkspace } from './principals.ts';
 
 export const REGISTER_ACCEPTED =
   'Thanks. If this address can be registered, we have sent a link to confirm it. You can sign in now.';
-export const FORGOT_ACCEPTED = 'If an account exists for that address, we have sent a link to reset its password.';
+export const FORGOT_ACCEPTED =
+  'If an account exists for that address, we have sent a link to reset its password.';
 const BAD_CREDENTIALS = 'Email or password is incorrect.';
 const BAD_TOKEN =
   'This link is invalid, was already used, or has expired. Request a new one and use the newest email.';
@@ -43,7 +44,13 @@ export async function enforceAuthLimit(
   subject: string,
 ): Promise<void> {
   const limit = scope === 'client' ? deps.auth.authRequestsPerClient : deps.auth.loginAttemptsPerAccount;
-  const hit = await hitFixedWindow(deps.db, `auth-${scope}:${subject}`, limit, deps.auth.authLimitWindowSeconds, nowOf(deps));
+  const hit = await hitFixedWindow(
+    deps.db,
+    `auth-${scope}:${subject}`,
+    limit,
+    deps.auth.authLimitWindowSeconds,
+    nowOf(deps),
+  );
   if (!hit.allowed) {
     const minutes = Math.ceil(hit.resetInSeconds / 60);
     throw new DomainError(
@@ -114,7 +121,11 @@ function isUniqueViolation(error: unknown): boolean {
  * success and failure paths differ by a round trip). A shadow answers `undefined`; its errors are
  * swallowed (there is nothing to report).
  */
-async function realOrShadow<T>(db: Database, real: boolean, writes: (tx: Executor) => Promise<T>): Promise<T | undefined> {
+async function realOrShadow<T>(
+  db: Database,
+  real: boolean,
+  writes: (tx: Executor) => Promise<T>,
+): Promise<T | undefined> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`savepoint account_writes`);
     let result: T | undefined;
@@ -123,7 +134,9 @@ async function realOrShadow<T>(db: Database, real: boolean, writes: (tx: Executo
     } catch (error) {
       if (real) throw error;
     }
-    await tx.execute(real ? sql`release savepoint account_writes` : sql`rollback to savepoint account_writes`);
+    await tx.execute(
+      real ? sql`release savepoint account_writes` : sql`rollback to savepoint account_writes`,
+    );
     return real ? result : undefined;
   });
 }
@@ -142,7 +155,14 @@ async function createAccount(
 ): Promise<string> {
   const userId = newId('usr');
   const workspaceId = newId('wsp');
-  await tx.insert(users).values({ id: userId, email: account.email, name: account.name, passwordHash: account.passwordHash, createdAt: now, updatedAt: now });
+  await tx.insert(users).values({
+    id: userId,
+    email: account.email,
+    name: account.name,
+    passwordHash: account.passwordHash,
+    createdAt: now,
+    updatedAt: now,
+  });
   await tx.insert(workspaces).values({
     id: workspaceId,
     name: account.name ? `${account.name}'s workspace` : 'Personal workspace',
@@ -178,12 +198,21 @@ async function createAccount(
 export async function register(deps: CoreDeps, input: RegisterInput): Promise<void> {
   const now = nowOf(deps);
   const passwordHash = await hashPassword(input.password);
-  const [existing] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+  const [existing] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, input.email))
+    .limit(1);
   const taken = existing !== undefined;
   let token: string | undefined;
   try {
     token = await realOrShadow(deps.db, !taken, (tx) =>
-      createAccount(tx, deps, { email: taken ? shadowEmail() : input.email, name: input.name ?? null, passwordHash }, now),
+      createAccount(
+        tx,
+        deps,
+        { email: taken ? shadowEmail() : input.email, name: input.name ?? null, passwordHash },
+        now,
+      ),
     );
   } catch (error) {
     // A concurrent registration of the same address won the race: answer as for a taken address.
@@ -195,7 +224,12 @@ export async function register(deps: CoreDeps, input: RegisterInput): Promise<vo
   }
   await deliverEmail(
     deps,
-    verifyEmailMessage(deps.auth.appUrl, input.email, token, Math.round(deps.auth.verifyEmailTokenSeconds / 3600)),
+    verifyEmailMessage(
+      deps.auth.appUrl,
+      input.email,
+      token,
+      Math.round(deps.auth.verifyEmailTokenSeconds / 3600),
+    ),
   );
 }
 
@@ -273,7 +307,10 @@ export async function verifyEmail(deps: CoreDeps, token: string): Promise<void> 
   await deps.db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, 'verify_email', now);
     if (!userId) throw new DomainError('bad_request', BAD_TOKEN);
-    await tx.update(users).set({ emailVerifiedAt: now, updatedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: now, updatedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
   });
 }
 
@@ -285,7 +322,12 @@ export async function resendVerification(deps: CoreDeps, principal: Principal): 
   const token = await issueToken(deps.db, user.id, 'verify_email', deps.auth.verifyEmailTokenSeconds, now);
   await deliverEmail(
     deps,
-    verifyEmailMessage(deps.auth.appUrl, user.email, token, Math.round(deps.auth.verifyEmailTokenSeconds / 3600)),
+    verifyEmailMessage(
+      deps.auth.appUrl,
+      user.email,
+      token,
+      Math.round(deps.auth.verifyEmailTokenSeconds / 3600),
+    ),
   );
   return `We sent a new confirmation link to ${user.email}.`;
 }
@@ -304,7 +346,9 @@ export async function forgotPassword(deps: CoreDeps, email: string): Promise<voi
   const token = await realOrShadow(deps.db, user !== undefined, async (tx) => {
     if (user) return issueToken(tx, user.id, 'reset_password', ttl, now);
     const shadowId = newId('usr');
-    await tx.insert(users).values({ id: shadowId, email: shadowEmail(), passwordHash: '', createdAt: now, updatedAt: now });
+    await tx
+      .insert(users)
+      .values({ id: shadowId, email: shadowEmail(), passwordHash: '', createdAt: now, updatedAt: now });
     return issueToken(tx, shadowId, 'reset_password', ttl, now);
   });
   if (!user || token === undefined) return;
@@ -318,7 +362,11 @@ export async function resetPassword(deps: CoreDeps, token: string, password: str
   await deps.db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, 'reset_password', now);
     if (!userId) throw new DomainError('bad_request', BAD_TOKEN);
-    const [user] = await tx.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, userId)).limit(1);
+    const [user] = await tx
+      .select({ verifiedAt: users.emailVerifiedAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     // Opening the emailed link proves the address, so it counts as verified.
     await tx
       .update(users)
@@ -330,32 +378,64 @@ export async function resetPassword(deps: CoreDeps, token: string, password: str
 
 export async function getMe(deps: { db: Executor }, principal: Principal): Promise<Me> {
   const [row] = await deps.db
-    .select({ user: users, workspaceName: workspaces.name, personal: workspaces.personal, plan: workspaces.plan, role: workspaceMembers.role })
+    .select({
+      user: users,
+      workspaceName: workspaces.name,
+      personal: workspaces.personal,
+      plan: workspaces.plan,
+      role: workspaceMembers.role,
+    })
     .from(users)
-    .innerJoin(workspaceMembers, and(eq(workspaceMembers.userId, users.id), eq(workspaceMembers.workspaceId, principal.workspaceId)))
+    .innerJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.userId, users.id), eq(workspaceMembers.workspaceId, principal.workspaceId)),
+    )
     .innerJoin(workspaces, eq(workspaces.id, workspaceMembers.workspaceId))
     .where(eq(users.id, principal.userId))
     .limit(1);
-  if (!row) throw new DomainError('unauthorized', 'Your account or workspace no longer exists. Sign in again.');
+  if (!row)
+    throw new DomainError('unauthorized', 'Your account or workspace no longer exists. Sign in again.');
   const { user } = row;
   const verified = user.emailVerifiedAt !== null;
   return {
-    user: { id: user.id, email: user.email, name: user.name, email_verified: verified, created_at: user.createdAt.toISOString() },
-    workspace: { id: principal.workspaceId, name: row.workspaceName, plan: row.plan, role: row.role, personal: row.personal },
+    user: {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      email_verified: verified,
+      created_at: user.createdAt.toISOString(),
+    },
+    workspace: {
+      id: principal.workspaceId,
+      name: row.workspaceName,
+      plan: row.plan,
+      role: row.role,
+      personal: row.personal,
+    },
     plan: row.plan,
     email_verified: verified,
     auth_method: principal.authMethod,
   };
 }
 
-export async function onboardingStatus(deps: { db: Executor }, principal: Principal): Promise<OnboardingStatus> {
-  const [user] = await deps.db.select({ verifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.id, principal.userId)).limit(1);
+export async function onboardingStatus(
+  deps: { db: Executor },
+  principal: Principal,
+): Promise<OnboardingStatus> {
+  const [user] = await deps.db
+    .select({ verifiedAt: users.emailVerifiedAt })
+    .from(users)
+    .where(eq(users.id, principal.userId))
+    .limit(1);
   // Demo connections are created for the user, so only a connection they made counts as their first.
   const [conn] = await deps.db
     .select({ n: count() })
     .from(connections)
     .where(and(eq(connections.workspaceId, principal.workspaceId), eq(connections.isDemo, false)));
-  const [run] = await deps.db.select({ n: count() }).from(runs).where(eq(runs.workspaceId, principal.workspaceId));
+  const [run] = await deps.db
+    .select({ n: count() })
+    .from(runs)
+    .where(eq(runs.workspaceId, principal.workspaceId));
   const steps = {
     verify_email: Boolean(user?.verifiedAt),
     first_connection: (conn?.n ?? 0) > 0,

@@ -30,21 +30,36 @@ export async function createApiKey(
   input: { email: string; name?: string | undefined },
 ): Promise<{ key: string; summary: ApiKeySummary }> {
   const email = input.email.trim().toLowerCase();
-  const [user] = await deps.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.email, email)).limit(1);
-  if (!user) throw new DomainError('not_found', `No user has the email ${email}. The user must register first.`);
+  const [user] = await deps.db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(eq(users.email, email))
+    .limit(1);
+  if (!user)
+    throw new DomainError('not_found', `No user has the email ${email}. The user must register first.`);
   const access = await sessionWorkspace(deps.db, user.id);
   if (!access) throw new DomainError('conflict', `The user ${email} has no workspace.`);
   const prefix = randomChars(10);
   const key = `aqs_${prefix}_${randomToken(32)}`;
   const [row] = await deps.db
     .insert(apiKeys)
-    .values({ id: newId('key'), userId: user.id, workspaceId: access.workspaceId, name: input.name ?? null, prefix, keyHash: sha256Hex(key) })
+    .values({
+      id: newId('key'),
+      userId: user.id,
+      workspaceId: access.workspaceId,
+      name: input.name ?? null,
+      prefix,
+      keyHash: sha256Hex(key),
+    })
     .returning();
   if (!row) throw new Error('API key insert returned no row');
   return { key, summary: summarize(row, user.email) };
 }
 
-export async function listApiKeys(deps: { db: Database }, filter: { email?: string | undefined } = {}): Promise<ApiKeySummary[]> {
+export async function listApiKeys(
+  deps: { db: Database },
+  filter: { email?: string | undefined } = {},
+): Promise<ApiKeySummary[]> {
   const rows = await deps.db
     .select({ key: apiKeys, email: users.email })
     .from(apiKeys)
@@ -62,14 +77,21 @@ export async function revokeApiKey(deps: { db: Database }, prefix: string): Prom
     .where(and(eq(apiKeys.prefix, cleaned), isNull(apiKeys.revokedAt)))
     .returning();
   if (!row) throw new DomainError('not_found', `No active API key has the prefix ${cleaned}.`);
-  const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, row.userId)).limit(1);
+  const [user] = await deps.db
+    .select({ email: users.email })
+    .from(users)
+    .where(eq(users.id, row.userId))
+    .limit(1);
   return summarize(row, user?.email ?? '');
 }
 
 const LAST_USED_PRECISION_MS = 60_000;
 
 /** Resolves an `X-API-Key` value to its principal; undefined for unknown, malformed or revoked keys. */
-export async function principalFromApiKey(deps: { db: Database }, key: string): Promise<Principal | undefined> {
+export async function principalFromApiKey(
+  deps: { db: Database },
+  key: string,
+): Promise<Principal | undefined> {
   if (!KEY_PATTERN.test(key)) return undefined;
   // One query on the hot path: the key, its user, and the user's membership of the key's workspace.
   const [row] = await deps.db
@@ -85,14 +107,20 @@ export async function principalFromApiKey(deps: { db: Database }, key: string): 
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .innerJoin(workspaceMembers, and(eq(workspaceMembers.workspaceId, apiKeys.workspaceId), eq(workspaceMembers.userId, apiKeys.userId)))
+    .innerJoin(
+      workspaceMembers,
+      and(eq(workspaceMembers.workspaceId, apiKeys.workspaceId), eq(workspaceMembers.userId, apiKeys.userId)),
+    )
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .where(eq(apiKeys.keyHash, sha256Hex(key)))
     .limit(1);
   if (!row || row.revokedAt) return undefined;
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
-    await deps.db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, row.id));
+    await deps.db
+      .update(apiKeys)
+      .set({ lastUsedAt: new Date(now) })
+      .where(eq(apiKeys.id, row.id));
   }
   return {
     userId: row.userId,

@@ -11,7 +11,11 @@ export interface WorkspaceAccess {
 }
 
 /** The caller's access to a workspace, from the membership table; undefined when not a member. */
-export async function workspaceAccess(db: Executor, userId: string, workspaceId: string): Promise<WorkspaceAccess | undefined> {
+export async function workspaceAccess(
+  db: Executor,
+  userId: string,
+  workspaceId: string,
+): Promise<WorkspaceAccess | undefined> {
   const [row] = await db
     .select({
       workspaceId: workspaces.id,
@@ -46,7 +50,11 @@ export async function sessionWorkspace(
   current?: string | null,
 ): Promise<WorkspaceAccess | undefined> {
   if (current === undefined) {
-    const [user] = await db.select({ current: users.currentWorkspaceId }).from(users).where(eq(users.id, userId)).limit(1);
+    const [user] = await db
+      .select({ current: users.currentWorkspaceId })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     if (!user) return undefined;
     current = user.current;
   }

@@ -16,7 +16,11 @@ interface SessionDeps {
   now?: () => Date;
 }
 
-export async function issueSession(deps: SessionDeps, userId: string, userAgent: string | null): Promise<IssuedSession> {
+export async function issueSession(
+  deps: SessionDeps,
+  userId: string,
+  userAgent: string | null,
+): Promise<IssuedSession> {
   const now = nowOf(deps);
   const token = randomToken(32);
   const sessionId = newId('ses');

@@ -31,7 +31,11 @@ export function structureFingerprint(introspection: Introspection): string {
 }
 
 async function storedSchema(deps: CoreDeps, connectionId: string) {
-  const [row] = await deps.db.select().from(connectionSchemas).where(eq(connectionSchemas.connectionId, connectionId)).limit(1);
+  const [row] = await deps.db
+    .select()
+    .from(connectionSchemas)
+    .where(eq(connectionSchemas.connectionId, connectionId))
+    .limit(1);
   return row;
 }
 
@@ -39,9 +43,11 @@ async function runIntrospection(deps: CoreDeps, row: ConnectionRow, signal: Abor
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
   const introspection = sanitizeForStore(
-    await connector.introspect(targetOf(deps, row), await connectorContext(deps, row, signal)).catch((error: unknown) => {
-      throw fromConnectorError(error);
-    }),
+    await connector
+      .introspect(targetOf(deps, row), await connectorContext(deps, row, signal))
+      .catch((error: unknown) => {
+        throw fromConnectorError(error);
+      }),
   );
   const fingerprint = structureFingerprint(introspection);
   const now = new Date();
@@ -67,7 +73,9 @@ export async function introspect(deps: CoreDeps, principal: Principal, id: strin
     connection_id: row.id,
     dialect: introspection.dialect,
     schemas: introspection.schemas,
-    tables: introspection.tables.map((t) => summarize(t, stored?.curated as Curated | null, stored?.selectedTables ?? null)),
+    tables: introspection.tables.map((t) =>
+      summarize(t, stored?.curated as Curated | null, stored?.selectedTables ?? null),
+    ),
     warnings: introspection.warnings,
     server_version: introspection.server_version,
     fingerprint,
@@ -76,8 +84,14 @@ export async function introspect(deps: CoreDeps, principal: Principal, id: strin
 }
 
 /** The stored structure, introspecting first when the connection was never introspected. Takes an id, or a row already loaded for the caller. */
-export async function loadStructure(deps: CoreDeps, principal: Principal, connection: string | ConnectionRow, signal?: AbortSignal) {
-  const row = typeof connection === 'string' ? await loadOwnedConnection(deps.db, principal, connection) : connection;
+export async function loadStructure(
+  deps: CoreDeps,
+  principal: Principal,
+  connection: string | ConnectionRow,
+  signal?: AbortSignal,
+) {
+  const row =
+    typeof connection === 'string' ? await loadOwnedConnection(deps.db, principal, connection) : connection;
   let stored = await storedSchema(deps, row.id);
   if (!stored?.structure || !stored.introspectedAt) {
     await runIntrospection(deps, row, signal);
@@ -93,7 +107,8 @@ export async function loadStructure(deps: CoreDeps, principal: Principal, connec
     selection: (stored.selection ?? null) as Selection | null,
     selectedTables: stored.selectedTables ?? null,
     /** Top values per table and column, gathered by runs (see runs/samples.ts); empty until then. */
-    samples: ((stored.analysis as { samples?: Record<string, Record<string, unknown[]>> } | null)?.samples ?? {}) as Record<string, Record<string, unknown[]>>,
+    samples: ((stored.analysis as { samples?: Record<string, Record<string, unknown[]>> } | null)?.samples ??
+      {}) as Record<string, Record<string, unknown[]>>,
   };
 }
 
@@ -116,7 +131,11 @@ function summarize(table: IntrospectedTable, curated: Curated | null, selectedTa
 
 export async function listSchemas(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal) {
   const s = await loadStructure(deps, principal, id, signal);
-  return { connection_id: s.row.id, schemas: s.introspection.schemas, introspected_at: s.introspectedAt.toISOString() };
+  return {
+    connection_id: s.row.id,
+    schemas: s.introspection.schemas,
+    introspected_at: s.introspectedAt.toISOString(),
+  };
 }
 
 export async function listTables(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal) {
@@ -136,10 +155,20 @@ function findTable(tables: IntrospectedTable[], name: string): IntrospectedTable
   return bare.length === 1 ? bare[0] : undefined;
 }
 
-export async function getTable(deps: CoreDeps, principal: Principal, id: string, tableName: string, signal?: AbortSignal) {
+export async function getTable(
+  deps: CoreDeps,
+  principal: Principal,
+  id: string,
+  tableName: string,
+  signal?: AbortSignal,
+) {
   const s = await loadStructure(deps, principal, id, signal);
   const table = findTable(s.introspection.tables, tableName);
-  if (!table) throw new DomainError('not_found', `Table ${tableName} was not found in connection ${id}. List tables with GET /api/v1/schema/${id}/tables.`);
+  if (!table)
+    throw new DomainError(
+      'not_found',
+      `Table ${tableName} was not found in connection ${id}. List tables with GET /api/v1/schema/${id}/tables.`,
+    );
   const name = qualifiedName(table);
   const curatedColumns = s.curated?.tables.find((t) => t.name === name)?.columns ?? [];
   const pkOverride = s.overrides?.primary_keys.find((p) => p.table === name)?.columns;
@@ -147,7 +176,11 @@ export async function getTable(deps: CoreDeps, principal: Principal, id: string,
   const relationships = s.overrides?.relationships.filter((r) => r.from_table === name) ?? [];
   const references = (column: string) => {
     const fk = table.foreign_keys.find((f) => f.columns.length === 1 && f.columns[0] === column);
-    if (fk) return { table: qualifiedName({ schema: fk.references.schema, name: fk.references.table }), column: fk.references.columns[0] ?? '' };
+    if (fk)
+      return {
+        table: qualifiedName({ schema: fk.references.schema, name: fk.references.table }),
+        column: fk.references.columns[0] ?? '',
+      };
     const rel = relationships.find((r) => r.from_columns.length === 1 && r.from_columns[0] === column);
     return rel ? { table: rel.to_table, column: rel.to_columns[0] ?? '' } : null;
   };
@@ -168,7 +201,10 @@ export async function getTable(deps: CoreDeps, principal: Principal, id: string,
     primary_key: primaryKey,
     foreign_keys: [
       ...table.foreign_keys,
-      ...relationships.map((r) => ({ columns: r.from_columns, references: { schema: null, table: r.to_table, columns: r.to_columns } })),
+      ...relationships.map((r) => ({
+        columns: r.from_columns,
+        references: { schema: null, table: r.to_table, columns: r.to_columns },
+      })),
     ],
     members: table.members,
     warnings: table.warnings,
@@ -181,10 +217,12 @@ export async function metadataStatus(deps: CoreDeps, principal: Principal, id: s
   const introspectedAt = stored?.introspectedAt ?? null;
   const analysisFingerprint = stored?.analysisFingerprint ?? null;
   let stale = true;
-  let reason: string | null = 'The connection has not been introspected yet. Run POST /api/v1/connections/{id}/introspect.';
+  let reason: string | null =
+    'The connection has not been introspected yet. Run POST /api/v1/connections/{id}/introspect.';
   if (introspectedAt) {
     if (!stored?.analyzedAt) {
-      reason = 'No schema analysis yet: planning uses the structure alone. Run a discovery to add descriptions and relationships.';
+      reason =
+        'No schema analysis yet: planning uses the structure alone. Run a discovery to add descriptions and relationships.';
     } else if (analysisFingerprint !== stored.structureFingerprint) {
       reason = 'The structure changed since the last analysis. Run a discovery again.';
     } else {
@@ -204,7 +242,10 @@ export async function metadataStatus(deps: CoreDeps, principal: Principal, id: s
 }
 
 /** Every table and column named in a settings body must exist; errors name the offending entries. */
-function assertKnown(tables: IntrospectedTable[], refs: { field: string; table: string; columns?: string[] }[]) {
+function assertKnown(
+  tables: IntrospectedTable[],
+  refs: { field: string; table: string; columns?: string[] }[],
+) {
   const errors = [];
   for (const ref of refs) {
     const table = findTable(tables, ref.table);
@@ -213,14 +254,23 @@ function assertKnown(tables: IntrospectedTable[], refs: { field: string; table: 
       continue;
     }
     for (const column of ref.columns ?? []) {
-      if (!table.columns.some((c) => c.name === column)) errors.push({ field: ref.field, message: `names an unknown column "${column}" of ${ref.table}` });
+      if (!table.columns.some((c) => c.name === column))
+        errors.push({ field: ref.field, message: `names an unknown column "${column}" of ${ref.table}` });
     }
   }
-  if (errors.length > 0) throw new DomainError('validation', 'Unknown tables or columns.', { fields: errors });
+  if (errors.length > 0)
+    throw new DomainError('validation', 'Unknown tables or columns.', { fields: errors });
 }
 
-async function saveSettings(deps: CoreDeps, row: ConnectionRow, values: Partial<typeof connectionSchemas.$inferInsert>) {
-  await deps.db.update(connectionSchemas).set({ ...values, updatedAt: new Date() }).where(eq(connectionSchemas.connectionId, row.id));
+async function saveSettings(
+  deps: CoreDeps,
+  row: ConnectionRow,
+  values: Partial<typeof connectionSchemas.$inferInsert>,
+) {
+  await deps.db
+    .update(connectionSchemas)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(connectionSchemas.connectionId, row.id));
   return settingsOf(deps, row.id);
 }
 
@@ -235,14 +285,34 @@ export async function settingsOf(deps: CoreDeps, connectionId: string) {
   };
 }
 
-export async function putCurated(deps: CoreDeps, principal: Principal, input: z.infer<typeof curatedMetadataInputSchema>) {
+export async function putCurated(
+  deps: CoreDeps,
+  principal: Principal,
+  input: z.infer<typeof curatedMetadataInputSchema>,
+) {
   const s = await loadStructure(deps, principal, input.id);
-  assertKnown(s.introspection.tables, input.tables.map((t, i) => ({ field: `tables.${i}`, table: t.name, columns: t.columns.map((c) => c.name) })));
-  const curated: Curated = { tables: input.tables.map((t) => ({ ...t, name: qualifiedName(findTable(s.introspection.tables, t.name)!) })) };
+  assertKnown(
+    s.introspection.tables,
+    input.tables.map((t, i) => ({
+      field: `tables.${i}`,
+      table: t.name,
+      columns: t.columns.map((c) => c.name),
+    })),
+  );
+  const curated: Curated = {
+    tables: input.tables.map((t) => ({
+      ...t,
+      name: qualifiedName(findTable(s.introspection.tables, t.name)!),
+    })),
+  };
   return saveSettings(deps, s.row, { curated: curated as unknown as Record<string, unknown> });
 }
 
-export async function putOverrides(deps: CoreDeps, principal: Principal, input: z.infer<typeof schemaOverridesInputSchema>) {
+export async function putOverrides(
+  deps: CoreDeps,
+  principal: Principal,
+  input: z.infer<typeof schemaOverridesInputSchema>,
+) {
   const s = await loadStructure(deps, principal, input.id);
   assertKnown(s.introspection.tables, [
     ...input.primary_keys.map((p, i) => ({ field: `primary_keys.${i}`, table: p.table, columns: p.columns })),
@@ -255,9 +325,16 @@ export async function putOverrides(deps: CoreDeps, principal: Principal, input: 
   return saveSettings(deps, s.row, { overrides: overrides as unknown as Record<string, unknown> });
 }
 
-export async function putSelection(deps: CoreDeps, principal: Principal, input: z.infer<typeof schemaSelectionInputSchema>) {
+export async function putSelection(
+  deps: CoreDeps,
+  principal: Principal,
+  input: z.infer<typeof schemaSelectionInputSchema>,
+) {
   const s = await loadStructure(deps, principal, input.id);
-  assertKnown(s.introspection.tables, input.tables.map((t, i) => ({ field: `tables.${i}`, table: t.name, columns: t.columns })));
+  assertKnown(
+    s.introspection.tables,
+    input.tables.map((t, i) => ({ field: `tables.${i}`, table: t.name, columns: t.columns })),
+  );
   const { id: _id, ...selection } = input;
   return saveSettings(deps, s.row, {
     selection: selection as unknown as Record<string, unknown>,
@@ -267,6 +344,11 @@ export async function putSelection(deps: CoreDeps, principal: Principal, input: 
 
 export async function putSelectedTables(deps: CoreDeps, principal: Principal, id: string, tables: string[]) {
   const s = await loadStructure(deps, principal, id);
-  assertKnown(s.introspection.tables, tables.map((t, i) => ({ field: `tables.${i}`, table: t })));
-  return saveSettings(deps, s.row, { selectedTables: tables.map((t) => qualifiedName(findTable(s.introspection.tables, t)!)) });
+  assertKnown(
+    s.introspection.tables,
+    tables.map((t, i) => ({ field: `tables.${i}`, table: t })),
+  );
+  return saveSettings(deps, s.row, {
+    selectedTables: tables.map((t) => qualifiedName(findTable(s.introspection.tables, t)!)),
+  });
 }

@@ -31,11 +31,24 @@ export function dialects(): DialectDescriptor[] {
   return listDialects();
 }
 
-export function authModesOf(dialect: string | undefined): { dialect: string; auth_modes: AuthModeDescriptor[] } {
-  if (!dialect) throw validation([{ field: 'dialect', message: `is required: one of ${listDialects().map((d) => d.id).join(', ')}` }]);
+export function authModesOf(dialect: string | undefined): {
+  dialect: string;
+  auth_modes: AuthModeDescriptor[];
+} {
+  if (!dialect)
+    throw validation([
+      {
+        field: 'dialect',
+        message: `is required: one of ${listDialects()
+          .map((d) => d.id)
+          .join(', ')}`,
+      },
+    ]);
   const found = findDialect(dialect);
   if (!found) {
-    const known = listDialects().map((d) => d.id).join(', ');
+    const known = listDialects()
+      .map((d) => d.id)
+      .join(', ');
     throw validation([{ field: 'dialect', message: `is not a known dialect; use one of: ${known}` }]);
   }
   return { dialect: found.id, auth_modes: found.auth_modes };
@@ -45,8 +58,17 @@ function availableConnector(dialect: string, field = 'dialect'): Connector {
   const connector = connectorFor(dialect);
   if (connector) return connector;
   const known = findDialect(dialect);
-  if (known) throw validation([{ field, message: `${known.name} is not available yet: ${known.availability_note ?? 'see GET /api/v1/connections/dialects'}` }]);
-  const ids = listDialects().filter((d) => d.availability === 'available').map((d) => d.id).join(', ');
+  if (known)
+    throw validation([
+      {
+        field,
+        message: `${known.name} is not available yet: ${known.availability_note ?? 'see GET /api/v1/connections/dialects'}`,
+      },
+    ]);
+  const ids = listDialects()
+    .filter((d) => d.availability === 'available')
+    .map((d) => d.id)
+    .join(', ');
   throw validation([{ field, message: `is not a known dialect; use one of: ${ids}` }]);
 }
 
@@ -54,7 +76,12 @@ function authMode(connector: Connector, id: string): AuthModeDescriptor {
   const mode = connector.descriptor.auth_modes.find((m) => m.id === id);
   if (!mode) {
     const ids = connector.descriptor.auth_modes.map((m) => m.id).join(', ');
-    throw validation([{ field: 'auth_mode', message: `is not an auth mode of ${connector.descriptor.name}; use one of: ${ids}` }]);
+    throw validation([
+      {
+        field: 'auth_mode',
+        message: `is not an auth mode of ${connector.descriptor.name}; use one of: ${ids}`,
+      },
+    ]);
   }
   return mode;
 }
@@ -63,21 +90,45 @@ function aad(connectionId: string, field: string): string {
   return `connection:${connectionId}:${field}`;
 }
 
-function sealSecrets(deps: CoreDeps, connectionId: string, secrets: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(secrets).map(([field, value]) => [field, deps.dataSources.secrets.seal(value, aad(connectionId, field))]));
+function sealSecrets(
+  deps: CoreDeps,
+  connectionId: string,
+  secrets: Record<string, string>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(secrets).map(([field, value]) => [
+      field,
+      deps.dataSources.secrets.seal(value, aad(connectionId, field)),
+    ]),
+  );
 }
 
 function openSecrets(deps: CoreDeps, row: ConnectionRow): Record<string, string> {
-  return Object.fromEntries(Object.entries(row.secrets).map(([field, envelope]) => [field, deps.dataSources.secrets.open(envelope, aad(row.id, field))]));
+  return Object.fromEntries(
+    Object.entries(row.secrets).map(([field, envelope]) => [
+      field,
+      deps.dataSources.secrets.open(envelope, aad(row.id, field)),
+    ]),
+  );
 }
 
 /** The connection with its secrets decrypted, for one connector call. */
 export function targetOf(deps: CoreDeps, row: ConnectionRow): ConnectionTarget {
-  return { id: row.id, dialect: row.dialect, authMode: row.authMode, config: row.config, secrets: openSecrets(deps, row) };
+  return {
+    id: row.id,
+    dialect: row.dialect,
+    authMode: row.authMode,
+    config: row.config,
+    secrets: openSecrets(deps, row),
+  };
 }
 
 /** What a connector needs for one operation; `signal` ends it (the request ended or the run stopped). */
-export async function connectorContext(deps: CoreDeps, row: ConnectionRow, signal?: AbortSignal): Promise<ConnectorContext> {
+export async function connectorContext(
+  deps: CoreDeps,
+  row: ConnectionRow,
+  signal?: AbortSignal,
+): Promise<ConnectorContext> {
   const ctx: ConnectorContext = {
     allowPrivateNetworks: deps.dataSources.allowPrivateNetworks,
     allowInsecureTransport: deps.dataSources.allowInsecureTransport,
@@ -93,9 +144,18 @@ export function toConnection(row: ConnectionRow): Connection {
   const connector = connectorFor(row.dialect);
   const mode = connector?.descriptor.auth_modes.find((m) => m.id === row.authMode);
   // Unset fields are left out rather than sent as null.
-  const config: Record<string, unknown> = Object.fromEntries(Object.entries(row.config).filter(([, v]) => v !== null && v !== undefined));
-  for (const field of mode?.fields.filter((f) => f.secret) ?? []) config[`${field.name}_set`] = field.name in row.secrets;
-  const target: ConnectionTarget = { id: row.id, dialect: row.dialect, authMode: row.authMode, config: row.config, secrets: {} };
+  const config: Record<string, unknown> = Object.fromEntries(
+    Object.entries(row.config).filter(([, v]) => v !== null && v !== undefined),
+  );
+  for (const field of mode?.fields.filter((f) => f.secret) ?? [])
+    config[`${field.name}_set`] = field.name in row.secrets;
+  const target: ConnectionTarget = {
+    id: row.id,
+    dialect: row.dialect,
+    authMode: row.authMode,
+    config: row.config,
+    secrets: {},
+  };
   return {
     id: row.id,
     name: row.name,
@@ -113,7 +173,11 @@ export function toConnection(row: ConnectionRow): Connection {
 }
 
 /** A connection of the caller's workspace; any other id is a 404, whoever owns it. */
-export async function loadOwnedConnection(db: Executor, principal: Principal, id: string): Promise<ConnectionRow> {
+export async function loadOwnedConnection(
+  db: Executor,
+  principal: Principal,
+  id: string,
+): Promise<ConnectionRow> {
   const [row] = await db
     .select()
     .from(connections)
@@ -128,12 +192,22 @@ export async function loadOwnedConnection(db: Executor, principal: Principal, id
  * counts active (not paused, not demo) connections against the plan.
  */
 async function takeSlot(tx: Executor, workspaceId: string): Promise<void> {
-  const [ws] = await tx.select({ plan: workspaces.plan }).from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
+  const [ws] = await tx
+    .select({ plan: workspaces.plan })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId))
+    .for('update');
   if (!ws) throw new DomainError('not_found', 'Workspace not found.');
   const [active] = await tx
     .select({ n: count() })
     .from(connections)
-    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.paused, false), eq(connections.isDemo, false)));
+    .where(
+      and(
+        eq(connections.workspaceId, workspaceId),
+        eq(connections.paused, false),
+        eq(connections.isDemo, false),
+      ),
+    );
   const limit = PLAN_LIMITS[ws.plan].connections;
   if ((active?.n ?? 0) >= limit) {
     throw new DomainError(
@@ -145,19 +219,33 @@ async function takeSlot(tx: Executor, workspaceId: string): Promise<void> {
 }
 
 function parseOrThrow(deps: CoreDeps, connector: Connector, mode: string, config: Record<string, unknown>) {
-  const parsed = connector.parseConfig(mode, config, { allowInsecureTransport: deps.dataSources.allowInsecureTransport });
+  const parsed = connector.parseConfig(mode, config, {
+    allowInsecureTransport: deps.dataSources.allowInsecureTransport,
+  });
   if (!parsed.ok) throw validation(parsed.errors);
   return parsed.value;
 }
 
-export async function listConnections(deps: CoreDeps, principal: Principal, filter: { tag?: string | undefined }): Promise<Connection[]> {
+export async function listConnections(
+  deps: CoreDeps,
+  principal: Principal,
+  filter: { tag?: string | undefined },
+): Promise<Connection[]> {
   const conditions = [eq(connections.workspaceId, principal.workspaceId)];
   if (filter.tag) conditions.push(sql`${connections.tags} @> ${JSON.stringify([filter.tag])}::jsonb`);
-  const rows = await deps.db.select().from(connections).where(and(...conditions)).orderBy(desc(connections.isDemo), desc(connections.createdAt));
+  const rows = await deps.db
+    .select()
+    .from(connections)
+    .where(and(...conditions))
+    .orderBy(desc(connections.isDemo), desc(connections.createdAt));
   return rows.map(toConnection);
 }
 
-export async function createConnection(deps: CoreDeps, principal: Principal, input: ConnectionCreateInput): Promise<Connection> {
+export async function createConnection(
+  deps: CoreDeps,
+  principal: Principal,
+  input: ConnectionCreateInput,
+): Promise<Connection> {
   const connector = availableConnector(input.dialect);
   authMode(connector, input.auth_mode);
   const parsed = parseOrThrow(deps, connector, input.auth_mode, input.config);
@@ -205,11 +293,17 @@ function forgetSecretsOnRepoint(
   merged: Record<string, unknown>,
   sent: Record<string, unknown>,
 ): void {
-  const before = connector.parseConfig(row.authMode, { ...row.config, ...openSecrets(deps, row) }, { allowInsecureTransport: true });
+  const before = connector.parseConfig(
+    row.authMode,
+    { ...row.config, ...openSecrets(deps, row) },
+    { allowInsecureTransport: true },
+  );
   const after = connector.parseConfig(mode.id, merged, { allowInsecureTransport: true });
   const old = before.ok ? before.value.config : row.config;
   const next = after.ok ? after.value.config : merged;
-  const moved = mode.fields.filter((f) => f.locatesTarget && JSON.stringify(old[f.name] ?? null) !== JSON.stringify(next[f.name] ?? null));
+  const moved = mode.fields.filter(
+    (f) => f.locatesTarget && JSON.stringify(old[f.name] ?? null) !== JSON.stringify(next[f.name] ?? null),
+  );
   if (moved.length === 0) return;
   const changed = moved.map((f) => f.name).join(', ');
   const missing: FieldError[] = [];
@@ -217,16 +311,26 @@ function forgetSecretsOnRepoint(
     if (typeof sent[field.name] === 'string') continue;
     delete merged[field.name];
     if (field.required) {
-      missing.push({ field: `config.${field.name}`, message: `must be sent again: changing ${changed} clears the stored credentials, so they never reach a new target` });
+      missing.push({
+        field: `config.${field.name}`,
+        message: `must be sent again: changing ${changed} clears the stored credentials, so they never reach a new target`,
+      });
     }
   }
   if (missing.length > 0) throw validation(missing);
 }
 
-export async function updateConnection(deps: CoreDeps, principal: Principal, input: ConnectionPatchInput): Promise<Connection> {
+export async function updateConnection(
+  deps: CoreDeps,
+  principal: Principal,
+  input: ConnectionPatchInput,
+): Promise<Connection> {
   const row = await loadOwnedConnection(deps.db, principal, input.id);
   if (row.isDemo && (input.config !== undefined || input.auth_mode !== undefined)) {
-    throw new DomainError('conflict', 'The demo connection cannot be reconfigured; create a connection of your own instead.');
+    throw new DomainError(
+      'conflict',
+      'The demo connection cannot be reconfigured; create a connection of your own instead.',
+    );
   }
   const changes: Partial<typeof connections.$inferInsert> = { updatedAt: new Date() };
   if (input.name !== undefined) changes.name = input.name;
@@ -236,7 +340,8 @@ export async function updateConnection(deps: CoreDeps, principal: Principal, inp
     const mode = authMode(connector, input.auth_mode ?? row.authMode);
     const allowed = new Set(mode.fields.map((f) => f.name));
     const merged: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries({ ...row.config, ...openSecrets(deps, row) })) if (allowed.has(key)) merged[key] = value;
+    for (const [key, value] of Object.entries({ ...row.config, ...openSecrets(deps, row) }))
+      if (allowed.has(key)) merged[key] = value;
     for (const [key, value] of Object.entries(input.config ?? {})) {
       if (value === null) delete merged[key];
       else merged[key] = value;
@@ -247,7 +352,11 @@ export async function updateConnection(deps: CoreDeps, principal: Principal, inp
     changes.config = parsed.config;
     changes.secrets = sealSecrets(deps, row.id, parsed.secrets);
   }
-  const [updated] = await deps.db.update(connections).set(changes).where(eq(connections.id, row.id)).returning();
+  const [updated] = await deps.db
+    .update(connections)
+    .set(changes)
+    .where(eq(connections.id, row.id))
+    .returning();
   if (!updated) throw new DomainError('not_found', `Connection ${input.id} was not found in your workspace.`);
   if (changes.config) releaseConnection(row.id);
   return toConnection(updated);
@@ -259,7 +368,11 @@ export async function deleteConnection(deps: CoreDeps, principal: Principal, id:
   releaseConnection(row.id);
 }
 
-export async function duplicateConnection(deps: CoreDeps, principal: Principal, id: string): Promise<Connection> {
+export async function duplicateConnection(
+  deps: CoreDeps,
+  principal: Principal,
+  id: string,
+): Promise<Connection> {
   const row = await loadOwnedConnection(deps.db, principal, id);
   const copyId = newId('con');
   const now = new Date();
@@ -290,24 +403,47 @@ export async function duplicateConnection(deps: CoreDeps, principal: Principal, 
   return toConnection(copy);
 }
 
-export async function setPaused(deps: CoreDeps, principal: Principal, id: string, paused: boolean): Promise<Connection> {
+export async function setPaused(
+  deps: CoreDeps,
+  principal: Principal,
+  id: string,
+  paused: boolean,
+): Promise<Connection> {
   const updated = await deps.db.transaction(async (tx) => {
     const row = await loadOwnedConnection(tx, principal, id);
     if (row.paused === paused) return row;
     if (!paused && !row.isDemo) await takeSlot(tx, principal.workspaceId);
-    const [result] = await tx.update(connections).set({ paused, updatedAt: new Date() }).where(eq(connections.id, row.id)).returning();
+    const [result] = await tx
+      .update(connections)
+      .set({ paused, updatedAt: new Date() })
+      .where(eq(connections.id, row.id))
+      .returning();
     return result ?? row;
   });
   return toConnection(updated);
 }
 
-export async function setTags(deps: CoreDeps, principal: Principal, id: string, tags: string[]): Promise<Connection> {
+export async function setTags(
+  deps: CoreDeps,
+  principal: Principal,
+  id: string,
+  tags: string[],
+): Promise<Connection> {
   const row = await loadOwnedConnection(deps.db, principal, id);
-  const [updated] = await deps.db.update(connections).set({ tags, updatedAt: new Date() }).where(eq(connections.id, row.id)).returning();
+  const [updated] = await deps.db
+    .update(connections)
+    .set({ tags, updatedAt: new Date() })
+    .where(eq(connections.id, row.id))
+    .returning();
   return toConnection(updated ?? row);
 }
 
-export async function testConnection(deps: CoreDeps, principal: Principal, id: string, signal?: AbortSignal): Promise<TestResult> {
+export async function testConnection(
+  deps: CoreDeps,
+  principal: Principal,
+  id: string,
+  signal?: AbortSignal,
+): Promise<TestResult> {
   const row = await loadOwnedConnection(deps.db, principal, id);
   const connector = availableConnector(row.dialect);
   return connector.test(targetOf(deps, row), await connectorContext(deps, row, signal));

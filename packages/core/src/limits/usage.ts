@@ -30,7 +30,14 @@ export function usagePeriod(now: Date): string {
  * not at all. Storing the work settles the charge (`settleCharge`, in the storing transaction); a
  * charge never settled is refunded by `refundStaleCharges` once no run could still be alive.
  */
-export async function consumeUsage(db: Executor, workspaceId: string, plan: PlanId, metric: UsageMetric, now = new Date(), chargeId?: string): Promise<void> {
+export async function consumeUsage(
+  db: Executor,
+  workspaceId: string,
+  plan: PlanId,
+  metric: UsageMetric,
+  now = new Date(),
+  chargeId?: string,
+): Promise<void> {
   const limit = PLAN_LIMITS[plan][LIMIT_OF[metric]];
   const period = usagePeriod(now);
   const take = async (tx: Executor): Promise<boolean> => {
@@ -44,7 +51,8 @@ export async function consumeUsage(db: Executor, workspaceId: string, plan: Plan
       })
       .returning({ count: usageCounters.count });
     const ok = taken.length > 0 && (taken[0]?.count ?? 0) <= limit;
-    if (ok && chargeId) await tx.insert(usageCharges).values({ id: chargeId, workspaceId, period, metric, createdAt: now });
+    if (ok && chargeId)
+      await tx.insert(usageCharges).values({ id: chargeId, workspaceId, period, metric, createdAt: now });
     return ok;
   };
   const ok = chargeId ? await db.transaction(take) : await take(db);
@@ -63,13 +71,25 @@ export async function consumeUsage(db: Executor, workspaceId: string, plan: Plan
  * `staleChargeAgeMs`): the unit is taken again (without the limit: the work is done) so the
  * question is counted exactly once.
  */
-export async function settleCharge(tx: Executor, chargeId: string, workspaceId: string, metric: UsageMetric, now = new Date()): Promise<void> {
-  const settled = await tx.delete(usageCharges).where(eq(usageCharges.id, chargeId)).returning({ id: usageCharges.id });
+export async function settleCharge(
+  tx: Executor,
+  chargeId: string,
+  workspaceId: string,
+  metric: UsageMetric,
+  now = new Date(),
+): Promise<void> {
+  const settled = await tx
+    .delete(usageCharges)
+    .where(eq(usageCharges.id, chargeId))
+    .returning({ id: usageCharges.id });
   if (settled.length > 0) return;
   await tx
     .insert(usageCounters)
     .values({ workspaceId, period: usagePeriod(now), metric, count: 1 })
-    .onConflictDoUpdate({ target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric], set: { count: sql`${usageCounters.count} + 1` } });
+    .onConflictDoUpdate({
+      target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric],
+      set: { count: sql`${usageCounters.count} + 1` },
+    });
 }
 
 /**
@@ -80,18 +100,27 @@ export async function settleCharge(tx: Executor, chargeId: string, workspaceId: 
  */
 export async function refundCharge(db: Database, chargeId: string, olderThan?: Date): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const condition = olderThan ? and(eq(usageCharges.id, chargeId), lt(usageCharges.createdAt, olderThan)) : eq(usageCharges.id, chargeId);
-    const [charge] = await tx
-      .delete(usageCharges)
-      .where(condition)
-      .returning({ workspaceId: usageCharges.workspaceId, period: usageCharges.period, metric: usageCharges.metric });
+    const condition = olderThan
+      ? and(eq(usageCharges.id, chargeId), lt(usageCharges.createdAt, olderThan))
+      : eq(usageCharges.id, chargeId);
+    const [charge] = await tx.delete(usageCharges).where(condition).returning({
+      workspaceId: usageCharges.workspaceId,
+      period: usageCharges.period,
+      metric: usageCharges.metric,
+    });
     if (!charge) return false;
     const [stored] = await tx.select({ id: runs.id }).from(runs).where(eq(runs.id, chargeId)).limit(1);
     if (stored) return false;
     await tx
       .update(usageCounters)
       .set({ count: sql`greatest(${usageCounters.count} - 1, 0)` })
-      .where(and(eq(usageCounters.workspaceId, charge.workspaceId), eq(usageCounters.period, charge.period), eq(usageCounters.metric, charge.metric)));
+      .where(
+        and(
+          eq(usageCounters.workspaceId, charge.workspaceId),
+          eq(usageCounters.period, charge.period),
+          eq(usageCounters.metric, charge.metric),
+        ),
+      );
     return true;
   });
 }
@@ -114,7 +143,10 @@ export function staleChargeAgeMs(requestTimeoutMs: number): number {
  * died in between), each with `refundCharge`, so concurrent refunders (several instances, start-up
  * and the periodic cleanup) refund each charge once. Returns how many units were given back.
  */
-export async function refundStaleCharges(db: Database, options: { requestTimeoutMs: number; now?: Date; batch?: number }): Promise<number> {
+export async function refundStaleCharges(
+  db: Database,
+  options: { requestTimeoutMs: number; now?: Date; batch?: number },
+): Promise<number> {
   const cutoff = new Date((options.now ?? new Date()).getTime() - staleChargeAgeMs(options.requestTimeoutMs));
   const stale = await db
     .select({ id: usageCharges.id })

@@ -34,7 +34,12 @@ export function accountExistsMessage(appUrl: string, to: string): EmailMessage {
   };
 }
 
-export function resetPasswordMessage(appUrl: string, to: string, token: string, minutes: number): EmailMessage {
+export function resetPasswordMessage(
+  appUrl: string,
+  to: string,
+  token: string,
+  minutes: number,
+): EmailMessage {
   return {
     to,
     subject: 'Reset your password',

@@ -1,13 +1,26 @@
 import type { RunPhase, RunRequest, RunResult } from '@aqs/contracts';
 import { sanitizeForStore, storableText } from '../storable.ts';
 import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Connector } from '@aqs/connectors';
-import { PlanningError, buildContext, fromIntrospection, type Plan, type Planner, type PlannerSchema } from '@aqs/planner';
+import {
+  PlanningError,
+  buildContext,
+  fromIntrospection,
+  type Plan,
+  type Planner,
+  type PlannerSchema,
+} from '@aqs/planner';
 import { buildChart } from '@aqs/charts';
 import { newId } from '@aqs/db';
 import { DomainError } from '../errors.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
-import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf, type ConnectionRow } from '../connections/service.ts';
+import {
+  assertNotPaused,
+  connectorContext,
+  loadOwnedConnection,
+  targetOf,
+  type ConnectionRow,
+} from '../connections/service.ts';
 import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { ensureMultiValued, ensureSamples, type MultiValued, type Samples } from './samples.ts';
@@ -41,28 +54,71 @@ function plannerExtras(curated: Structure['curated'], overrides: Structure['over
   }
   const primaryKeys: Record<string, string[]> = {};
   for (const pk of overrides?.primary_keys ?? []) primaryKeys[pk.table] = pk.columns;
-  const foreignKeys: Record<string, { columns: string[]; references: { table: string; columns: string[] } }[]> = {};
+  const foreignKeys: Record<
+    string,
+    { columns: string[]; references: { table: string; columns: string[] } }[]
+  > = {};
   for (const r of overrides?.relationships ?? []) {
-    (foreignKeys[r.from_table] ??= []).push({ columns: r.from_columns, references: { table: r.to_table, columns: r.to_columns } });
+    (foreignKeys[r.from_table] ??= []).push({
+      columns: r.from_columns,
+      references: { table: r.to_table, columns: r.to_columns },
+    });
   }
-  return { descriptions: { tables, columns }, samples, overrides: { primary_keys: primaryKeys, foreign_keys: foreignKeys } };
+  return {
+    descriptions: { tables, columns },
+    samples,
+    overrides: { primary_keys: primaryKeys, foreign_keys: foreignKeys },
+  };
 }
 
 function markMultiValued(schema: PlannerSchema, fields: MultiValued): PlannerSchema {
-  return { ...schema, tables: schema.tables.map((t) => (fields[t.name] ? { ...t, columns: t.columns.map((c) => (fields[t.name]!.includes(c.name) ? { ...c, multi_valued: true } : c)) } : t)) };
+  return {
+    ...schema,
+    tables: schema.tables.map((t) =>
+      fields[t.name]
+        ? {
+            ...t,
+            columns: t.columns.map((c) =>
+              fields[t.name]!.includes(c.name) ? { ...c, multi_valued: true } : c,
+            ),
+          }
+        : t,
+    ),
+  };
 }
 
-function failure(error: unknown): { type: string; message: string; recoverable: boolean; suggestions?: string[] } {
+function failure(error: unknown): {
+  type: string;
+  message: string;
+  recoverable: boolean;
+  suggestions?: string[];
+} {
   if (error instanceof ConnectorError) {
-    const message = [`${error.symptom}: ${error.cause_}`, error.fix, error.query ? `Generated query:\n${error.query}` : ''].filter(Boolean).join(' ');
+    const message = [
+      `${error.symptom}: ${error.cause_}`,
+      error.fix,
+      error.query ? `Generated query:\n${error.query}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     return { type: error.kind, message, recoverable: error.recoverable };
   }
   if (error instanceof PlanningError) {
-    return { type: error.type, message: error.message, recoverable: error.recoverable, ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}) };
+    return {
+      type: error.type,
+      message: error.message,
+      recoverable: error.recoverable,
+      ...(error.suggestions.length > 0 ? { suggestions: error.suggestions } : {}),
+    };
   }
-  if (error instanceof CompileError) return { type: 'compile_error', message: error.message, recoverable: true };
+  if (error instanceof CompileError)
+    return { type: 'compile_error', message: error.message, recoverable: true };
   if (error instanceof DomainError) return { type: error.kind, message: error.message, recoverable: false };
-  return { type: 'internal', message: 'The run failed on our side; the error was logged. Try again.', recoverable: true };
+  return {
+    type: 'internal',
+    message: 'The run failed on our side; the error was logged. Try again.',
+    recoverable: true,
+  };
 }
 
 export interface PreparedRun {
@@ -86,14 +142,23 @@ export async function executeRun(
  * anything is stored or streamed. `execute` then runs building_context -> planning -> compile ->
  * validate -> executing -> artifacts and stores the run whole: succeeded, failed or cancelled.
  */
-export async function prepareRun(deps: RunDeps, principal: Principal, request: RunRequest): Promise<PreparedRun> {
+export async function prepareRun(
+  deps: RunDeps,
+  principal: Principal,
+  request: RunRequest,
+): Promise<PreparedRun> {
   const row = await loadOwnedConnection(deps.db, principal, request.connection_id);
   assertNotPaused(row);
   if (request.conversation_id) {
     const conversation = await loadOwnedConversation(deps.db, principal, request.conversation_id);
     if (conversation.connectionId && conversation.connectionId !== row.id) {
       throw new DomainError('validation', 'The conversation belongs to another connection.', {
-        fields: [{ field: 'conversation_id', message: 'belongs to another connection; start a new conversation or use its connection_id' }],
+        fields: [
+          {
+            field: 'conversation_id',
+            message: 'belongs to another connection; start a new conversation or use its connection_id',
+          },
+        ],
       });
     }
   }
@@ -103,7 +168,10 @@ export async function prepareRun(deps: RunDeps, principal: Principal, request: R
   // settles it in the same transaction; if the process dies first, the maintenance refunds it.
   const runId = newId('run');
   await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions', new Date(), runId);
-  return { execute: (observer = silentObserver, signal) => runPipeline(deps, principal, request, row, connector, observer, signal, runId) };
+  return {
+    execute: (observer = silentObserver, signal) =>
+      runPipeline(deps, principal, request, row, connector, observer, signal, runId),
+  };
 }
 
 async function runPipeline(
@@ -128,7 +196,10 @@ async function runPipeline(
     chartRequested: request.chart_requested,
     overrides:
       request.selected_tables_override || request.selected_columns_override
-        ? { selected_tables: request.selected_tables_override ?? null, selected_columns: request.selected_columns_override ?? null }
+        ? {
+            selected_tables: request.selected_tables_override ?? null,
+            selected_columns: request.selected_columns_override ?? null,
+          }
         : null,
     status: 'failed',
     planner: null,
@@ -154,7 +225,11 @@ async function runPipeline(
       return result;
     } catch (error) {
       const cancelled = signal?.aborted === true;
-      observer.stepComplete(index, cancelled ? 'cancelled' : 'error', Math.round(performance.now() - started));
+      observer.stepComplete(
+        index,
+        cancelled ? 'cancelled' : 'error',
+        Math.round(performance.now() - started),
+      );
       throw cancelled ? new RunCancelled() : error;
     }
   };
@@ -173,15 +248,27 @@ async function runPipeline(
     const ctx = await connectorContext(deps, row, signal);
 
     const context = await phase('building_context', async () => {
-      const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row, signal));
+      const structure = await step('load_schema', row.name, () =>
+        loadStructure(deps, principal, row, signal),
+      );
       const fingerprint = structureFingerprint(structure.introspection);
-      const { full, multiValued } = await step('sample_values', `${structure.introspection.tables.length} tables`, async () => {
-        const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
-        const schema = fromIntrospection(structure.introspection, connector.capabilities, plannerExtras(structure.curated, structure.overrides, samples));
-        const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
-        return { full: markMultiValued(schema, fields), multiValued: fields };
-      });
-      const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id ? await historyOf(deps.db, request.conversation_id) : { turns: [], lastTurnUnanswered: false };
+      const { full, multiValued } = await step(
+        'sample_values',
+        `${structure.introspection.tables.length} tables`,
+        async () => {
+          const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
+          const schema = fromIntrospection(
+            structure.introspection,
+            connector.capabilities,
+            plannerExtras(structure.curated, structure.overrides, samples),
+          );
+          const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
+          return { full: markMultiValued(schema, fields), multiValued: fields };
+        },
+      );
+      const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id
+        ? await historyOf(deps.db, request.conversation_id)
+        : { turns: [], lastTurnUnanswered: false };
       const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
         buildContext(request.question, full, {
           history,
@@ -189,7 +276,9 @@ async function runPipeline(
           selectedColumns: request.selected_columns_override ?? null,
         }),
       );
-      const uniqueKeys = Object.fromEntries(full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]));
+      const uniqueKeys = Object.fromEntries(
+        full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]),
+      );
       return { schema: pruned.schema, history, unanswered, uniqueKeys, multiValued };
     });
 
@@ -212,10 +301,19 @@ async function runPipeline(
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
     const language = connector.capabilities.query_language_id;
-    const text = await phase('planning', () => step('compile', language, async () => connector.compile(plan.spec, { uniqueKeys: context.uniqueKeys, multiValued: context.multiValued, ...(deps.now ? { now: nowOf(deps) } : {}) })),
+    const text = await phase('planning', () =>
+      step('compile', language, async () =>
+        connector.compile(plan.spec, {
+          uniqueKeys: context.uniqueKeys,
+          multiValued: context.multiValued,
+          ...(deps.now ? { now: nowOf(deps) } : {}),
+        }),
+      ),
     );
     const validated = await phase('planning', () =>
-      step('validate', language, async () => connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP })),
+      step('validate', language, async () =>
+        connector.validateQuery(target, text, { rowCap: DEFAULT_ROW_CAP }),
+      ),
     );
     run.query = { dialect: language, text: validated.text };
     run.warnings.push(...validated.warnings);
@@ -223,13 +321,24 @@ async function runPipeline(
     // Values, column names and warnings come from the data source: made storable before they are kept.
     const result = sanitizeForStore(
       await phase('executing', () =>
-        step('execute', row.name, () => connector.execute(target, validated.text, ctx, { rowCap: DEFAULT_ROW_CAP, timeoutMs: deps.dataSources.requestTimeoutMs })),
+        step('execute', row.name, () =>
+          connector.execute(target, validated.text, ctx, {
+            rowCap: DEFAULT_ROW_CAP,
+            timeoutMs: deps.dataSources.requestTimeoutMs,
+          }),
+        ),
       ),
     );
     run.warnings.push(...result.warnings);
 
     await step('build_artifacts', `${result.rows.length} rows`, async () => {
-      run.artifacts.push({ kind: 'table', columns: result.columns, rows: result.rows, row_count: result.rows.length, truncated: result.truncated });
+      run.artifacts.push({
+        kind: 'table',
+        columns: result.columns,
+        rows: result.rows,
+        row_count: result.rows.length,
+        truncated: result.truncated,
+      });
       const chart = buildChart({
         columns: result.columns,
         rows: result.rows,
@@ -248,9 +357,14 @@ async function runPipeline(
       run.artifacts = [];
     } else {
       const failed = failure(error);
-      if (failed.type === 'internal') deps.logger.error({ err: error, connectionId: row.id }, 'run failed unexpectedly');
+      if (failed.type === 'internal')
+        deps.logger.error({ err: error, connectionId: row.id }, 'run failed unexpectedly');
       run.status = 'failed';
-      run.error = { type: failed.type, message: storableText(failed.message), ...(failed.suggestions ? { suggestions: failed.suggestions.map(storableText) } : {}) };
+      run.error = {
+        type: failed.type,
+        message: storableText(failed.message),
+        ...(failed.suggestions ? { suggestions: failed.suggestions.map(storableText) } : {}),
+      };
       run.artifacts = [];
       observer.error(failed);
     }

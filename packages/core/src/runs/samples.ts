@@ -1,7 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { connectionSchemas } from '@aqs/db';
 import type { QuerySpec } from '@aqs/contracts';
-import { ConnectorError, connectorFor, type ConnectorErrorKind, type DialectCapabilities, type Introspection, type IntrospectedColumn } from '@aqs/connectors';
+import {
+  ConnectorError,
+  connectorFor,
+  type ConnectorErrorKind,
+  type DialectCapabilities,
+  type Introspection,
+  type IntrospectedColumn,
+} from '@aqs/connectors';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import { connectorContext, targetOf, type ConnectionRow } from '../connections/service.ts';
 import { qualifiedName } from '../connections/schema.ts';
@@ -9,7 +16,8 @@ import { qualifiedName } from '../connections/schema.ts';
 export type Samples = Record<string, Record<string, (string | number | boolean)[]>>;
 
 // Low-cardinality kinds worth listing: strings, booleans, enums and small integers (status codes, ratings).
-const CATEGORICAL = /^(keyword|boolean|text|character varying|varchar|character|char|bpchar|citext|USER-DEFINED|enum|bool|short|byte|smallint)$/i;
+const CATEGORICAL =
+  /^(keyword|boolean|text|character varying|varchar|character|char|bpchar|citext|USER-DEFINED|enum|bool|short|byte|smallint)$/i;
 // Personal data and unique or free-text values are never copied into the service's store.
 const SENSITIVE_OR_UNIQUE =
   /(^|[._])(id|uuid|guid|email|e_mail|mail|phone|password|passwd|secret|token|hash|ip|address|street|first_?name|last_?name|full_?name|user_?name|username|message|description|comment|body|note)s?$|^(user\.)?name$/i;
@@ -19,7 +27,8 @@ const VALUES = 25;
 
 function sampleable(capabilities: DialectCapabilities, column: IntrospectedColumn): boolean {
   // The native type decides for widened ones (a `short` status code the language reads as `integer`).
-  if (!column.queryable || !(CATEGORICAL.test(column.type) || CATEGORICAL.test(column.native_type))) return false;
+  if (!column.queryable || !(CATEGORICAL.test(column.type) || CATEGORICAL.test(column.native_type)))
+    return false;
   // Analysed text cannot be grouped; an exact sibling (a keyword multi-field) is sampled instead.
   if (capabilities.analyzed_text && column.type === 'text') return false;
   return !SENSITIVE_OR_UNIQUE.test(column.name);
@@ -40,7 +49,14 @@ export function samplingBudgetMs(deps: CoreDeps): number {
 }
 
 /** Failures that say the source as a whole is unusable right now: trying the next column is pointless. */
-const SOURCE_DOWN: ReadonlySet<ConnectorErrorKind> = new Set(['unreachable', 'timeout', 'cancelled', 'tls', 'auth', 'blocked_address']);
+const SOURCE_DOWN: ReadonlySet<ConnectorErrorKind> = new Set([
+  'unreachable',
+  'timeout',
+  'cancelled',
+  'tls',
+  'auth',
+  'blocked_address',
+]);
 
 /** Wait after a sampling cut short: 5 min, doubling while attempts make no progress, at most 6 h. */
 export const SAMPLING_RETRY_FIRST_MS = 5 * 60_000;
@@ -67,7 +83,10 @@ interface SamplesAnalysis {
 }
 
 /** The columns worth sampling, in a fixed order (so an interrupted sampling can resume by index). */
-function candidates(introspection: Introspection, capabilities: DialectCapabilities): { table: string; column: string }[] {
+function candidates(
+  introspection: Introspection,
+  capabilities: DialectCapabilities,
+): { table: string; column: string }[] {
   const list: { table: string; column: string }[] = [];
   for (const table of introspection.tables) {
     if (table.kind === 'alias' || table.kind === 'data_stream') continue;
@@ -101,7 +120,13 @@ function candidates(introspection: Introspection, capabilities: DialectCapabilit
  *   recorded: that says nothing about the source.
  * Writes merge these keys into `analysis` (jsonb `||`) so a concurrent writer of other keys is kept.
  */
-export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspection: Introspection, fingerprint: string, signal?: AbortSignal): Promise<Samples> {
+export async function ensureSamples(
+  deps: CoreDeps,
+  row: ConnectionRow,
+  introspection: Introspection,
+  fingerprint: string,
+  signal?: AbortSignal,
+): Promise<Samples> {
   const cached = await storedAnalysis(deps, row.id);
   if (cached?.samples && cached.samples_fingerprint === fingerprint) return cached.samples;
   const pending = cached?.samples_pending?.fingerprint === fingerprint ? cached.samples_pending : undefined;
@@ -117,7 +142,9 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
   // The budget starts once the context is ready (opening the embedded demo database is not the source's time).
   const budgetMs = samplingBudgetMs(deps);
   const started = performance.now();
-  const bound = signal ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
+  const bound = signal
+    ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)])
+    : AbortSignal.timeout(budgetMs);
   const list = candidates(introspection, connector.capabilities);
   const first = Math.min(pending?.next ?? 0, list.length);
   let index = first;
@@ -143,20 +170,34 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
     };
     try {
       const validated = connector.validateQuery(target, connector.compile(spec), { rowCap: VALUES });
-      const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: VALUES, timeoutMs: remaining });
+      const result = await connector.execute(
+        target,
+        validated.text,
+        { ...ctx, requestTimeoutMs: remaining, signal: bound },
+        { rowCap: VALUES, timeoutMs: remaining },
+      );
       // The grouped column comes back under its own name (ES|QL) or its alias (SQL).
       const valueIndex = result.columns.findIndex((c) => c.name !== 'n');
       const values = result.rows
         .map((r) => r[valueIndex])
-        .filter((v): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean');
+        .filter(
+          (v): v is string | number | boolean =>
+            typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
+        );
       if (values.length > 0) (samples[table] ??= {})[column] = values;
     } catch (error) {
       if ((error instanceof ConnectorError && SOURCE_DOWN.has(error.kind)) || bound.aborted) {
         stopped = error instanceof ConnectorError ? error.kind : 'budget';
-        deps.logger.info({ err: error, connection: row.id, table, column }, 'sampling stopped: the data source is not answering');
+        deps.logger.info(
+          { err: error, connection: row.id, table, column },
+          'sampling stopped: the data source is not answering',
+        );
         break;
       }
-      deps.logger.debug({ err: error, table, column }, 'sampling a column failed; the planner goes without its values');
+      deps.logger.debug(
+        { err: error, table, column },
+        'sampling a column failed; the planner goes without its values',
+      );
     }
   }
 
@@ -180,13 +221,25 @@ export async function ensureSamples(deps: CoreDeps, row: ConnectionRow, introspe
   return samples;
 }
 
-async function storedAnalysis(deps: CoreDeps, connectionId: string): Promise<SamplesAnalysis | null | undefined> {
-  const [stored] = await deps.db.select({ analysis: connectionSchemas.analysis }).from(connectionSchemas).where(eq(connectionSchemas.connectionId, connectionId)).limit(1);
+async function storedAnalysis(
+  deps: CoreDeps,
+  connectionId: string,
+): Promise<SamplesAnalysis | null | undefined> {
+  const [stored] = await deps.db
+    .select({ analysis: connectionSchemas.analysis })
+    .from(connectionSchemas)
+    .where(eq(connectionSchemas.connectionId, connectionId))
+    .limit(1);
   return stored?.analysis as SamplesAnalysis | null | undefined;
 }
 
 /** Sets `patch`'s keys and removes `drop` in the stored analysis, leaving every other key as it is. */
-async function mergeAnalysis(deps: CoreDeps, connectionId: string, patch: SamplesAnalysis, drop: string[]): Promise<void> {
+async function mergeAnalysis(
+  deps: CoreDeps,
+  connectionId: string,
+  patch: SamplesAnalysis,
+  drop: string[],
+): Promise<void> {
   let base = sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb)`;
   for (const key of drop) base = sql`(${base} - ${key}::text)`;
   await deps.db
@@ -210,9 +263,17 @@ const MULTI_VALUED_SAMPLE = 10_000;
  * it) over its first 10,000 rows, within the sampling budget, kept per structure fingerprint. A probe stopped by a source that is down is not stored (the
  * next run probes again); one out of budget keeps what it found.
  */
-export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tables: { name: string; columns: { name: string; type: string; queryable: boolean }[] }[], fingerprint: string, signal?: AbortSignal): Promise<MultiValued> {
+export async function ensureMultiValued(
+  deps: CoreDeps,
+  row: ConnectionRow,
+  tables: { name: string; columns: { name: string; type: string; queryable: boolean }[] }[],
+  fingerprint: string,
+  signal?: AbortSignal,
+): Promise<MultiValued> {
   const connector = connectorFor(row.dialect);
-  const probe = connector?.capabilities.multi_valued_fields ? connector.multiValuedProbe?.bind(connector) : undefined;
+  const probe = connector?.capabilities.multi_valued_fields
+    ? connector.multiValuedProbe?.bind(connector)
+    : undefined;
   if (!connector || !probe) return {};
   const cached = (await storedAnalysis(deps, row.id))?.multi_valued;
   if (cached?.fingerprint === fingerprint) return cached.fields;
@@ -221,16 +282,26 @@ export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tabl
   const ctx = await connectorContext(deps, row, signal);
   const budgetMs = samplingBudgetMs(deps);
   const started = performance.now();
-  const bound = signal ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)]) : AbortSignal.timeout(budgetMs);
+  const bound = signal
+    ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)])
+    : AbortSignal.timeout(budgetMs);
   const fields: MultiValued = {};
   for (const table of tables) {
-    const planned = probe(table.name, table.columns, { maxFields: MULTI_VALUED_PER_TABLE, sample: MULTI_VALUED_SAMPLE });
+    const planned = probe(table.name, table.columns, {
+      maxFields: MULTI_VALUED_PER_TABLE,
+      sample: MULTI_VALUED_SAMPLE,
+    });
     if (!planned) continue;
     const remaining = Math.floor(budgetMs - (performance.now() - started));
     if (bound.aborted || remaining <= 0) break;
     try {
       const validated = connector.validateQuery(target, planned.text, { rowCap: 1 });
-      const result = await connector.execute(target, validated.text, { ...ctx, requestTimeoutMs: remaining, signal: bound }, { rowCap: 1, timeoutMs: remaining });
+      const result = await connector.execute(
+        target,
+        validated.text,
+        { ...ctx, requestTimeoutMs: remaining, signal: bound },
+        { rowCap: 1, timeoutMs: remaining },
+      );
       const first = result.rows[0] ?? [];
       const many = planned.fields.filter((_, i) => {
         const at = result.columns.findIndex((c) => c.name === `max${i}`);
@@ -239,9 +310,16 @@ export async function ensureMultiValued(deps: CoreDeps, row: ConnectionRow, tabl
       if (many.length > 0) fields[table.name] = many;
     } catch (error) {
       // A source that is down says nothing: the next run probes again. Out of budget, what was found is kept.
-      if (signal?.aborted || (error instanceof ConnectorError && SOURCE_DOWN.has(error.kind) && !bound.aborted)) return fields;
+      if (
+        signal?.aborted ||
+        (error instanceof ConnectorError && SOURCE_DOWN.has(error.kind) && !bound.aborted)
+      )
+        return fields;
       if (bound.aborted) break;
-      deps.logger.debug({ err: error, table: table.name }, 'probing multi-valued fields failed for a table; filters on its fields are compiled as single values');
+      deps.logger.debug(
+        { err: error, table: table.name },
+        'probing multi-valued fields failed for a table; filters on its fields are compiled as single values',
+      );
     }
   }
   await mergeAnalysis(deps, row.id, { multi_valued: { fingerprint, fields } }, []);

@@ -32,7 +32,11 @@ export function toRunResult(row: RunRow, artifactRows: (typeof artifacts.$inferS
     warnings: row.warnings as RunResult['warnings'],
     error: (row.error as RunResult['error']) ?? null,
     usage: { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0 },
-    timings_ms: { building_context: timings.building_context ?? 0, planning: timings.planning ?? 0, executing: timings.executing ?? 0 },
+    timings_ms: {
+      building_context: timings.building_context ?? 0,
+      planning: timings.planning ?? 0,
+      executing: timings.executing ?? 0,
+    },
     created_at: row.createdAt.toISOString(),
     finished_at: row.finishedAt?.toISOString() ?? null,
   };
@@ -40,11 +44,23 @@ export function toRunResult(row: RunRow, artifactRows: (typeof artifacts.$inferS
 
 export async function runResults(db: Executor, rows: RunRow[]): Promise<RunResult[]> {
   if (rows.length === 0) return [];
-  const artifactRows = await db.select().from(artifacts).where(inArray(artifacts.runId, rows.map((r) => r.id)));
+  const artifactRows = await db
+    .select()
+    .from(artifacts)
+    .where(
+      inArray(
+        artifacts.runId,
+        rows.map((r) => r.id),
+      ),
+    );
   return rows.map((r) => toRunResult(r, artifactRows));
 }
 
-export async function loadOwnedConversation(db: Executor, principal: Principal, id: string): Promise<ConversationRow> {
+export async function loadOwnedConversation(
+  db: Executor,
+  principal: Principal,
+  id: string,
+): Promise<ConversationRow> {
   const [row] = await db
     .select()
     .from(conversations)
@@ -102,9 +118,15 @@ export async function persistRun(db: Database, run: FinishedRun): Promise<RunRes
             updatedAt: finishedAt,
           });
         } else {
-          await tx.update(conversations).set({ updatedAt: finishedAt }).where(eq(conversations.id, conversationId));
+          await tx
+            .update(conversations)
+            .set({ updatedAt: finishedAt })
+            .where(eq(conversations.id, conversationId));
         }
-        const [last] = await tx.select({ turn: max(runs.turnIndex) }).from(runs).where(eq(runs.conversationId, conversationId));
+        const [last] = await tx
+          .select({ turn: max(runs.turnIndex) })
+          .from(runs)
+          .where(eq(runs.conversationId, conversationId));
         const turnIndex = (last?.turn ?? -1) + 1;
         const [row] = await tx
           .insert(runs)
@@ -135,14 +157,24 @@ export async function persistRun(db: Database, run: FinishedRun): Promise<RunRes
         const artifactRows = run.artifacts.length
           ? await tx
               .insert(artifacts)
-              .values(run.artifacts.map((payload) => ({ id: newId('art'), workspaceId: run.principal.workspaceId, runId, kind: payload.kind, payload: payload as unknown as Record<string, unknown>, createdAt: finishedAt })))
+              .values(
+                run.artifacts.map((payload) => ({
+                  id: newId('art'),
+                  workspaceId: run.principal.workspaceId,
+                  runId,
+                  kind: payload.kind,
+                  payload: payload as unknown as Record<string, unknown>,
+                  createdAt: finishedAt,
+                })),
+              )
               .returning()
           : [];
         return toRunResult(row!, artifactRows);
       });
     } catch (error) {
       // Two runs finishing at once in one conversation race for a turn index: take the next one.
-      if (attempt < 2 && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505') continue;
+      if (attempt < 2 && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505')
+        continue;
       if (attempt < 2 && (error as { code?: string }).code === '23505') continue;
       throw error;
     }
@@ -152,19 +184,39 @@ export async function persistRun(db: Database, run: FinishedRun): Promise<RunRes
 export async function listRuns(
   db: Executor,
   principal: Principal,
-  filter: { connection_id?: string | undefined; status?: RunStatus | undefined; limit: number; offset: number },
+  filter: {
+    connection_id?: string | undefined;
+    status?: RunStatus | undefined;
+    limit: number;
+    offset: number;
+  },
 ) {
   const conditions = [eq(runs.workspaceId, principal.workspaceId)];
   if (filter.connection_id) conditions.push(eq(runs.connectionId, filter.connection_id));
   if (filter.status) conditions.push(eq(runs.status, filter.status));
   const where = and(...conditions);
-  const rows = await db.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)).limit(filter.limit).offset(filter.offset);
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(where)
+    .orderBy(desc(runs.createdAt), desc(runs.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
   const [total] = await db.select({ n: count() }).from(runs).where(where);
-  return { runs: await runResults(db, rows), total: total?.n ?? 0, limit: filter.limit, offset: filter.offset };
+  return {
+    runs: await runResults(db, rows),
+    total: total?.n ?? 0,
+    limit: filter.limit,
+    offset: filter.offset,
+  };
 }
 
 export async function getRun(db: Executor, principal: Principal, id: string): Promise<RunResult> {
-  const [row] = await db.select().from(runs).where(and(eq(runs.id, id), eq(runs.workspaceId, principal.workspaceId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.id, id), eq(runs.workspaceId, principal.workspaceId)))
+    .limit(1);
   if (!row) throw new DomainError('not_found', `Run ${id} was not found in your workspace.`);
   const [result] = await runResults(db, [row]);
   return result!;
@@ -182,24 +234,46 @@ async function conversationSummary(db: Executor, row: ConversationRow) {
   };
 }
 
-export async function listConversations(db: Executor, principal: Principal, filter: { connection_id?: string | undefined; limit: number; offset: number }) {
+export async function listConversations(
+  db: Executor,
+  principal: Principal,
+  filter: { connection_id?: string | undefined; limit: number; offset: number },
+) {
   const conditions = [eq(conversations.workspaceId, principal.workspaceId)];
   if (filter.connection_id) conditions.push(eq(conversations.connectionId, filter.connection_id));
   const where = and(...conditions);
-  const rows = await db.select().from(conversations).where(where).orderBy(desc(conversations.updatedAt), desc(conversations.id)).limit(filter.limit).offset(filter.offset);
+  const rows = await db
+    .select()
+    .from(conversations)
+    .where(where)
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .limit(filter.limit)
+    .offset(filter.offset);
   const [total] = await db.select({ n: count() }).from(conversations).where(where);
-  return { conversations: await Promise.all(rows.map((r) => conversationSummary(db, r))), total: total?.n ?? 0, limit: filter.limit, offset: filter.offset };
+  return {
+    conversations: await Promise.all(rows.map((r) => conversationSummary(db, r))),
+    total: total?.n ?? 0,
+    limit: filter.limit,
+    offset: filter.offset,
+  };
 }
 
 export async function conversationRuns(db: Executor, principal: Principal, id: string): Promise<RunResult[]> {
   const conversation = await loadOwnedConversation(db, principal, id);
-  const rows = await db.select().from(runs).where(eq(runs.conversationId, conversation.id)).orderBy(asc(runs.turnIndex));
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(eq(runs.conversationId, conversation.id))
+    .orderBy(asc(runs.turnIndex));
   return runResults(db, rows);
 }
 
 export async function getConversation(db: Executor, principal: Principal, id: string) {
   const conversation = await loadOwnedConversation(db, principal, id);
-  return { ...(await conversationSummary(db, conversation)), runs: await conversationRuns(db, principal, id) };
+  return {
+    ...(await conversationSummary(db, conversation)),
+    runs: await conversationRuns(db, principal, id),
+  };
 }
 
 export async function deleteConversation(db: Database, principal: Principal, id: string): Promise<void> {
@@ -208,9 +282,17 @@ export async function deleteConversation(db: Database, principal: Principal, id:
 }
 
 /** Removes a turn and every later turn (to replay a question in place); returns how many went. */
-export async function truncateConversation(db: Database, principal: Principal, id: string, fromTurnIndex: number): Promise<number> {
+export async function truncateConversation(
+  db: Database,
+  principal: Principal,
+  id: string,
+  fromTurnIndex: number,
+): Promise<number> {
   const conversation = await loadOwnedConversation(db, principal, id);
-  const removed = await db.delete(runs).where(and(eq(runs.conversationId, conversation.id), gte(runs.turnIndex, fromTurnIndex))).returning({ id: runs.id });
+  const removed = await db
+    .delete(runs)
+    .where(and(eq(runs.conversationId, conversation.id), gte(runs.turnIndex, fromTurnIndex)))
+    .returning({ id: runs.id });
   await db.update(conversations).set({ updatedAt: new Date() }).where(eq(conversations.id, conversation.id));
   return removed.length;
 }
@@ -225,13 +307,17 @@ export async function historyOf(db: Executor, conversationId: string) {
     .from(runs)
     .where(eq(runs.conversationId, conversationId))
     .orderBy(asc(runs.turnIndex));
-  const charts = await db.select({ runId: artifacts.runId, payload: artifacts.payload }).from(artifacts).where(and(inArray(artifacts.runId, rows.map((r) => r.id).concat('')), eq(artifacts.kind, 'chart')));
+  const charts = await db
+    .select({ runId: artifacts.runId, payload: artifacts.payload })
+    .from(artifacts)
+    .where(and(inArray(artifacts.runId, rows.map((r) => r.id).concat('')), eq(artifacts.kind, 'chart')));
   const turns = rows
     .filter((r) => r.status === 'succeeded' && r.spec)
     .map((r) => ({
       question: r.question,
       spec: r.spec as unknown as QuerySpec,
-      chart_type: ((charts.find((c) => c.runId === r.id)?.payload as { chart_type?: string } | undefined)?.chart_type ?? null) as 'bar' | 'line' | 'pie' | 'scatter' | null,
+      chart_type: ((charts.find((c) => c.runId === r.id)?.payload as { chart_type?: string } | undefined)
+        ?.chart_type ?? null) as 'bar' | 'line' | 'pie' | 'scatter' | null,
     }));
   const last = rows[rows.length - 1];
   return { turns, lastTurnUnanswered: last !== undefined && last.status !== 'succeeded' };

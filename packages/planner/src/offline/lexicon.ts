@@ -32,7 +32,22 @@ export interface Lexicon {
 }
 
 /** Trailing words that only say "this is a label/key of X": `country_name` also answers to `country`. */
-const GENERIC_TAIL = new Set(['name', 'id', 'code', 'iso', 'key', 'label', 'title', 'keyword', 'at', 'on', 'no', 'num', 'pct', 'txt']);
+const GENERIC_TAIL = new Set([
+  'name',
+  'id',
+  'code',
+  'iso',
+  'key',
+  'label',
+  'title',
+  'keyword',
+  'at',
+  'on',
+  'no',
+  'num',
+  'pct',
+  'txt',
+]);
 
 /** Names people use for the same kind of entity; a table named by one answers to the others when no table has them. */
 const ENTITY_SYNONYMS = [
@@ -48,13 +63,36 @@ const ENTITY_SYNONYMS = [
   ['event', 'log', 'entry', 'record'],
 ];
 
-const PERSON_WORDS = ['people', 'person', 'staff', 'employee', 'worker', 'headcount', 'folk', 'personnel', 'workforce', 'member', 'hire'];
+const PERSON_WORDS = [
+  'people',
+  'person',
+  'staff',
+  'employee',
+  'worker',
+  'headcount',
+  'folk',
+  'personnel',
+  'workforce',
+  'member',
+  'hire',
+];
 
 /** Nouns naming an event, and the stems of the date columns that record it. */
 /** Words for money coming in, and the columns that hold money going the other way. */
-const MONEY_WORDS = new Set(['revenue', 'sale', 'turnover', 'income', 'gmv', 'spend', 'spent', 'paid', 'billed']);
+const MONEY_WORDS = new Set([
+  'revenue',
+  'sale',
+  'turnover',
+  'income',
+  'gmv',
+  'spend',
+  'spent',
+  'paid',
+  'billed',
+]);
 const MONEY_GIVEN_BACK = /refund|discount|credit|chargeback|coupon|return|payout/;
-export const CONTRA_REVENUE = /refund|discount|tax|fee|shipping|cost|credit|chargeback|coupon|return|expense|payout|commission/;
+export const CONTRA_REVENUE =
+  /refund|discount|tax|fee|shipping|cost|credit|chargeback|coupon|return|expense|payout|commission/;
 
 export const EVENT_NOUNS: Record<string, string[]> = {
   hire: ['hire', 'hired', 'start_date', 'joined'],
@@ -75,7 +113,51 @@ export const EVENT_NOUNS: Record<string, string[]> = {
 };
 
 /** Words of column descriptions that say how a value behaves, never what it is. */
-const DESCRIPTION_NOISE = new Set(['current', 'currently', 'latest', 'recent', 'previous', 'still', 'list', 'total', 'never', 'always', 'null', 'none', 'empty', 'otherwise', 'else', 'only', 'when', 'whether', 'unless', 'until', 'still', 'also', 'each', 'every', 'with', 'without', 'from', 'into', 'this', 'that', 'their', 'there', 'which', 'where', 'when', 'missing', 'blank', 'unknown', 'given', 'time', 'date', 'value', 'values']);
+const DESCRIPTION_NOISE = new Set([
+  'current',
+  'currently',
+  'latest',
+  'recent',
+  'previous',
+  'still',
+  'list',
+  'total',
+  'never',
+  'always',
+  'null',
+  'none',
+  'empty',
+  'otherwise',
+  'else',
+  'only',
+  'when',
+  'whether',
+  'unless',
+  'until',
+  'still',
+  'also',
+  'each',
+  'every',
+  'with',
+  'without',
+  'from',
+  'into',
+  'this',
+  'that',
+  'their',
+  'there',
+  'which',
+  'where',
+  'when',
+  'missing',
+  'blank',
+  'unknown',
+  'given',
+  'time',
+  'date',
+  'value',
+  'values',
+]);
 
 /** Tails that make a column a key (`salary_id`, `order_no`). */
 const IDENTIFIER_TAIL = new Set(['id', 'uuid', 'key', 'no', 'num']);
@@ -152,13 +234,17 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
         [last, 1],
         [full, 1],
       ];
-      if (segments.length > 1) phrases.push([[...identifierWords(segments[segments.length - 2] ?? ''), ...last], 1]);
+      if (segments.length > 1)
+        phrases.push([[...identifierWords(segments[segments.length - 2] ?? ''), ...last], 1]);
       // `http method` for http.request.method: the namespace and the leaf, the middle left out.
       if (segments.length > 2) phrases.push([[...identifierWords(segments[0] ?? ''), ...last], 1]);
       const tail = last[last.length - 1] ?? '';
       // `salary_id` is a key, not the salary: a key's name without its tail is the entity it points at,
       // which the table names already cover.
-      const identifier = IDENTIFIER_TAIL.has(tail) || table.primary_key.includes(column.name) || table.foreign_keys.some((fk) => fk.columns.includes(column.name));
+      const identifier =
+        IDENTIFIER_TAIL.has(tail) ||
+        table.primary_key.includes(column.name) ||
+        table.foreign_keys.some((fk) => fk.columns.includes(column.name));
       if (last.length > 1 && GENERIC_TAIL.has(tail) && !identifier) phrases.push([last.slice(0, -1), 0.9]);
       if (last.length === 1 && GENERIC_TAIL.has(tail) && segments.length > 1) {
         phrases.push([identifierWords(segments[segments.length - 2] ?? ''), tail === 'name' ? 0.8 : 0.75]);
@@ -176,42 +262,69 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
       }
       if (column.description) {
         for (const w of identifierWords(column.description)) {
-          if (w.length > 3 && !STOPWORDS.has(w) && !DESCRIPTION_NOISE.has(w) && !/^\d+$/.test(w)) addColumn(columns, w, cand(0.4));
+          if (w.length > 3 && !STOPWORDS.has(w) && !DESCRIPTION_NOISE.has(w) && !/^\d+$/.test(w))
+            addColumn(columns, w, cand(0.4));
         }
       }
       // Sampled values of label columns become filters.
       if (isCategoricalType(column.type) || (isNumericType(column.type) && !isTimeType(column.type))) {
-        const labelColumn = column.name.endsWith('.keyword') ? column : (table.columns.find((c) => c.name === `${column.name}.keyword`) ?? column);
-        if (schema.capabilities.analyzed_text && isTextType(labelColumn.type) && labelColumn === column) continue;
+        const labelColumn = column.name.endsWith('.keyword')
+          ? column
+          : (table.columns.find((c) => c.name === `${column.name}.keyword`) ?? column);
+        if (schema.capabilities.analyzed_text && isTextType(labelColumn.type) && labelColumn === column)
+          continue;
         for (const v of column.sample_values) {
           if (typeof v === 'string') {
             const phrase = phraseOf(v);
             const raw = normalize(v).trim();
             add(values, phrase, { table, column: labelColumn, value: v });
-            if (!phrase.includes(' ')) add(values, `~${stem(phrase)}`, { table, column: labelColumn, value: v });
+            if (!phrase.includes(' '))
+              add(values, `~${stem(phrase)}`, { table, column: labelColumn, value: v });
             if (raw !== phrase) add(values, raw, { table, column: labelColumn, value: v });
             // `mobile_app` is said `mobile app`.
-            if (/[_-]/.test(v)) add(values, phraseOf(v.replace(/[_-]+/g, ' ')), { table, column: labelColumn, value: v });
+            if (/[_-]/.test(v))
+              add(values, phraseOf(v.replace(/[_-]+/g, ' ')), { table, column: labelColumn, value: v });
             // ... and often just `mobile`: the first word of a compound value, when no other value of the column shares it.
             // Only for machine-style compounds (`mobile_app`, `api-gateway`): the first word of a phrase
             // value (`Staff` of `Staff Software Engineer`) is too often a word of its own.
             const words = phraseOf(v.replace(/[_-]+/g, ' ')).split(' ');
             const first = words[0] ?? '';
-            if (words.length > 1 && words.length <= 3 && first.length >= 4 && !STOPWORDS.has(first) && !/^\d+$/.test(first)) {
-              const shared = column.sample_values.filter((o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ')[0] === first).length;
+            if (
+              words.length > 1 &&
+              words.length <= 3 &&
+              first.length >= 4 &&
+              !STOPWORDS.has(first) &&
+              !/^\d+$/.test(first)
+            ) {
+              const shared = column.sample_values.filter(
+                (o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ')[0] === first,
+              ).length;
               if (shared === 1) partial.push([first, { table, column: labelColumn, value: v }]);
             }
             // ... and, for a machine-style compound, its head word (`view` -> page_view, `viewed` by its stem).
             const head = words[words.length - 1] ?? '';
-            if (/[_-]/.test(v) && words.length > 1 && words.length <= 3 && head.length >= 4 && !STOPWORDS.has(head)) {
-              const shared = column.sample_values.filter((o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ').pop() === head).length;
+            if (
+              /[_-]/.test(v) &&
+              words.length > 1 &&
+              words.length <= 3 &&
+              head.length >= 4 &&
+              !STOPWORDS.has(head)
+            ) {
+              const shared = column.sample_values.filter(
+                (o) => typeof o === 'string' && phraseOf(o.replace(/[_-]+/g, ' ')).split(' ').pop() === head,
+              ).length;
               if (shared === 1) {
                 partial.push([head, { table, column: labelColumn, value: v }]);
                 heads.add(head);
               }
             }
             maxWords = Math.max(maxWords, Math.min(phrase.split(' ').length, 6));
-          } else if (typeof v === 'number' && Number.isInteger(v) && isNumericType(column.type) && column.sample_values.length <= 60) {
+          } else if (
+            typeof v === 'number' &&
+            Number.isInteger(v) &&
+            isNumericType(column.type) &&
+            column.sample_values.length <= 60
+          ) {
             add(values, `#${v}`, { table, column, value: v });
           } else if (typeof v === 'boolean') {
             // Booleans are said through the column name (`still hired`), handled by the parser.
@@ -233,12 +346,18 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
     }
   }
   // People are asked about as people, staff, headcount...: the table whose label is a person's name.
-  const people = schema.tables.find((t) => t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name))) ?? null;
-  if (people) for (const word of PERSON_WORDS) if (!tables.has(word) && !columns.has(word) && !values.has(word)) add(tables, word, people);
+  const people =
+    schema.tables.find((t) =>
+      t.columns.some((c) => /(^|_)(full_name|first_name|last_name|person_name)$/.test(c.name)),
+    ) ?? null;
+  if (people)
+    for (const word of PERSON_WORDS)
+      if (!tables.has(word) && !columns.has(word) && !values.has(word)) add(tables, word, people);
   // The first word of a value stands for it only when no other value, table or column answers to it
   // (`platform` -> Platform Engineering; `staff` stays the people, never Staff Software Engineer).
   const partialValues = new Map<string, Set<string | number | boolean>>();
-  for (const [word, cand] of partial) partialValues.set(word, (partialValues.get(word) ?? new Set()).add(cand.value));
+  for (const [word, cand] of partial)
+    partialValues.set(word, (partialValues.get(word) ?? new Set()).add(cand.value));
   for (const [word, cand] of partial) {
     const namesColumn = (columns.get(word) ?? []).some((c) => c.score >= 0.6);
     if (partialValues.get(word)?.size === 1 && !values.has(word) && !tables.has(word) && !namesColumn) {

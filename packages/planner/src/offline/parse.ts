@@ -1,8 +1,27 @@
 import type { AggregateFunction, ChartType, TimeUnit } from '@aqs/contracts';
-import { identifierWords, lemma, normalize, parseNumberWord, ROW_NOUNS, STOPWORDS, tokenize, type Token } from '../text.ts';
+import {
+  identifierWords,
+  lemma,
+  normalize,
+  parseNumberWord,
+  ROW_NOUNS,
+  STOPWORDS,
+  tokenize,
+  type Token,
+} from '../text.ts';
 import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
-import { buildLexicon, EVENT_NOUNS, isIdentifierName, phraseOf, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import {
+  buildLexicon,
+  EVENT_NOUNS,
+  isIdentifierName,
+  phraseOf,
+  stem,
+  tableWords,
+  type ColumnCandidate,
+  type Lexicon,
+  type ValueCandidate,
+} from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
 import { analyse, isContentTag, wordAt, type PartOfSpeech } from '../nlp.ts';
 
@@ -38,7 +57,16 @@ export type GroupIntent =
 /** `at`: where in the question the filter was said (a share's part is what is said after its verb). */
 export type FilterIntent =
   | { kind: 'value'; cands: ValueCandidate[]; negated: boolean; text: string; at?: number }
-  | { kind: 'cmp'; op: CompareOp; value: number; cands: ColumnCandidate[] | null; table: SchemaTable | null; text: string; at?: number; unit?: DurationUnit }
+  | {
+      kind: 'cmp';
+      op: CompareOp;
+      value: number;
+      cands: ColumnCandidate[] | null;
+      table: SchemaTable | null;
+      text: string;
+      at?: number;
+      unit?: DurationUnit;
+    }
   | { kind: 'null'; negated: boolean; cands: ColumnCandidate[]; text: string; at?: number };
 
 export interface Intent {
@@ -58,7 +86,14 @@ export interface Intent {
   listTexts: string[];
   chart: ChartType | 'auto' | null;
   /** Filters on an aggregate: `with more than 5 orders` (count of a table's rows), `total spend over 10k` (a measure). */
-  having: { op: CompareOp; value: number; table: SchemaTable | null; measure: MeasureIntent | null; text: string; unit?: DurationUnit }[];
+  having: {
+    op: CompareOp;
+    value: number;
+    table: SchemaTable | null;
+    measure: MeasureIntent | null;
+    text: string;
+    unit?: DurationUnit;
+  }[];
   /** Related rows that must exist or not: `customers who never ordered`, `plans with no subscriptions`. */
   related: { table: SchemaTable; negated: boolean; text: string }[];
   /** `what percentage of`, `share of`: the measure as a part of its whole. */
@@ -72,7 +107,12 @@ export interface Intent {
   /** `latency in ms`: the unit a duration measure is asked in. */
   displayUnit: DurationUnit | null;
   /** `resolution time`, `time to first response`: the time from a row's start to the event named (stem), in a unit. */
-  elapsed: { stem: string; unit: 'second' | 'minute' | 'hour' | 'day'; fn?: AggregateFunction; percentile?: number } | null;
+  elapsed: {
+    stem: string;
+    unit: 'second' | 'minute' | 'hour' | 'day';
+    fn?: AggregateFunction;
+    percentile?: number;
+  } | null;
   /** `hires`, `leavers`: rows where this date is set are counted, and periods apply to it. */
   event: ColumnCandidate[] | null;
   /** `current`, `still`, `active` said of the rows: only those not ended. */
@@ -103,9 +143,25 @@ export interface Intent {
 }
 
 const AGG_WORDS: Record<string, AggregateFunction | 'extreme_max' | 'extreme_min'> = {
-  total: 'sum', sum: 'sum', average: 'avg', avg: 'avg', mean: 'avg', median: 'median',
-  maximum: 'max', max: 'max', highest: 'extreme_max', largest: 'extreme_max', biggest: 'extreme_max', peak: 'max', longest: 'extreme_max',
-  minimum: 'min', min: 'min', lowest: 'extreme_min', smallest: 'extreme_min', shortest: 'extreme_min', cheapest: 'extreme_min',
+  total: 'sum',
+  sum: 'sum',
+  average: 'avg',
+  avg: 'avg',
+  mean: 'avg',
+  median: 'median',
+  maximum: 'max',
+  max: 'max',
+  highest: 'extreme_max',
+  largest: 'extreme_max',
+  biggest: 'extreme_max',
+  peak: 'max',
+  longest: 'extreme_max',
+  minimum: 'min',
+  min: 'min',
+  lowest: 'extreme_min',
+  smallest: 'extreme_min',
+  shortest: 'extreme_min',
+  cheapest: 'extreme_min',
 };
 
 /** Words the grammar understands or that carry no content: never reported as unknown. */
@@ -127,7 +183,8 @@ const GRAMMAR = new Set(
 );
 
 /** Words that ask for rows rather than a figure. */
-const LISTING_START = /^(?:please\s+)?(?:list|show|display|give|get|fetch|find|return|select|print|dump|export|which|what|who|where|see)\b/;
+const LISTING_START =
+  /^(?:please\s+)?(?:list|show|display|give|get|fetch|find|return|select|print|dump|export|which|what|who|where|see)\b/;
 
 /** Prepositions between a verb and the value it introduces (`shipped to France`). */
 const VERB_LINKS = new Set(['to', 'from', 'in', 'into', 'via', 'at', 'on', 'for', 'through']);
@@ -141,10 +198,22 @@ function isNumberColumn(c: ColumnCandidate): boolean {
 }
 
 function isIntegerType(type: string): boolean {
-  return /^(?:integer|int|int2|int4|int8|smallint|bigint|tinyint|mediumint|short|byte|long|unsigned_long)$/i.test(type.trim());
+  return /^(?:integer|int|int2|int4|int8|smallint|bigint|tinyint|mediumint|short|byte|long|unsigned_long)$/i.test(
+    type.trim(),
+  );
 }
 
-const NEGATIONS = new Set(['not', 'excluding', 'exclude', 'except', 'without', 'other', 'no', 'non', 'never']);
+const NEGATIONS = new Set([
+  'not',
+  'excluding',
+  'exclude',
+  'except',
+  'without',
+  'other',
+  'no',
+  'non',
+  'never',
+]);
 
 /** Words that say related rows do not exist (`never`, `without any`, `nobody`). */
 const ARITHMETIC = new Set(['minus', 'plus', 'multiplied', 'subtracted', 'deducting']);
@@ -152,12 +221,56 @@ const EXISTENCE_NEGATIONS = new Set(['never', 'without', 'nobody', 'noone', 'non
 const PERSON_NOUNS = new Set(['nobody', 'noone']);
 const SHARE_WORDS = new Set(['percentage', 'percent', 'share', 'proportion', 'fraction', '%', 'pct']);
 /** Verbs after which a share's part is said (`what share of members are admins`). */
-const PART_VERBS = new Set(['be', 'come', 'get', 'have', 'go', 'end', 'turn', 'make', 'were', 'are', 'is', 'was']);
+const PART_VERBS = new Set([
+  'be',
+  'come',
+  'get',
+  'have',
+  'go',
+  'end',
+  'turn',
+  'make',
+  'were',
+  'are',
+  'is',
+  'was',
+]);
 /** Verbs that say an amount of money changed hands: `what did we bill`, `how much has X spent`. */
-const MONEY_VERBS = new Set(['bill', 'spend', 'pay', 'earn', 'charge', 'collect', 'invoice', 'generate', 'bring']);
+const MONEY_VERBS = new Set([
+  'bill',
+  'spend',
+  'pay',
+  'earn',
+  'charge',
+  'collect',
+  'invoice',
+  'generate',
+  'bring',
+]);
 const CURRENT_WORDS = new Set(['current', 'currently', 'still', 'existing', 'present']);
 /** The halves of English contractions (`don't` -> don + t): grammar, never content. */
-const CONTRACTION_PARTS = new Set(['don', 'didn', 'doesn', 'haven', 'hasn', 'hadn', 'isn', 'aren', 'wasn', 'weren', 'won', 'wouldn', 'couldn', 'shouldn', 't', 've', 'll', 're', 'd', 'm']);
+const CONTRACTION_PARTS = new Set([
+  'don',
+  'didn',
+  'doesn',
+  'haven',
+  'hasn',
+  'hadn',
+  'isn',
+  'aren',
+  'wasn',
+  'weren',
+  'won',
+  'wouldn',
+  'couldn',
+  'shouldn',
+  't',
+  've',
+  'll',
+  're',
+  'd',
+  'm',
+]);
 
 function sharesStem(a: string, b: string): boolean {
   let n = 0;
@@ -165,21 +278,76 @@ function sharesStem(a: string, b: string): boolean {
   return n >= 6 && n >= 0.75 * Math.min(a.length, b.length);
 }
 
-
 /** Words for an analysis a plan cannot say (`bought together`, `predict`), whatever their part of speech: never filler. */
-const ANALYSES = new Set(['together', 'jointly', 'alongside', 'predict', 'predicted', 'forecast', 'forecasted', 'projected', 'projection', 'correlate', 'correlated', 'correlation', 'cohort', 'cohorts', 'retention', 'retained', 'funnel', 'consecutive', 'consecutively', 'streak', 'sequence', 'repeat', 'repeated', 'returning']);
+const ANALYSES = new Set([
+  'together',
+  'jointly',
+  'alongside',
+  'predict',
+  'predicted',
+  'forecast',
+  'forecasted',
+  'projected',
+  'projection',
+  'correlate',
+  'correlated',
+  'correlation',
+  'cohort',
+  'cohorts',
+  'retention',
+  'retained',
+  'funnel',
+  'consecutive',
+  'consecutively',
+  'streak',
+  'sequence',
+  'repeat',
+  'repeated',
+  'returning',
+]);
 /** Words for the state of a row (`finished late`), whatever their part of speech: never filler. */
-const ROW_STATES = new Set(['late', 'early', 'overdue', 'delayed', 'ontime', 'lost', 'damaged', 'broken', 'expired', 'missed', 'stale', 'idle', 'flaky', 'stuck', 'abandoned', 'unpaid', 'unresolved', 'unassigned']);
+const ROW_STATES = new Set([
+  'late',
+  'early',
+  'overdue',
+  'delayed',
+  'ontime',
+  'lost',
+  'damaged',
+  'broken',
+  'expired',
+  'missed',
+  'stale',
+  'idle',
+  'flaky',
+  'stuck',
+  'abandoned',
+  'unpaid',
+  'unresolved',
+  'unassigned',
+]);
 const ANAPHORA = /\b(?:of|among|from|out of) (?:those|these|them|that list)\b/;
 /** `the Permanent ones`, `which ones?`: rows of an earlier answer, when the question names none itself. */
 const ONES = /\b(?:the|those|these|which)\s+(?:[a-z-]+\s+)?ones\b/;
-const FOLLOW_UP_START = /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
+const FOLLOW_UP_START =
+  /^(?:and|but|also|now|only|just|what about|how about|and what about|what if|same|instead|make it|show (?:it|that|this|them)|as a|for|in|excluding|except|without|then|ok|okay|break|split|top|bottom|plot|chart|graph|draw|change|switch|turn|limit|sort|order)\b/;
 
-export function chartFromText(text: string): { chart: ChartType | 'auto' | null; spans: Array<[number, number]> } {
+export function chartFromText(text: string): {
+  chart: ChartType | 'auto' | null;
+  spans: Array<[number, number]>;
+} {
   const spans: Array<[number, number]> = [];
   let chart: ChartType | 'auto' | null = null;
-  const map = (w: string): ChartType => (w === 'line' || w === 'area' ? 'line' : w === 'pie' || w === 'donut' || w === 'doughnut' ? 'pie' : w === 'scatter' ? 'scatter' : 'bar');
-  const typed = /\b(?:(?:as|in|into|on|with|using)\s+(?:a\s+|an\s+)?)?(line|bar|pie|scatter|column|area|donut|doughnut)\s*(?:chart|graph|plot|diagram)s?\b|\b(?:as|in|into|with)\s+(?:a\s+|an\s+)?(line|bar|pie|scatter|donut|doughnut)\b|\b(pie|donut|doughnut)\b(?:\s+of\b)?/g;
+  const map = (w: string): ChartType =>
+    w === 'line' || w === 'area'
+      ? 'line'
+      : w === 'pie' || w === 'donut' || w === 'doughnut'
+        ? 'pie'
+        : w === 'scatter'
+          ? 'scatter'
+          : 'bar';
+  const typed =
+    /\b(?:(?:as|in|into|on|with|using)\s+(?:a\s+|an\s+)?)?(line|bar|pie|scatter|column|area|donut|doughnut)\s*(?:chart|graph|plot|diagram)s?\b|\b(?:as|in|into|with)\s+(?:a\s+|an\s+)?(line|bar|pie|scatter|donut|doughnut)\b|\b(pie|donut|doughnut)\b(?:\s+of\b)?/g;
   for (const m of text.matchAll(typed)) {
     const word = m[1] ?? m[2] ?? m[3];
     if (!word) continue;
@@ -187,7 +355,9 @@ export function chartFromText(text: string): { chart: ChartType | 'auto' | null;
     spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
   }
   if (chart === null) {
-    for (const m of text.matchAll(/\b(?:(?:as|in|into)\s+(?:a\s+)?)?(?:plot|chart|graph|visuali[sz]e|draw)(?:\s+(?:it|this|that))?\b/g)) {
+    for (const m of text.matchAll(
+      /\b(?:(?:as|in|into)\s+(?:a\s+)?)?(?:plot|chart|graph|visuali[sz]e|draw)(?:\s+(?:it|this|that))?\b/g,
+    )) {
       chart = 'auto';
       spans.push([m.index ?? 0, (m.index ?? 0) + m[0].length]);
     }
@@ -203,23 +373,58 @@ interface Special {
 
 export type DurationUnit = 'nanosecond' | 'microsecond' | 'millisecond' | 'second' | 'minute' | 'hour';
 const DURATION_UNITS: Record<string, DurationUnit> = {
-  ns: 'nanosecond', nanosecond: 'nanosecond', nanoseconds: 'nanosecond', 'µs': 'microsecond', us: 'microsecond', microsecond: 'microsecond', microseconds: 'microsecond',
-  ms: 'millisecond', msec: 'millisecond', msecs: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond',
-  s: 'second', sec: 'second', secs: 'second', second: 'second', seconds: 'second', min: 'minute', mins: 'minute', minute: 'minute', minutes: 'minute',
-  hour: 'hour', hours: 'hour',
+  ns: 'nanosecond',
+  nanosecond: 'nanosecond',
+  nanoseconds: 'nanosecond',
+  µs: 'microsecond',
+  us: 'microsecond',
+  microsecond: 'microsecond',
+  microseconds: 'microsecond',
+  ms: 'millisecond',
+  msec: 'millisecond',
+  msecs: 'millisecond',
+  millisecond: 'millisecond',
+  milliseconds: 'millisecond',
+  s: 'second',
+  sec: 'second',
+  secs: 'second',
+  second: 'second',
+  seconds: 'second',
+  min: 'minute',
+  mins: 'minute',
+  minute: 'minute',
+  minutes: 'minute',
+  hour: 'hour',
+  hours: 'hour',
 };
-const UNIT_WORDS = 'ns|nanoseconds?|µs|us|microseconds?|ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?';
+const UNIT_WORDS =
+  'ns|nanoseconds?|µs|us|microseconds?|ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?';
 const DURATION_UNIT_AFTER = new RegExp(`^\\s*(${UNIT_WORDS})\\b`);
 const DISPLAY_UNIT_RE = new RegExp(`\\bin\\s+(${UNIT_WORDS.replace('|s|', '|')})\\b`);
 
-const ELAPSED_RE = /\b(?:(first response|response|resolution|resolve|handling|turnaround|processing|delivery|shipping|lead|cycle|wait|waiting|approval|fulfil?ment)\s+times?|time\s+(?:to|until|till|it takes to)\s+(?:a\s+)?(first response|respond|resolve|resolution|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill)|how long\s+(?:\w+\s+){0,4}?(?:to|until|before)\s+(respond|resolve|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill))\b/;
-const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = { hour: 'hour', hr: 'hour', minute: 'minute', min: 'minute', day: 'day', second: 'second', sec: 'second' };
+const ELAPSED_RE =
+  /\b(?:(first response|response|resolution|resolve|handling|turnaround|processing|delivery|shipping|lead|cycle|wait|waiting|approval|fulfil?ment)\s+times?|time\s+(?:to|until|till|it takes to)\s+(?:a\s+)?(first response|respond|resolve|resolution|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill)|how long\s+(?:\w+\s+){0,4}?(?:to|until|before)\s+(respond|resolve|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill))\b/;
+const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = {
+  hour: 'hour',
+  hr: 'hour',
+  minute: 'minute',
+  min: 'minute',
+  day: 'day',
+  second: 'second',
+  sec: 'second',
+};
 
 const COMPARE: Array<[RegExp, CompareOp]> = [
   [/\b(?:at least|no less than|minimum of|>=)\s*$/, 'gte'],
   [/\b(?:at most|no more than|maximum of|up to|<=)\s*$/, 'lte'],
-  [/\b(?:over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|>)\s*$/, 'gt'],
-  [/\b(?:under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|<)\s*$/, 'lt'],
+  [
+    /\b(?:over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|>)\s*$/,
+    'gt',
+  ],
+  [
+    /\b(?:under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|<)\s*$/,
+    'lt',
+  ],
   [/\b(?:not equal to|other than|!=|<>)\s*$/, 'neq'],
   [/\b(?:equal to|equals|exactly|=)\s*$/, 'eq'],
 ];
@@ -243,13 +448,33 @@ function valueAround(lex: Lexicon, text: string, start: number, end: number): bo
   for (let i = Math.max(0, first - 3); i <= first; i++) {
     for (let j = last; j < Math.min(tokens.length, i + 6); j++) {
       if (j - i < 1) continue;
-      if (lex.values.has(phraseOf(tokens.slice(i, j + 1).map((t) => t.text).join(' ')))) return true;
+      if (
+        lex.values.has(
+          phraseOf(
+            tokens
+              .slice(i, j + 1)
+              .map((t) => t.text)
+              .join(' '),
+          ),
+        )
+      )
+        return true;
     }
   }
   return false;
 }
 
-function specials(text: string, now: Date, lex: Lexicon): { specials: Special[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; displayUnit: DurationUnit | null } {
+function specials(
+  text: string,
+  now: Date,
+  lex: Lexicon,
+): {
+  specials: Special[];
+  order: Intent['order'];
+  superlative: Intent['superlative'];
+  elapsed: Intent['elapsed'];
+  displayUnit: DurationUnit | null;
+} {
   const found: Special[] = [];
   let order: Intent['order'] = null;
   let superlative: Intent['superlative'] = null;
@@ -260,12 +485,27 @@ function specials(text: string, now: Date, lex: Lexicon): { specials: Special[];
   };
 
   // Numeric ranges and comparisons come before dates: `over 2000` is a number, not a year.
-  for (const m of text.matchAll(/\bbetween\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\s+and\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\b(?!-)/g)) {
+  for (const m of text.matchAll(
+    /\bbetween\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\s+and\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\b(?!-)/g,
+  )) {
     const s = m.index ?? 0;
-    if (/^\d{4}$/.test(m[1] as string) && /^\d{4}$/.test(m[3] as string) && Number(m[1]) >= 1900 && Number(m[1]) <= 2100) continue;
-    push(s, s + m[0].length, { kind: 'range', low: numberValue(m[1] as string, m[2]), high: numberValue(m[3] as string, m[4]), pos: s, text: m[0] });
+    if (
+      /^\d{4}$/.test(m[1] as string) &&
+      /^\d{4}$/.test(m[3] as string) &&
+      Number(m[1]) >= 1900 &&
+      Number(m[1]) <= 2100
+    )
+      continue;
+    push(s, s + m[0].length, {
+      kind: 'range',
+      low: numberValue(m[1] as string, m[2]),
+      high: numberValue(m[3] as string, m[4]),
+      pos: s,
+      text: m[0],
+    });
   }
-  const cmpRe = /\b(at least|no less than|minimum of|at most|no more than|maximum of|up to|over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|not equal to|equal to|equals|exactly)\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(k|m)?\b(?![-:])|(>=|<=|!=|<>|>|<|=)\s*(-?\d+(?:\.\d+)?)(k|m)?\b/g;
+  const cmpRe =
+    /\b(at least|no less than|minimum of|at most|no more than|maximum of|up to|over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|not equal to|equal to|equals|exactly)\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(k|m)?\b(?![-:])|(>=|<=|!=|<>|>|<|=)\s*(-?\d+(?:\.\d+)?)(k|m)?\b/g;
   for (const m of text.matchAll(cmpRe)) {
     const s = m.index ?? 0;
     const word = m[1] ?? m[4] ?? '';
@@ -303,10 +543,12 @@ function specials(text: string, now: Date, lex: Lexicon): { specials: Special[];
     push(shown.index, shown.index + shown[0].length, null);
   }
   const time = findTimePhrase(text, now);
-  if (time && !taken(time.start, time.end) && !valueAround(lex, text, time.start, time.end)) push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
+  if (time && !taken(time.start, time.end) && !valueAround(lex, text, time.start, time.end))
+    push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
 
   // Top / bottom N.
-  const topRe = /\b(top|bottom|first|best|worst|highest|lowest|largest|smallest|biggest)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\b|\b(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\s+(most|least|highest|lowest|largest|smallest|biggest|best|worst|top|bottom)\b/g;
+  const topRe =
+    /\b(top|bottom|first|best|worst|highest|lowest|largest|smallest|biggest)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\b|\b(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\s+(most|least|highest|lowest|largest|smallest|biggest|best|worst|top|bottom)\b/g;
   for (const m of text.matchAll(topRe)) {
     const s = m.index ?? 0;
     if (taken(s, s + m[0].length)) continue;
@@ -319,7 +561,8 @@ function specials(text: string, now: Date, lex: Lexicon): { specials: Special[];
     push(s, s + m[0].length, null);
     break;
   }
-  const recentRe = /\b(?:(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred)\s+)?(?:most recent|latest|newest|last|oldest|earliest|first)\s+(\d+\s+)?/g;
+  const recentRe =
+    /\b(?:(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred)\s+)?(?:most recent|latest|newest|last|oldest|earliest|first)\s+(\d+\s+)?/g;
   if (!order) {
     for (const m of text.matchAll(recentRe)) {
       const s = m.index ?? 0;
@@ -340,12 +583,17 @@ function specials(text: string, now: Date, lex: Lexicon): { specials: Special[];
       push(m.index, m.index + m[0].length, null);
     }
   }
-  const sup = /\b(?:the\s+)?(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst)\b/.exec(text.replace(/\bat (least|most)\b/g, 'at_$1'));
+  const sup = /\b(?:the\s+)?(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst)\b/.exec(
+    text.replace(/\bat (least|most)\b/g, 'at_$1'),
+  );
   if (sup && /\b(which|what|who|each|every)\b/.test(text) && !taken(sup.index, sup.index + sup[0].length)) {
     superlative = /least|fewest|lowest|smallest|worst/.test(sup[1] as string) ? 'asc' : 'desc';
   }
   // `which 5 agents solved the most tickets`: a count after which/what with a superlative is a top N.
-  const counted = /\b(?:which|what|the)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\s+(?=[a-z])/.exec(text);
+  const counted =
+    /\b(?:which|what|the)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\s+(?=[a-z])/.exec(
+      text,
+    );
   if (!order && superlative && counted && !taken(counted.index, counted.index + counted[0].length)) {
     const n = parseNumberWord(counted[1] as string);
     if (n) {
@@ -360,7 +608,7 @@ function specials(text: string, now: Date, lex: Lexicon): { specials: Special[];
     const phrase = (duration[1] ?? duration[2] ?? duration[3] ?? '').trim();
     const s = duration.index;
     const unitMatch = /\b(?:in\s+)?(hours?|hrs?|minutes?|mins?|days?|seconds?|secs?)\b/.exec(text.slice(s));
-    const unit = unitMatch ? ELAPSED_UNIT[unitMatch[1]!.replace(/s$/, '')] ?? 'hour' : 'hour';
+    const unit = unitMatch ? (ELAPSED_UNIT[unitMatch[1]!.replace(/s$/, '')] ?? 'hour') : 'hour';
     elapsed = { stem: phrase.split(' ').pop()!.slice(0, 5), unit };
     push(s, s + duration[0].length, null);
     if (unitMatch) push(s + unitMatch.index, s + unitMatch.index + unitMatch[0].length, null);
@@ -387,12 +635,22 @@ function matchAt(
     if (n === 1 && STOPWORDS.has(text) && !lex.values.has(lemmas)) continue;
     const prev = tokens[i - 1];
     // `add-to-carts`: a hyphenated token is said like the machine value `add_to_cart`.
-    let values = lex.values.get(lemmas) ?? lex.values.get(text) ?? lex.values.get(phraseOf(text)) ?? (text.includes('-') ? lex.values.get(phraseOf(lemmas.replace(/-/g, ' '))) : undefined);
+    let values =
+      lex.values.get(lemmas) ??
+      lex.values.get(text) ??
+      lex.values.get(phraseOf(text)) ??
+      (text.includes('-') ? lex.values.get(phraseOf(lemmas.replace(/-/g, ' '))) : undefined);
     // `can I get the weekly volume`: an everyday word is not the code `GET` unless written as the data writes it.
     if (values && n === 1) {
       // A word of the question's grammar (`show`, `made`, `top`) stands only for a value spelled as it
       // is, never for one it is merely a word of (`no_show`).
-      const kept = values.filter((v) => typeof v.value !== 'string' || (!codeNotWritten(slice[0]!, v.value) && !otherName(slice[0]!, v.value) && (!GRAMMAR.has(text) || phraseOf(v.value) === text)));
+      const kept = values.filter(
+        (v) =>
+          typeof v.value !== 'string' ||
+          (!codeNotWritten(slice[0]!, v.value) &&
+            !otherName(slice[0]!, v.value) &&
+            (!GRAMMAR.has(text) || phraseOf(v.value) === text)),
+      );
       values = kept.length > 0 ? kept : undefined;
     }
     const tables = lex.tables.get(lemmas);
@@ -406,7 +664,16 @@ function matchAt(
     }
     // `a van` where vans are vehicles of type van: the value says which of the table's rows (but
     // `vehicles` is the table itself, even where one type of vehicle is called `Vehicle`).
-    const kindOfTable = values && tables && values.some((v) => tables.includes(v.table) && typeof v.value === 'string' && phraseOf(v.value) === lemmas && !tableWords(v.table).includes(lemmas));
+    const kindOfTable =
+      values &&
+      tables &&
+      values.some(
+        (v) =>
+          tables.includes(v.table) &&
+          typeof v.value === 'string' &&
+          phraseOf(v.value) === lemmas &&
+          !tableWords(v.table).includes(lemmas),
+      );
     if (values && (n > 1 || kindOfTable || (!tables && !(columns && columns.some((c) => c.score >= 0.9))))) {
       return { n, item: { kind: 'value', cands: values, text, pos } };
     }
@@ -414,11 +681,25 @@ function matchAt(
     const events = n === 1 ? lex.events.get(lemmas) : undefined;
     // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`;
     // a column reached only through a synonym (`signups` -> users.created_at) does not outrank it.
-    if (events && (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))) return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
+    if (
+      events &&
+      (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))
+    )
+      return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
     // `failed builds` where a count column is named `failed` and a status is `failure`: a participle
     // says which rows (the value), not how many of something.
-    if (columns && n === 1 && !tables && /ed$/.test(text) && columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) && !STOPWORDS.has(text) && !GRAMMAR.has(text)) {
-      const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`)?.filter((v) => typeof v.value === 'string');
+    if (
+      columns &&
+      n === 1 &&
+      !tables &&
+      /ed$/.test(text) &&
+      columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) &&
+      !STOPWORDS.has(text) &&
+      !GRAMMAR.has(text)
+    ) {
+      const stemmed = lex.values
+        .get(`~${stem(slice[0]?.lemma ?? text)}`)
+        ?.filter((v) => typeof v.value === 'string');
       if (stemmed && stemmed.length > 0) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
     }
     if (columns) {
@@ -436,7 +717,15 @@ function matchAt(
       if (own && own.length > 0) return { n, item: { kind: 'value', cands: own, text, pos } };
     }
     // `tickets opened in 2024`: a verb before a period is when, not a value (`open`) by its stem.
-    if (n === 1 && !tables && !columns && !STOPWORDS.has(text) && !GRAMMAR.has(text) && !dateVerb(slice[0]!) && !stemBlocked(slice[0]!)) {
+    if (
+      n === 1 &&
+      !tables &&
+      !columns &&
+      !STOPWORDS.has(text) &&
+      !GRAMMAR.has(text) &&
+      !dateVerb(slice[0]!) &&
+      !stemBlocked(slice[0]!)
+    ) {
       const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`);
       if (stemmed) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
     }
@@ -450,7 +739,15 @@ export function itemize(
   question: string,
   lex: Lexicon,
   now: Date,
-): { items: Item[]; order: Intent['order']; superlative: Intent['superlative']; elapsed: Intent['elapsed']; displayUnit: DurationUnit | null; chart: Intent['chart']; text: string } {
+): {
+  items: Item[];
+  order: Intent['order'];
+  superlative: Intent['superlative'];
+  elapsed: Intent['elapsed'];
+  displayUnit: DurationUnit | null;
+  chart: Intent['chart'];
+  text: string;
+} {
   const text = normalize(question);
   const chart = chartFromText(text);
   const blanked = chart.spans.reduce((t, [s, e]) => t.slice(0, s) + ' '.repeat(e - s) + t.slice(e), text);
@@ -476,20 +773,44 @@ export function itemize(
       if (wordAt(words, t.start)?.pos !== 'VERB') return false;
       const after = tokens[tokens.indexOf(t) + 1];
       const time = sp.specials.find((x) => x.item?.kind === 'time' && x.start > t.start);
-      return !!time && !!after && (after.start >= time.start || /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text));
+      return (
+        !!time &&
+        !!after &&
+        (after.start >= time.start ||
+          /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text))
+      );
     };
     // Function words and verbs: everyday words rather than names of data.
     const everyday = (t: Token): boolean => {
       const tag = wordAt(words, t.start)?.pos;
-      return STOPWORDS.has(t.text) || tag === 'VERB' || tag === 'AUX' || tag === 'ADP' || tag === 'PRON' || tag === 'DET' || tag === 'SCONJ' || tag === 'CCONJ' || tag === 'PART' || tag === 'ADV';
+      return (
+        STOPWORDS.has(t.text) ||
+        tag === 'VERB' ||
+        tag === 'AUX' ||
+        tag === 'ADP' ||
+        tag === 'PRON' ||
+        tag === 'DET' ||
+        tag === 'SCONJ' ||
+        tag === 'CCONJ' ||
+        tag === 'PART' ||
+        tag === 'ADV'
+      );
     };
     // `can I get ...`: an upper-case code (`GET`) not written as the data writes it is not said by an everyday word.
     const codeNotWritten = (t: Token, value: string): boolean =>
-      /[A-Z]/.test(value) && value === value.toUpperCase() && !new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(question) && everyday(t);
+      /[A-Z]/.test(value) &&
+      value === value.toUpperCase() &&
+      !new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(
+        question,
+      ) &&
+      everyday(t);
     // `returned` is not `returning` by its stem; `failed requests` is `failure`: a participle before a noun describes it.
     const stemBlocked = (t: Token): boolean => {
       const following = tokens[tokens.indexOf(t) + 1];
-      const describes = wordAt(words, t.start)?.pos === 'VERB' && following !== undefined && /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '');
+      const describes =
+        wordAt(words, t.start)?.pos === 'VERB' &&
+        following !== undefined &&
+        /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '');
       return everyday(t) && !describes;
     };
     // `Customer Support` is not `Customer Success Manager`: a word that starts a capitalised name stands
@@ -497,7 +818,12 @@ export function itemize(
     const otherName = (t: Token, value: string): boolean => {
       const words = phraseOf(value.replace(/[_-]+/g, ' ')).split(' ');
       if (words.length < 2 || words[0] !== t.text) return false;
-      return written.some((w, k) => w.toLowerCase() === t.text && /^\p{Lu}/u.test(written[k + 1] ?? '') && written[k + 1]!.toLowerCase() !== words[1]);
+      return written.some(
+        (w, k) =>
+          w.toLowerCase() === t.text &&
+          /^\p{Lu}/u.test(written[k + 1] ?? '') &&
+          written[k + 1]!.toLowerCase() !== words[1],
+      );
     };
     const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, codeNotWritten, stemBlocked, otherName);
     if (hit) {
@@ -506,11 +832,25 @@ export function itemize(
       continue;
     }
     const analysed = wordAt(words, tok.start);
-    items.push({ kind: 'word', text: tok.text, lemma: tok.lemma, pos: tok.start, ...(analysed ? { tag: analysed.pos, base: analysed.lemma } : {}) });
+    items.push({
+      kind: 'word',
+      text: tok.text,
+      lemma: tok.lemma,
+      pos: tok.start,
+      ...(analysed ? { tag: analysed.pos, base: analysed.lemma } : {}),
+    });
     i++;
   }
   for (const s of specialQueue) if (s.item) items.push(s.item);
-  return { items, order: sp.order, superlative: sp.superlative, elapsed: sp.elapsed, displayUnit: sp.displayUnit, chart: chart.chart, text };
+  return {
+    items,
+    order: sp.order,
+    superlative: sp.superlative,
+    elapsed: sp.elapsed,
+    displayUnit: sp.displayUnit,
+    chart: chart.chart,
+    text,
+  };
 }
 
 const GROUP_MARKERS = new Set(['by', 'per', 'across']);
@@ -523,7 +863,11 @@ function isWord(item: Item | undefined, ...words: string[]): boolean {
 export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   const { items, order, superlative, elapsed, displayUnit, chart, text } = itemize(question, lex, now);
   // Words written with a capital inside a sentence name something (`Harbor`, `Northgate`): never filler.
-  const capitalised = new Set([...question.matchAll(/(?<![.?!]\s*|^\s*)\b(\p{Lu}\p{Ll}[\p{L}'-]*)/gu)].map((m) => m[1]!.toLowerCase()).filter((w) => w !== 'i'));
+  const capitalised = new Set(
+    [...question.matchAll(/(?<![.?!]\s*|^\s*)\b(\p{Lu}\p{Ll}[\p{L}'-]*)/gu)]
+      .map((m) => m[1]!.toLowerCase())
+      .filter((w) => w !== 'i'),
+  );
   const intent: Intent = {
     tables: [],
     count: null,
@@ -555,18 +899,32 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     asksCount: false,
     followUpCue: FOLLOW_UP_START.test(text.trim()) || /\b(instead|as well|too|rather)\b/.test(text),
     anaphora: false,
-    additive: /^(?:and\s+)?also\b|\b(as well|too)\b|\bbreak (?:that|this|it|them) down\b|\bsplit (?:that|this|it|them)\b/.test(text.trim()),
+    additive:
+      /^(?:and\s+)?also\b|\b(as well|too)\b|\bbreak (?:that|this|it|them) down\b|\bsplit (?:that|this|it|them)\b/.test(
+        text.trim(),
+      ),
     entity: false,
     listing: LISTING_START.test(text.trim()),
     understood: false,
   };
   const used = new Set<number>();
-  let pendingAgg: { fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min'; at: number; word: string; percentile?: number } | null = null;
+  let pendingAgg: {
+    fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min';
+    at: number;
+    word: string;
+    percentile?: number;
+  } | null = null;
   // `average resolution time`, `p90 time to respond`: a pending measure word is the elapsed time's.
   const giveToElapsed = (): void => {
-    if (!intent.elapsed || !pendingAgg || pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') return;
-    const fn = pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
-    intent.elapsed = { ...intent.elapsed, fn, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) };
+    if (!intent.elapsed || !pendingAgg || pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct')
+      return;
+    const fn =
+      pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
+    intent.elapsed = {
+      ...intent.elapsed,
+      fn,
+      ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}),
+    };
     pendingAgg = null;
   };
   // A negation or `at least one` waiting for the table whose rows must (not) exist.
@@ -584,15 +942,26 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     // `services other than the api gateway`, `regions except eu-west-1`: the column of the excluded value.
     for (let b = k - 1; b >= Math.max(0, k - 4); b--) {
       const x = items[b];
-      if (x?.kind === 'column') return items.slice(b + 1, k).some((w) => isWord(w, 'other', 'except', 'excluding', 'not', 'but')) ? b : -1;
-      if (!isWord(x, 'other', 'than', 'the', 'except', 'excluding', 'not', 'but', 'besides', 'apart', 'from')) return -1;
+      if (x?.kind === 'column')
+        return items.slice(b + 1, k).some((w) => isWord(w, 'other', 'except', 'excluding', 'not', 'but'))
+          ? b
+          : -1;
+      if (!isWord(x, 'other', 'than', 'the', 'except', 'excluding', 'not', 'but', 'besides', 'apart', 'from'))
+        return -1;
     }
     return -1;
   };
   // A column followed by what it is compared with (`rating of 5`, `price below 20`, `status shipped`).
   const comparedAfter = (k: number): boolean => {
-    const isOperand = (x: Item | undefined): boolean => x?.kind === 'value' || x?.kind === 'cmp' || x?.kind === 'range' || (x?.kind === 'word' && /^\d+(\.\d+)?$/.test(x.text));
-    return isOperand(items[k + 1]) || (isWord(items[k + 1], 'of', 'is', 'equal', 'being') && isOperand(items[k + 2]));
+    const isOperand = (x: Item | undefined): boolean =>
+      x?.kind === 'value' ||
+      x?.kind === 'cmp' ||
+      x?.kind === 'range' ||
+      (x?.kind === 'word' && /^\d+(\.\d+)?$/.test(x.text));
+    return (
+      isOperand(items[k + 1]) ||
+      (isWord(items[k + 1], 'of', 'is', 'equal', 'being') && isOperand(items[k + 2]))
+    );
   };
   const dropListed = (cands: ColumnCandidate[]): void => {
     const li = intent.listColumns.indexOf(cands);
@@ -607,7 +976,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   // `sessions`, `visits`: a plural word naming only identifier fields (`session.id`) and no table is an
   // entity known by its identifier, counted as distinct identifiers.
   const namesEntityById = (x: Item | undefined): boolean =>
-    x?.kind === 'column' && x.text !== lemma(x.text) && x.cands.length > 0 && x.cands.every((c) => isIdentifierName(c.column.name)) && !lex.tables.has(lemma(x.text));
+    x?.kind === 'column' &&
+    x.text !== lemma(x.text) &&
+    x.cands.length > 0 &&
+    x.cands.every((c) => isIdentifierName(c.column.name)) &&
+    !lex.tables.has(lemma(x.text));
   for (let k = 0; k < items.length; k++) {
     const item = items[k] as Item;
     const prev = items[k - 1];
@@ -618,18 +991,54 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       intent.asksCount = true;
       intent.count ??= { distinct: false, cands: null, table: item.tables[0] ?? null };
     }
-    if ((item.kind === 'table' || item.kind === 'column' || item.kind === 'word') && EVENT_NOUNS[lemma(item.text)] && !intent.eventNouns.includes(lemma(item.text))) intent.eventNouns.push(lemma(item.text));
+    if (
+      (item.kind === 'table' || item.kind === 'column' || item.kind === 'word') &&
+      EVENT_NOUNS[lemma(item.text)] &&
+      !intent.eventNouns.includes(lemma(item.text))
+    )
+      intent.eventNouns.push(lemma(item.text));
     if (item.kind === 'word') {
       const w = item.text;
       if (NEGATIONS.has(w)) negateNext = 3;
       else if (negateNext > 0) negateNext--;
       // `no more than 5` compares; `no longer with us` negates.
-      const comparative = w === 'no' && isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer') && (!isWord(next, 'longer') || isWord(items[k + 2], 'than'));
-      if ((NEGATIONS.has(w) && !comparative) || w === 'nobody' || w === 'none' || w === 'nothing' || w === 'ignoring' || w === 'omitting') intent.negations.push(w);
+      const comparative =
+        w === 'no' &&
+        isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer') &&
+        (!isWord(next, 'longer') || isWord(items[k + 2], 'than'));
+      if (
+        (NEGATIONS.has(w) && !comparative) ||
+        w === 'nobody' ||
+        w === 'none' ||
+        w === 'nothing' ||
+        w === 'ignoring' ||
+        w === 'omitting'
+      )
+        intent.negations.push(w);
       // `revenue minus refunds`, `cost plus tax`: arithmetic between measures, which a plan cannot say yet.
-      if (ARITHMETIC.has(w) || (w === 'divided' && isWord(next, 'by')) || (w === 'net' && isWord(next, 'of'))) intent.arithmetic.push(w === 'net' ? 'net of' : w);
-      const noTable = w === 'no' && (next?.kind === 'table' || ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));
-      const contracted = (w === 't' || w === 'not') && isWord(prev, 'do', 'does', 'did', 'have', 'has', 'had', 'haven', 'hasn', 'hadn', 'don', 'didn', 'doesn');
+      if (ARITHMETIC.has(w) || (w === 'divided' && isWord(next, 'by')) || (w === 'net' && isWord(next, 'of')))
+        intent.arithmetic.push(w === 'net' ? 'net of' : w);
+      const noTable =
+        w === 'no' &&
+        (next?.kind === 'table' ||
+          ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));
+      const contracted =
+        (w === 't' || w === 'not') &&
+        isWord(
+          prev,
+          'do',
+          'does',
+          'did',
+          'have',
+          'has',
+          'had',
+          'haven',
+          'hasn',
+          'hadn',
+          'don',
+          'didn',
+          'doesn',
+        );
       if (contracted) {
         negateNext = 3;
         intent.negations.push(`${(prev as { text: string }).text}'t`);
@@ -653,7 +1062,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         k += skipped;
         continue;
       }
-      const percentile = /^p(\d{1,2})$/.exec(w) ?? (/^(\d{1,2})(?:st|nd|rd|th)$/.exec(w) && isWord(next, 'percentile') ? /^(\d{1,2})/.exec(w) : null);
+      const percentile =
+        /^p(\d{1,2})$/.exec(w) ??
+        (/^(\d{1,2})(?:st|nd|rd|th)$/.exec(w) && isWord(next, 'percentile') ? /^(\d{1,2})/.exec(w) : null);
       if (percentile) {
         pendingAgg = { fn: 'percentile', at: k, word: w, percentile: Number(percentile[1]) };
         groupMode = false;
@@ -664,12 +1075,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         intent.share = true;
         continue;
       }
-      if (intent.share && intent.sharePartAt === null && PART_VERBS.has(item.base ?? w) && k > 1) intent.sharePartAt = item.pos;
+      if (intent.share && intent.sharePartAt === null && PART_VERBS.has(item.base ?? w) && k > 1)
+        intent.sharePartAt = item.pos;
       if (CURRENT_WORDS.has(w)) {
         intent.current = true;
         continue;
       }
-      if ((w === 'each' || w === 'every') && (intent.order !== null || intent.superlative !== null)) intent.perGroup = true;
+      if ((w === 'each' || w === 'every') && (intent.order !== null || intent.superlative !== null))
+        intent.perGroup = true;
       if ((w === 'each' || w === 'every') && (next?.kind === 'table' || next?.kind === 'column')) {
         groupMode = true;
         continue;
@@ -681,7 +1094,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       if (named?.kind === 'column') {
         const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
         if (ints.length > 0) {
-          intent.filters.push({ kind: 'cmp', op: 'eq', value: Number(w), cands: ints, table: null, text: `${named.text} ${w}` });
+          intent.filters.push({
+            kind: 'cmp',
+            op: 'eq',
+            value: Number(w),
+            cands: ints,
+            table: null,
+            text: `${named.text} ${w}`,
+          });
           dropListed(named.cands);
           take(ci);
           negateNext = 0;
@@ -690,7 +1110,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       }
       // `how many hours did deploys take`: the total of the rows' duration, shown in that unit.
       const unitAsked = w === 'how' && isWord(next, 'many') ? items[k + 2] : undefined;
-      if (unitAsked?.kind === 'word' && /^(hours|minutes|seconds)$/.test(unitAsked.text) && !lex.columns.has(lemma(unitAsked.text))) {
+      if (
+        unitAsked?.kind === 'word' &&
+        /^(hours|minutes|seconds)$/.test(unitAsked.text) &&
+        !lex.columns.has(lemma(unitAsked.text))
+      ) {
         const durations = (lex.columns.get('duration') ?? []).filter(isNumberColumn);
         if (durations.length === 0) intent.unknown.push(unitAsked.text);
         else {
@@ -700,7 +1124,8 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         k += 2;
         continue;
       }
-      if ((w === 'how' && isWord(next, 'many')) || (w === 'number' && isWord(next, 'of'))) intent.asksCount = true;
+      if ((w === 'how' && isWord(next, 'many')) || (w === 'number' && isWord(next, 'of')))
+        intent.asksCount = true;
       if (w === 'how' && isWord(next, 'many')) {
         pendingAgg = { fn: 'count', at: k, word: 'how many' };
         groupMode = false;
@@ -732,12 +1157,21 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         continue;
       }
       // `new customers last month`: new ones are those created in the period, whose main date is their creation.
-      if ((w === 'new' || w === 'newly') && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')) continue;
+      if (
+        (w === 'new' || w === 'newly') &&
+        (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')
+      )
+        continue;
       // `only count offices with at least 10 absences`: `count` as in "take into account" restricts; it asks for no number.
       if (w === 'count' && isWord(prev, 'only', 'just') && k > 2) continue;
       if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
         // `average number of days`: the average of a number column, not a count.
-        if (pendingAgg && !['count', 'count_distinct', 'sum'].includes(pendingAgg.fn) && k - pendingAgg.at <= 2) continue;
+        if (
+          pendingAgg &&
+          !['count', 'count_distinct', 'sum'].includes(pendingAgg.fn) &&
+          k - pendingAgg.at <= 2
+        )
+          continue;
         pendingAgg = { fn: 'count', at: k, word: w };
         groupMode = false;
         continue;
@@ -753,17 +1187,36 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         groupMode = false;
         continue;
       }
-      if (GROUP_MARKERS.has(w) || (w === 'each' && isWord(prev, 'for')) || (w === 'down' && isWord(prev, 'broken')) ) {
+      if (
+        GROUP_MARKERS.has(w) ||
+        (w === 'each' && isWord(prev, 'for')) ||
+        (w === 'down' && isWord(prev, 'broken'))
+      ) {
         groupMode = true;
         continue;
       }
-      if (w === 'and' || w === 'or' || w === 'the' || w === 'a' || w === 'of' || w === 'each' || w === 'every') continue;
+      if (
+        w === 'and' ||
+        w === 'or' ||
+        w === 'the' ||
+        w === 'a' ||
+        w === 'of' ||
+        w === 'each' ||
+        w === 'every'
+      )
+        continue;
       const unit = TIME_UNIT_WORDS[item.lemma];
       if (unit && (groupMode || /ly$/.test(w) || isWord(prev, 'each', 'every'))) {
         intent.groups.push({ kind: 'time', unit });
         continue;
       }
-      if ((w === 'time' && isWord(prev, 'over')) || w === 'trend' || w === 'trends' || w === 'timeline' || w === 'evolution') {
+      if (
+        (w === 'time' && isWord(prev, 'over')) ||
+        w === 'trend' ||
+        w === 'trends' ||
+        w === 'timeline' ||
+        w === 'evolution'
+      ) {
         intent.groups.push({ kind: 'time', unit: 'auto' });
         continue;
       }
@@ -789,7 +1242,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           lex.tables.get(lemma(base)) ??
           lex.tables.get(base) ??
           // `subscribed` -> subscriptions: a verb and a noun sharing their stem.
-          [...lex.tables.entries()].find(([phrase]) => !phrase.includes(' ') && sharesStem(phrase, base))?.[1];
+          [...lex.tables.entries()].find(
+            ([phrase]) => !phrase.includes(' ') && sharesStem(phrase, base),
+          )?.[1];
         if (named?.[0]) {
           intent.related.push({ table: named[0], negated: existence.negated, text: w });
           existence = null;
@@ -798,7 +1253,10 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         }
       }
       // A number nothing consumed (`with a 404` where 404 was never sampled) would be silently dropped.
-      if (/^[$€£]?\d+(\.\d+)?k?$/.test(w) && !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))) {
+      if (
+        /^[$€£]?\d+(\.\d+)?k?$/.test(w) &&
+        !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))
+      ) {
         intent.unknown.push(w);
         continue;
       }
@@ -807,18 +1265,44 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       if (/ed$/.test(w) && w.length > 4 && (next?.kind === 'table' || next?.kind === 'rows')) {
         const rows = next.kind === 'table' ? next.tables : lex.schema.tables;
         const verb = stem(lemma(w));
-        const filled = rows.flatMap((table) => table.columns.filter((c) => c.queryable && identifierWords(c.name).some((x) => x.length > 3 && stem(x) === verb)).map((column) => ({ table, column, score: 0.6 })));
+        const filled = rows.flatMap((table) =>
+          table.columns
+            .filter(
+              (c) => c.queryable && identifierWords(c.name).some((x) => x.length > 3 && stem(x) === verb),
+            )
+            .map((column) => ({ table, column, score: 0.6 })),
+        );
         if (soleTable(filled)) {
           intent.filters.push({ kind: 'null', negated: true, cands: filled, text: w });
           continue;
         }
       }
-      if (!GRAMMAR.has(w) && !STOPWORDS.has(w) && !CONTRACTION_PARTS.has(w) && !/^\d+(\.\d+)?$/.test(w) && w.length > 1) {
+      if (
+        !GRAMMAR.has(w) &&
+        !STOPWORDS.has(w) &&
+        !CONTRACTION_PARTS.has(w) &&
+        !/^\d+(\.\d+)?$/.test(w) &&
+        w.length > 1
+      ) {
         // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
         // about (`unpaid invoices`, `female Permanent staff`), a participle (`retired`) or a
         // comparative (`older`): they say which rows. Interjections, adverbs and other verbs are filler.
-        const modifiesEntity = item.tag === 'ADJ' && (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column' || next?.kind === 'value' || /(ed|er)$/.test(w));
-        if (isContentTag(item.tag) || modifiesEntity || ROW_STATES.has(w) || ANALYSES.has(w) || NEGATIONS.has(w) || capitalised.has(w)) intent.unknown.push(w);
+        const modifiesEntity =
+          item.tag === 'ADJ' &&
+          (next?.kind === 'table' ||
+            next?.kind === 'rows' ||
+            next?.kind === 'column' ||
+            next?.kind === 'value' ||
+            /(ed|er)$/.test(w));
+        if (
+          isContentTag(item.tag) ||
+          modifiesEntity ||
+          ROW_STATES.has(w) ||
+          ANALYSES.has(w) ||
+          NEGATIONS.has(w) ||
+          capitalised.has(w)
+        )
+          intent.unknown.push(w);
         else intent.filler.push(w);
       }
       continue;
@@ -848,7 +1332,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
             counted = x;
             break;
           }
-          if (x?.kind === 'table' || x?.kind === 'rows' || ((x?.kind === 'word' || x?.kind === 'column') && (x.text === 'times' || x.text === 'time'))) {
+          if (
+            x?.kind === 'table' ||
+            x?.kind === 'rows' ||
+            ((x?.kind === 'word' || x?.kind === 'column') && (x.text === 'times' || x.text === 'time'))
+          ) {
             counted = x;
             break;
           }
@@ -860,31 +1348,71 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         }
         // A column said before does not take the number when rows follow it (`teams that handled over 300 tickets`).
         const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
-        if (counted && (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)) {
+        if (
+          counted &&
+          (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)
+        ) {
           // `staff with more than 4 holidays`: the rows a value names are counted, in the value's table.
-          const table = counted.kind === 'table' ? (counted.tables[0] ?? null) : counted.kind === 'value' ? soleTable(counted.cands) : null;
+          const table =
+            counted.kind === 'table'
+              ? (counted.tables[0] ?? null)
+              : counted.kind === 'value'
+                ? soleTable(counted.cands)
+                : null;
           if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
-            intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text }, text: item.text });
+            intent.having.push({
+              op: item.op,
+              value: item.value,
+              table: null,
+              measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text },
+              text: item.text,
+            });
             used.add(items.indexOf(counted));
             continue;
           }
-          if (item.op === 'gte' && item.value === 1 && table) intent.related.push({ table, negated: false, text: item.text });
+          if (item.op === 'gte' && item.value === 1 && table)
+            intent.related.push({ table, negated: false, text: item.text });
           else intent.having.push({ op: item.op, value: item.value, table, measure: null, text: item.text });
           if (counted.kind === 'table') used.add(items.indexOf(counted));
           continue;
         }
         // `total spend over 10k`: a comparison of the measure just said.
         const lastMeasure = intent.measures[intent.measures.length - 1];
-        if (target?.kind === 'column' && lastMeasure && lastMeasure.cands === target.cands && lastMeasure.fn !== null) {
+        if (
+          target?.kind === 'column' &&
+          lastMeasure &&
+          lastMeasure.cands === target.cands &&
+          lastMeasure.fn !== null
+        ) {
           intent.measures.pop();
-          intent.having.push({ op: item.op, value: item.value, table: null, measure: lastMeasure, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
+          intent.having.push({
+            op: item.op,
+            value: item.value,
+            table: null,
+            measure: lastMeasure,
+            text: item.text,
+            ...(item.unit ? { unit: item.unit } : {}),
+          });
           continue;
         }
         // `invoiced more than 5,000 in total`: the comparison is of the sum per entity, not of each row.
-        const summed = target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
+        const summed =
+          target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
         if (summed && /\b(in total|altogether|combined|all together|cumulatively)\b/.test(text)) {
           if (summed.length > 0) dropListed(summed);
-          intent.having.push({ op: item.op, value: item.value, table: null, measure: { fn: 'sum', cands: summed, table: null, word: target?.kind === 'column' ? target.text : 'total' }, text: item.text, ...(item.unit ? { unit: item.unit } : {}) });
+          intent.having.push({
+            op: item.op,
+            value: item.value,
+            table: null,
+            measure: {
+              fn: 'sum',
+              cands: summed,
+              table: null,
+              word: target?.kind === 'column' ? target.text : 'total',
+            },
+            text: item.text,
+            ...(item.unit ? { unit: item.unit } : {}),
+          });
           continue;
         }
       }
@@ -906,7 +1434,17 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           intent.listTexts.splice(li, 1);
         }
       }
-      if (item.kind === 'cmp') intent.filters.push({ kind: 'cmp', op: item.op, value: item.value, cands, table, text: item.text, at: item.pos, ...(item.unit ? { unit: item.unit } : {}) });
+      if (item.kind === 'cmp')
+        intent.filters.push({
+          kind: 'cmp',
+          op: item.op,
+          value: item.value,
+          cands,
+          table,
+          text: item.text,
+          at: item.pos,
+          ...(item.unit ? { unit: item.unit } : {}),
+        });
       else {
         intent.filters.push({ kind: 'cmp', op: 'gte', value: item.low, cands, table, text: item.text });
         intent.filters.push({ kind: 'cmp', op: 'lte', value: item.high, cands, table, text: item.text });
@@ -916,12 +1454,18 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (item.kind === 'value') {
       // `other than google or ads`: the negation covers every value of the list.
       const before = items[k - 2];
-      const listedAfterNegated = isWord(prev, 'or', 'nor', 'and') && before?.kind === 'value' && intent.filters.some((f) => f.kind === 'value' && f.negated && f.text === before.text) && before.cands.some((v) => item.cands.some((c) => c.column === v.column));
+      const listedAfterNegated =
+        isWord(prev, 'or', 'nor', 'and') &&
+        before?.kind === 'value' &&
+        intent.filters.some((f) => f.kind === 'value' && f.negated && f.text === before.text) &&
+        before.cands.some((v) => item.cands.some((c) => c.column === v.column));
       const negated = negateNext > 0 || listedAfterNegated;
       negateNext = 0;
       // `purchases last week`, `refunds in March`: a plural value said as a noun names the rows.
       const plural = /s$/.test(item.text) && !/ss$/.test(item.text);
-      const pluralNoun = plural && !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
+      const pluralNoun =
+        plural &&
+        !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
       if (pluralNoun && namedBefore(k) < 0 && !negated) intent.entity = true;
       // `how many warnings came from services ...`: the count is of the rows the value names.
       if (pendingAgg?.fn === 'count' && plural) {
@@ -929,11 +1473,17 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         pendingAgg = null;
       }
       // `fatal errors`: a value said right before another value of the same column narrows it.
-      if (prev?.kind === 'value' && prev.cands.some((v) => item.cands.some((c) => c.column === v.column && c.value !== v.value))) continue;
+      if (
+        prev?.kind === 'value' &&
+        prev.cands.some((v) => item.cands.some((c) => c.column === v.column && c.value !== v.value))
+      )
+        continue;
       // `orders placed in March`: a value word that also names a date column (by its name or description),
       // said right before a time phrase, is the verb of that date, not a filter.
       if (!negated && next?.kind === 'time' && namedBefore(k) < 0 && item.text.split(' ').length === 1) {
-        const dates = (lex.columns.get(lemma(item.text)) ?? []).filter((c) => isDateColumn(c) && item.cands.some((v) => v.table === c.table));
+        const dates = (lex.columns.get(lemma(item.text)) ?? []).filter(
+          (c) => isDateColumn(c) && item.cands.some((v) => v.table === c.table),
+        );
         if (dates.length > 0) {
           intent.timeColumn = dates;
           continue;
@@ -952,7 +1502,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
           item.cands = own;
         } else if (typeof item.cands[0]?.value === 'number' && ints.length > 0) {
           // `quantity 3` where 3 was sampled in another column: the number is the named column's.
-          intent.filters.push({ kind: 'cmp', op: negated ? 'neq' : 'eq', value: item.cands[0].value, cands: ints, table: null, text: `${named.text} ${item.text}` });
+          intent.filters.push({
+            kind: 'cmp',
+            op: negated ? 'neq' : 'eq',
+            value: item.cands[0].value,
+            cands: ints,
+            table: null,
+            text: `${named.text} ${item.text}`,
+          });
           used.add(ci);
           dropListed(named.cands);
           groupMode = false;
@@ -964,7 +1521,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const after = VERB_LINKS.has(next?.kind === 'word' ? next.text : '') ? items[k + 2] : undefined;
       if (!negated && after?.kind === 'value' && item.text.split(' ').length === 1) {
         const verb = stem(lemma(item.text));
-        const target = after.cands.find((v) => !item.cands.some((c) => c.column === v.column) && identifierWords(v.column.name).some((x) => x.length > 3 && stem(x) === verb));
+        const target = after.cands.find(
+          (v) =>
+            !item.cands.some((c) => c.column === v.column) &&
+            identifierWords(v.column.name).some((x) => x.length > 3 && stem(x) === verb),
+        );
         if (target) continue;
       }
       // `or germany` after `france` on the same column: merged into one IN filter later.
@@ -985,8 +1546,17 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       // `product category`, `customer country`: the table name qualifies the column after it.
       // Not when a plural noun is followed by a date verb (`products launched in 2023`): that is the subject.
       const lastWord = item.text.split(' ').pop() ?? item.text;
-      const subject = lemma(lastWord) !== lastWord && next?.kind === 'column' && next.cands.some((c) => c.table === table && isDateColumn(c));
-      if (table && next?.kind === 'column' && next.cands.some((c) => c.table === table) && !pendingAgg && !subject) {
+      const subject =
+        lemma(lastWord) !== lastWord &&
+        next?.kind === 'column' &&
+        next.cands.some((c) => c.table === table && isDateColumn(c));
+      if (
+        table &&
+        next?.kind === 'column' &&
+        next.cands.some((c) => c.table === table) &&
+        !pendingAgg &&
+        !subject
+      ) {
         next.cands = next.cands.filter((c) => c.table === table);
         continue;
       }
@@ -996,7 +1566,9 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const owner = isWord(prev, 'of') ? items[k - 2] : undefined;
       if (table && owner?.kind === 'column' && !used.has(k - 2) && !owner.cands.some(isNumberColumn)) {
         const own = owner.cands.filter((c) => c.table === table);
-        const parent = owner.cands.filter((c) => table.foreign_keys.some((fk) => fk.references.table === c.table.name));
+        const parent = owner.cands.filter((c) =>
+          table.foreign_keys.some((fk) => fk.references.table === c.table.name),
+        );
         const kept = own.length > 0 ? own : parent;
         if (kept.length > 0) owner.cands.splice(0, owner.cands.length, ...kept);
         else intent.unknown.push(`${owner.text} of ${item.text}`);
@@ -1008,7 +1580,10 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       // A date verb of another table (`requests submitted` where only reviews have submitted_at) says
       // nothing about which rows: the rows are still counted, on their own date.
       const verbOnly = next?.kind === 'column' && next.cands.every(isDateColumn);
-      const dated = pendingAgg?.fn === 'count' && table && next?.kind === 'column' ? next.cands.filter((c) => c.table === table && isDateColumn(c)) : [];
+      const dated =
+        pendingAgg?.fn === 'count' && table && next?.kind === 'column'
+          ? next.cands.filter((c) => c.table === table && isDateColumn(c))
+          : [];
       if (table && pendingAgg?.fn === 'count' && (dated.length > 0 || verbOnly)) {
         intent.count = { distinct: false, cands: null, table };
         if (dated.length > 0) intent.timeColumn = dated;
@@ -1020,8 +1595,21 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       const nextIsColumn = next?.kind === 'column';
       giveToElapsed();
       if (pendingAgg && !nextIsColumn) {
-        if (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') intent.count = { distinct: false, cands: null, table };
-        else intent.measures.push({ fn: pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn, cands: [], table, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
+        if (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct')
+          intent.count = { distinct: false, cands: null, table };
+        else
+          intent.measures.push({
+            fn:
+              pendingAgg.fn === 'extreme_max'
+                ? 'max'
+                : pendingAgg.fn === 'extreme_min'
+                  ? 'min'
+                  : pendingAgg.fn,
+            cands: [],
+            table,
+            word: pendingAgg.word,
+            ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}),
+          });
         pendingAgg = null;
         continue;
       }
@@ -1030,7 +1618,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         intent.groups.push({ kind: 'table', table, text: item.text });
         continue;
       }
-      if ((superlative || intent.order?.by === 'measure') && table && (isWord(prev, 'most', 'fewest', 'least') || isWord(items[k - 2], 'most', 'fewest', 'least'))) {
+      if (
+        (superlative || intent.order?.by === 'measure') &&
+        table &&
+        (isWord(prev, 'most', 'fewest', 'least') || isWord(items[k - 2], 'most', 'fewest', 'least'))
+      ) {
         intent.count ??= { distinct: false, cands: null, table };
       }
       continue;
@@ -1040,7 +1632,11 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (used.has(k) && namesEntityById(item)) continue;
     const cands = item.cands;
     // Latency and response time are what requests take: in an index of mixed documents, those of requests.
-    if (/^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) && !intent.rowNouns.includes('request')) intent.rowNouns.push('request');
+    if (
+      /^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) &&
+      !intent.rowNouns.includes('request')
+    )
+      intent.rowNouns.push('request');
     if (item.event) {
       intent.event = cands;
       // `people hired in 2023 who have left`: a period already tied to another date stays on it.
@@ -1054,7 +1650,12 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `sessions per device`, `how many sessions`: counted as distinct identifiers.
     // `what percentage of our sessions ...`: the whole a share is taken of is counted too.
-    const countCue = pendingAgg?.fn === 'count' || pendingAgg?.fn === 'count_distinct' || (intent.share && intent.sharePartAt === null) || isWord(next, 'per', 'by', 'each', 'across') || (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
+    const countCue =
+      pendingAgg?.fn === 'count' ||
+      pendingAgg?.fn === 'count_distinct' ||
+      (intent.share && intent.sharePartAt === null) ||
+      isWord(next, 'per', 'by', 'each', 'across') ||
+      (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
     if (namesEntityById(item) && countCue && !groupMode && !intent.count) {
       intent.count = { distinct: true, cands, table: null };
       pendingAgg = null;
@@ -1073,9 +1674,14 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       continue;
     }
     // `no email`, `without a coupon code`: a null check.
-    if (isWord(prev, 'no', 'without', 'missing') || (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))) {
+    if (
+      isWord(prev, 'no', 'without', 'missing') ||
+      (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))
+    ) {
       // `including people with no contract on file`: the empty ones are kept beside the others, not picked out.
-      const kept = items.slice(Math.max(0, k - 6), k).some((x) => x.kind === 'word' && /^(include|including|includes|incl|plus|counting)$/.test(x.text));
+      const kept = items
+        .slice(Math.max(0, k - 6), k)
+        .some((x) => x.kind === 'word' && /^(include|including|includes|incl|plus|counting)$/.test(x.text));
       if (!kept) intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
       else {
         const said = isWord(prev, 'no', 'without', 'missing') ? prev : items[k - 2];
@@ -1087,7 +1693,13 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `with a coupon code`, `customers that have an email`: the column is set (not null), unless a value
     // or comparison follows (`with a rating of 5`, `with a price below 20`).
-    if (!pendingAgg && !groupMode && isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'with', 'has', 'have', 'having') && !comparedAfter(k)) {
+    if (
+      !pendingAgg &&
+      !groupMode &&
+      isWord(prev, 'a', 'an', 'any') &&
+      isWord(items[k - 2], 'with', 'has', 'have', 'having') &&
+      !comparedAfter(k)
+    ) {
       // `don't have a sales rep`: the column is empty.
       intent.filters.push({ kind: 'null', negated: negateNext === 0, cands, text: item.text });
       negateNext = 0;
@@ -1095,8 +1707,15 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     }
     // `active agents`, `no longer active`, `on-time trips`: a yes/no column said as a word is a filter.
     if (!groupMode && !pendingAgg && cands.every((c) => /^bool/i.test(c.column.type))) {
-      const negated = negateNext > 0 || isWord(prev, 'longer', 'not', 'non', 'in') || isWord(items[k - 2], 'no', 'not');
-      intent.filters.push({ kind: 'value', cands: cands.map((c) => ({ table: c.table, column: c.column, value: !negated })), negated: false, text: item.text, at: item.pos });
+      const negated =
+        negateNext > 0 || isWord(prev, 'longer', 'not', 'non', 'in') || isWord(items[k - 2], 'no', 'not');
+      intent.filters.push({
+        kind: 'value',
+        cands: cands.map((c) => ({ table: c.table, column: c.column, value: !negated })),
+        negated: false,
+        text: item.text,
+        at: item.pos,
+      });
       negateNext = 0;
       continue;
     }
@@ -1104,7 +1723,12 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
     // `builds by trigger type` where the column is `trigger`: a generic word after a column's name says
     // what the column is, not another column that happens to be called `type`.
-    if (prev?.kind === 'column' && /^(type|types|kind|kinds|category|categories|class|classes)$/.test(item.text) && !prev.cands.some((c) => identifierWords(c.column.name).includes(lemma(item.text)))) continue;
+    if (
+      prev?.kind === 'column' &&
+      /^(type|types|kind|kinds|category|categories|class|classes)$/.test(item.text) &&
+      !prev.cands.some((c) => identifierWords(c.column.name).includes(lemma(item.text)))
+    )
+      continue;
     const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
     const isDate = cands.some(isDateColumn);
     // `how many errors per service`: the column after `per` groups; the pending count counts rows.
@@ -1128,16 +1752,30 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
         const rowsTable = describesRows ? soleTable(strongest) : null;
         if (rowsTable) intent.count = { distinct: false, cands: null, table: rowsTable };
         // `how many failed` over a number column: distinct numbers are not what is counted.
-        else if (fn === 'count' && cands.every((c) => isNumberColumn(c) && !isIdentifierName(c.column.name))) intent.unknown.push(item.text);
+        else if (fn === 'count' && cands.every((c) => isNumberColumn(c) && !isIdentifierName(c.column.name)))
+          intent.unknown.push(item.text);
         else intent.count = { distinct: true, cands, table: null };
       } else {
-        intent.measures.push({ fn: fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn, cands, table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null, word: pendingAgg.word, ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}) });
+        intent.measures.push({
+          fn: fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn,
+          cands,
+          table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null,
+          word: pendingAgg.word,
+          ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}),
+        });
       }
       pendingAgg = null;
       groupMode = false;
       continue;
     }
-    if (isDate && !groupMode && (intent.time !== null || next?.kind === 'time' || items[k + 2]?.kind === 'time' || prev?.kind === 'time')) {
+    if (
+      isDate &&
+      !groupMode &&
+      (intent.time !== null ||
+        next?.kind === 'time' ||
+        items[k + 2]?.kind === 'time' ||
+        prev?.kind === 'time')
+    ) {
       const named = namedDates(cands, item.text, lex);
       if (named.length > 0) intent.timeColumn = named;
       continue;
@@ -1145,11 +1783,16 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     if (groupMode) {
       const unit = isDate ? null : undefined;
       // `per quarter ..., by bill date`: with a period bucket already said, the date names which date it buckets.
-      if (unit === null && best && /date|time/.test(best.column.type) && intent.groups.some((g) => g.kind === 'time')) {
+      if (
+        unit === null &&
+        best &&
+        /date|time/.test(best.column.type) &&
+        intent.groups.some((g) => g.kind === 'time')
+      ) {
         const named = namedDates(cands, item.text, lex);
         if (named.length > 0) intent.timeColumn = named;
-      }
-      else if (unit === null && best && /date|time/.test(best.column.type)) intent.groups.push({ kind: 'time', unit: 'auto' });
+      } else if (unit === null && best && /date|time/.test(best.column.type))
+        intent.groups.push({ kind: 'time', unit: 'auto' });
       else intent.groups.push({ kind: 'column', cands, text: item.text });
       continue;
     }
@@ -1159,24 +1802,47 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
   // Words of a column's own name said around it (`response bytes` for http.response.body.bytes) are understood.
   const known = new Set<string>();
   for (const it of items) {
-    if (it.kind === 'column') for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
-    if (it.kind === 'value') for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
+    if (it.kind === 'column')
+      for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
+    if (it.kind === 'value')
+      for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
   }
   intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
   intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
-  intent.anaphora = ANAPHORA.test(text) || (ONES.test(text) && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.event === null) || /^\s*(?:and\s+|ok,?\s+|so\s+)?(?:which|what) ones\b/.test(text);
+  intent.anaphora =
+    ANAPHORA.test(text) ||
+    (ONES.test(text) &&
+      intent.tables.length === 0 &&
+      intent.rowNouns.length === 0 &&
+      intent.event === null) ||
+    /^\s*(?:and\s+|ok,?\s+|so\s+)?(?:which|what) ones\b/.test(text);
   intent.followUpCue ||= intent.anaphora;
   // A count or measure word with nothing after it (`how many?`, `count`): count rows.
   giveToElapsed();
-  if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count) intent.count = { distinct: false, cands: null, table: null };
+  if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count)
+    intent.count = { distinct: false, cands: null, table: null };
   // `Holiday total for 2024`: a total of rows a value names, with no amount said, is their number.
-  if (pendingAgg?.fn === 'sum' && pendingAgg.word === 'total' && !intent.count && intent.measures.length === 0 && intent.filters.some((f) => f.kind === 'value')) {
+  if (
+    pendingAgg?.fn === 'sum' &&
+    pendingAgg.word === 'total' &&
+    !intent.count &&
+    intent.measures.length === 0 &&
+    intent.filters.some((f) => f.kind === 'value')
+  ) {
     intent.count = { distinct: false, cands: null, table: null };
     intent.asksCount = true;
   }
   intent.understood =
     intent.elapsed !== null ||
-    intent.count !== null || intent.measures.length > 0 || intent.groups.length > 0 || intent.filters.length > 0 || intent.time !== null || intent.tables.length > 0 || intent.listColumns.length > 0 || intent.chart !== null || intent.order !== null;
+    intent.count !== null ||
+    intent.measures.length > 0 ||
+    intent.groups.length > 0 ||
+    intent.filters.length > 0 ||
+    intent.time !== null ||
+    intent.tables.length > 0 ||
+    intent.listColumns.length > 0 ||
+    intent.chart !== null ||
+    intent.order !== null;
   return intent;
 }
 
@@ -1202,7 +1868,10 @@ function namedDates(cands: ColumnCandidate[], text: string, lex: Lexicon): Colum
   const said = new Set(identifierWords(text));
   return cands.filter((c) => {
     const own = new Set(tableWords(c.table));
-    return identifierWords(c.column.name).every((w) => generic.has(w) || said.has(w) || own.has(w)) || [...said].some((w) => !generic.has(w) && !own.has(w) && !lex.tables.has(w));
+    return (
+      identifierWords(c.column.name).every((w) => generic.has(w) || said.has(w) || own.has(w)) ||
+      [...said].some((w) => !generic.has(w) && !own.has(w) && !lex.tables.has(w))
+    );
   });
 }
 

@@ -1,10 +1,42 @@
-import { mapOuterColumns, measuredColumns, type AggregateFunction, type ChartType, type ColumnRef, type Condition, type QuerySpec, type TimeUnit } from '@aqs/contracts';
+import {
+  mapOuterColumns,
+  measuredColumns,
+  type AggregateFunction,
+  type ChartType,
+  type ColumnRef,
+  type Condition,
+  type QuerySpec,
+  type TimeUnit,
+} from '@aqs/contracts';
 import { pinRange } from '@aqs/connectors';
 import { timeColumnRank } from '../context.ts';
 import { identifierWords, lemma } from '../text.ts';
-import { isCategoricalType, isNumericType, isTextType, isTimeType, validateSpecAgainstSchema } from '../schema.ts';
-import { PlanningError, type Plan, type Planner, type PlanRequest, type PlannerSchema, type SchemaColumn, type SchemaTable } from '../types.ts';
-import { buildLexicon, CONTRA_REVENUE, isIdentifierName, stem, tableWords, type ColumnCandidate, type Lexicon, type ValueCandidate } from './lexicon.ts';
+import {
+  isCategoricalType,
+  isNumericType,
+  isTextType,
+  isTimeType,
+  validateSpecAgainstSchema,
+} from '../schema.ts';
+import {
+  PlanningError,
+  type Plan,
+  type Planner,
+  type PlanRequest,
+  type PlannerSchema,
+  type SchemaColumn,
+  type SchemaTable,
+} from '../types.ts';
+import {
+  buildLexicon,
+  CONTRA_REVENUE,
+  isIdentifierName,
+  stem,
+  tableWords,
+  type ColumnCandidate,
+  type Lexicon,
+  type ValueCandidate,
+} from './lexicon.ts';
 import { parseIntent, type DurationUnit, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
 
 type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
@@ -12,21 +44,48 @@ type MeasureIntentLike = { cands: ColumnCandidate[] };
 
 const KEY_NAME = /(^|_|\.)(id|uuid|no|num|number|code|zip|zipcode|postcode|port|year|version|line)$/;
 const REVENUE_WORDS = /revenue|sale|turnover|income|spend|gmv/;
-const ADDITIVE = /(amount|revenue|total|sales|quantity|qty|bytes|count|cost|spend|units|items|hours|seconds|days|seats|stops|packages|distance|km|miles|litres|liters|kwh|points|visits|sessions|headcount|paid|billed|fee)/;
+const ADDITIVE =
+  /(amount|revenue|total|sales|quantity|qty|bytes|count|cost|spend|units|items|hours|seconds|days|seats|stops|packages|distance|km|miles|litres|liters|kwh|points|visits|sessions|headcount|paid|billed|fee)/;
 /** Rates and levels are averaged even when their name looks additive (`unit_price`, `days_rate`). */
-const AVERAGED_WORD = /^(price|prices|rate|rates|rating|ratings|score|scores|ratio|percent|percentage|pct|age|latency|duration|avg|average|mean|level|temperature)$/;
+const AVERAGED_WORD =
+  /^(price|prices|rate|rates|rating|ratings|score|scores|ratio|percent|percentage|pct|age|latency|duration|avg|average|mean|level|temperature)$/;
 /** Said of a column's whole words: `packages_delivered` is a count of packages, not an age. */
 function isAveraged(name: string): boolean {
   const lower = name.toLowerCase();
-  return /per_/.test(lower) || lower.split(/[^a-z0-9]+/).some((w) => AVERAGED_WORD.test(w)) || /(price|rate|rating|score|ratio|percent|latency|duration|temperature)$/.test(lower.split(/[^a-z0-9]+/).pop() ?? '');
+  return (
+    /per_/.test(lower) ||
+    lower.split(/[^a-z0-9]+/).some((w) => AVERAGED_WORD.test(w)) ||
+    /(price|rate|rating|score|ratio|percent|latency|duration|temperature)$/.test(
+      lower.split(/[^a-z0-9]+/).pop() ?? '',
+    )
+  );
 }
-const MEASURE_PREFERENCE = ['net_amount', 'amount', 'revenue', 'total', 'sales', 'gross_amount', 'price', 'value', 'bytes', 'duration', 'quantity', 'salary', 'rating', 'score'];
+const MEASURE_PREFERENCE = [
+  'net_amount',
+  'amount',
+  'revenue',
+  'total',
+  'sales',
+  'gross_amount',
+  'price',
+  'value',
+  'bytes',
+  'duration',
+  'quantity',
+  'salary',
+  'rating',
+  'score',
+];
 
 /** Unexplained filler words tolerated in one question: more, and the reading is too likely wrong to answer. */
 const MAX_FILLER = 3;
 
 function alias(name: string): string {
-  const a = name.toLowerCase().replace(/^@/, '').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const a = name
+    .toLowerCase()
+    .replace(/^@/, '')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   return (/^[a-z]/.test(a) ? a : `c_${a}`).slice(0, 60);
 }
 
@@ -34,7 +93,9 @@ function alias(name: string): string {
 function shortName(name: string): string {
   const segments = name.replace(/\.keyword$/, '').split('.');
   const last = segments[segments.length - 1] ?? name;
-  return segments.length > 1 && /^(name|id|code|type|key|value)$/.test(last) ? `${segments[segments.length - 2]}_${last}` : last;
+  return segments.length > 1 && /^(name|id|code|type|key|value)$/.test(last)
+    ? `${segments[segments.length - 2]}_${last}`
+    : last;
 }
 
 function isKey(table: SchemaTable, column: SchemaColumn): boolean {
@@ -54,12 +115,20 @@ function defaultFn(column: SchemaColumn): AggregateFunction {
 
 /** The number of units a row counts (`quantity`, `qty`, `units`), when it has one. */
 function quantityOf(table: SchemaTable): SchemaColumn | null {
-  const found = table.columns.filter((c) => c.queryable && isNumericType(c.type) && !isTimeType(c.type) && /(^|[._])(quantity|qty|units|unit_count|item_count)$/.test(c.name.toLowerCase()));
+  const found = table.columns.filter(
+    (c) =>
+      c.queryable &&
+      isNumericType(c.type) &&
+      !isTimeType(c.type) &&
+      /(^|[._])(quantity|qty|units|unit_count|item_count)$/.test(c.name.toLowerCase()),
+  );
   return found.length === 1 ? found[0]! : null;
 }
 
 function defaultMeasure(table: SchemaTable): SchemaColumn | null {
-  const measures = table.columns.filter((c) => c.queryable && isMeasure(table, c) && !CONTRA_REVENUE.test(c.name.toLowerCase()));
+  const measures = table.columns.filter(
+    (c) => c.queryable && isMeasure(table, c) && !CONTRA_REVENUE.test(c.name.toLowerCase()),
+  );
   for (const pref of MEASURE_PREFERENCE) {
     const hit = measures.find((c) => (c.name.split('.').pop() ?? c.name).toLowerCase().includes(pref));
     if (hit) return hit;
@@ -71,16 +140,25 @@ function labelColumn(table: SchemaTable): SchemaColumn | null {
   const words = tableWords(table);
   const names = table.columns.filter((c) => c.queryable && isCategoricalType(c.type));
   return (
-    names.find((c) => /(^|_)(name|title|full_name|label)$/.test(c.name) && words.some((w) => c.name.includes(w))) ??
+    names.find(
+      (c) => /(^|_)(name|title|full_name|label)$/.test(c.name) && words.some((w) => c.name.includes(w)),
+    ) ??
     names.find((c) => /(^|_)(name|title|full_name|label)$/.test(c.name)) ??
     // A table without a name column is read by what identifies it to people (`offices` by city).
-    names.find((c) => /(^|_)(email|subject|code|city|plate|username|handle|headline)$/.test(c.name) && !isKey(table, c)) ??
+    names.find(
+      (c) =>
+        /(^|_)(email|subject|code|city|plate|username|handle|headline)$/.test(c.name) && !isKey(table, c),
+    ) ??
     null
   );
 }
 
 function timeColumnOf(table: SchemaTable): SchemaColumn | null {
-  return table.columns.filter((c) => c.queryable && isTimeType(c.type)).sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0] ?? null;
+  return (
+    table.columns
+      .filter((c) => c.queryable && isTimeType(c.type))
+      .sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0] ?? null
+  );
 }
 
 /** Prefers a `.keyword` sibling for labels (ES text fields cannot be grouped or matched exactly). */
@@ -96,7 +174,10 @@ function plural(word: string): string {
 /** The "I can answer ..." part of an unanswerable message, built from the schema. */
 export function capabilities(schema: PlannerSchema): string {
   const parts = schema.tables.slice(0, 6).map((t) => {
-    const cols = t.columns.filter((c) => c.queryable && !c.name.endsWith('.keyword') && !isKey(t, c)).slice(0, 6).map((c) => c.name);
+    const cols = t.columns
+      .filter((c) => c.queryable && !c.name.endsWith('.keyword') && !isKey(t, c))
+      .slice(0, 6)
+      .map((c) => c.name);
     const more = t.columns.length > cols.length + 1 ? ', ...' : '';
     return `${t.name.split('.').pop()} (${cols.join(', ')}${more})`;
   });
@@ -106,7 +187,14 @@ export function capabilities(schema: PlannerSchema): string {
 
 function exampleQuestion(schema: PlannerSchema): string | null {
   for (const t of schema.tables) {
-    const label = t.columns.find((c) => c.queryable && isCategoricalType(c.type) && !isTextType(c.type) && c.sample_values.length > 0 && !isKey(t, c));
+    const label = t.columns.find(
+      (c) =>
+        c.queryable &&
+        isCategoricalType(c.type) &&
+        !isTextType(c.type) &&
+        c.sample_values.length > 0 &&
+        !isKey(t, c),
+    );
     const time = timeColumnOf(t);
     if (label) {
       const noun = plural(tableWords(t).join(' '));
@@ -118,7 +206,9 @@ function exampleQuestion(schema: PlannerSchema): string | null {
 }
 
 function unanswerable(schema: PlannerSchema, what: string): PlanningError {
-  return new PlanningError('unanswerable', `${what} ${capabilities(schema)}`, { suggestions: suggestQuestions(schema) });
+  return new PlanningError('unanswerable', `${what} ${capabilities(schema)}`, {
+    suggestions: suggestQuestions(schema),
+  });
 }
 
 /**
@@ -134,13 +224,30 @@ export function suggestQuestions(schema: PlannerSchema, now: Date = new Date()):
   const candidates: string[] = [];
   for (const t of schema.tables.slice(0, 4)) {
     const noun = plural(tableWords(t).join(' '));
-    const category = t.columns.find((c) => c.queryable && isCategoricalType(c.type) && !isTextType(c.type) && c.sample_values.length > 1 && c.sample_values.length <= 30 && !isKey(t, c));
+    const category = t.columns.find(
+      (c) =>
+        c.queryable &&
+        isCategoricalType(c.type) &&
+        !isTextType(c.type) &&
+        c.sample_values.length > 1 &&
+        c.sample_values.length <= 30 &&
+        !isKey(t, c),
+    );
     const measure = defaultMeasure(t);
     const time = timeColumnOf(t);
-    const words = (c: SchemaColumn) => (c.name.replace(/\.keyword$/, '').split('.').pop() ?? c.name).replace(/_/g, ' ');
+    const words = (c: SchemaColumn) =>
+      (
+        c.name
+          .replace(/\.keyword$/, '')
+          .split('.')
+          .pop() ?? c.name
+      ).replace(/_/g, ' ');
     if (category) candidates.push(`${noun} by ${words(category)}`);
     if (time) candidates.push(`number of ${noun} per month`);
-    if (measure && category) candidates.push(`${defaultFn(measure) === 'sum' ? 'total' : 'average'} ${words(measure)} by ${words(category)}`);
+    if (measure && category)
+      candidates.push(
+        `${defaultFn(measure) === 'sum' ? 'total' : 'average'} ${words(measure)} by ${words(category)}`,
+      );
   }
   for (const question of candidates) {
     if (out.length >= 3) break;
@@ -173,7 +280,11 @@ interface Resolver {
   absent?: Condition;
 }
 
-function fkGraph(schema: PlannerSchema, base: SchemaTable, joins: boolean): Pick<Resolver, 'distance' | 'parents'> {
+function fkGraph(
+  schema: PlannerSchema,
+  base: SchemaTable,
+  joins: boolean,
+): Pick<Resolver, 'distance' | 'parents'> {
   const distance = new Map<SchemaTable, number>([[base, 0]]);
   const parents: Resolver['parents'] = new Map();
   if (!joins) return { distance, parents };
@@ -185,11 +296,16 @@ function fkGraph(schema: PlannerSchema, base: SchemaTable, joins: boolean): Pick
     const edges: Array<{ to: SchemaTable; on: { left: string; right: string }[] }> = [];
     for (const fk of t.foreign_keys) {
       const to = schema.tables.find((x) => x.name === fk.references.table);
-      if (to) edges.push({ to, on: fk.columns.map((c, i) => ({ left: c, right: fk.references.columns[i] ?? c })) });
+      if (to)
+        edges.push({ to, on: fk.columns.map((c, i) => ({ left: c, right: fk.references.columns[i] ?? c })) });
     }
     for (const other of schema.tables) {
       for (const fk of other.foreign_keys) {
-        if (fk.references.table === t.name) edges.push({ to: other, on: fk.references.columns.map((c, i) => ({ left: c, right: fk.columns[i] ?? c })) });
+        if (fk.references.table === t.name)
+          edges.push({
+            to: other,
+            on: fk.references.columns.map((c, i) => ({ left: c, right: fk.columns[i] ?? c })),
+          });
       }
     }
     for (const e of edges) {
@@ -208,7 +324,11 @@ function rank(r: Resolver, table: SchemaTable, score: number): number {
   return score + (table === r.base ? 0.5 : 0) + (r.mentioned.includes(table) ? 0.3 : 0) - 0.15 * d;
 }
 
-function pickColumn(r: Resolver, cands: ColumnCandidate[], accept: (c: ColumnCandidate) => boolean = () => true): ColumnCandidate | null {
+function pickColumn(
+  r: Resolver,
+  cands: ColumnCandidate[],
+  accept: (c: ColumnCandidate) => boolean = () => true,
+): ColumnCandidate | null {
   let best: ColumnCandidate | null = null;
   let bestScore = -Infinity;
   for (const c of cands) {
@@ -229,7 +349,8 @@ const WEAK_MATCH = 0.5;
 
 /** The table whose rows the answer measures: a measure's column, else the rows a count or a filter on a count is about. */
 function measuredTable(r: Resolver, aggregates: QuerySpec['aggregates'], intent: Intent): SchemaTable | null {
-  const byName = (name: string | undefined): SchemaTable | null => r.schema.tables.find((t) => t.name === name) ?? null;
+  const byName = (name: string | undefined): SchemaTable | null =>
+    r.schema.tables.find((t) => t.name === name) ?? null;
   for (const a of aggregates) {
     if (a.hidden) continue;
     const column = measuredColumns(a)[0];
@@ -239,7 +360,10 @@ function measuredTable(r: Resolver, aggregates: QuerySpec['aggregates'], intent:
 }
 
 /** A table's own main date, else the nearest one along the keys it holds (an order line's order date). */
-function ownOrParentTime(r: Resolver, table: SchemaTable): { table: SchemaTable; column: SchemaColumn } | null {
+function ownOrParentTime(
+  r: Resolver,
+  table: SchemaTable,
+): { table: SchemaTable; column: SchemaColumn } | null {
   const seen = new Set<SchemaTable>();
   let frontier = [table];
   while (frontier.length > 0) {
@@ -260,14 +384,33 @@ function ownOrParentTime(r: Resolver, table: SchemaTable): { table: SchemaTable;
 }
 
 /** Log severities from least to most severe (syslog and ECS names). */
-const SEVERITY = ['trace', 'debug', 'info', 'notice', 'warn', 'warning', 'error', 'err', 'critical', 'crit', 'fatal', 'alert', 'emergency', 'emerg', 'panic'];
+const SEVERITY = [
+  'trace',
+  'debug',
+  'info',
+  'notice',
+  'warn',
+  'warning',
+  'error',
+  'err',
+  'critical',
+  'crit',
+  'fatal',
+  'alert',
+  'emergency',
+  'emerg',
+  'panic',
+];
 const ERROR_RANK = SEVERITY.indexOf('error');
 
 /**
  * `errors` in a log level column are the lines at error or worse: a fatal line is an error that
  * stopped the process. Other levels mean themselves (`warnings` are warn lines).
  */
-function withWorseSeverities(column: SchemaColumn, values: (string | number | boolean)[]): (string | number | boolean)[] {
+function withWorseSeverities(
+  column: SchemaColumn,
+  values: (string | number | boolean)[],
+): (string | number | boolean)[] {
   const levels = column.sample_values.filter((x): x is string => typeof x === 'string');
   const known = levels.filter((x) => SEVERITY.includes(x.toLowerCase()));
   if (known.length < 3 || known.length !== levels.length) return values;
@@ -294,10 +437,21 @@ function joinsFor(r: Resolver): QuerySpec['joins'] {
     order.push(t);
   };
   for (const t of r.needed) addPath(t);
-  if (order.length > 4) throw new PlanningError('unanswerable', `Answering this needs ${order.length} joins (${order.map((t) => t.name).join(', ')}); at most 4 are allowed. Ask about fewer tables at once.`);
+  if (order.length > 4)
+    throw new PlanningError(
+      'unanswerable',
+      `Answering this needs ${order.length} joins (${order.map((t) => t.name).join(', ')}); at most 4 are allowed. Ask about fewer tables at once.`,
+    );
   return order.map((t) => {
     const p = r.parents.get(t) as { from: SchemaTable; on: { left: string; right: string }[] };
-    return { table: t.name, type: 'inner' as const, on: p.on.map((o) => ({ left: { table: p.from.name, column: o.left }, right: { table: t.name, column: o.right } })) };
+    return {
+      table: t.name,
+      type: 'inner' as const,
+      on: p.on.map((o) => ({
+        left: { table: p.from.name, column: o.left },
+        right: { table: t.name, column: o.right },
+      })),
+    };
   });
 }
 
@@ -305,7 +459,12 @@ function describeCands(cands: ColumnCandidate[]): string {
   return [...new Set(cands.map((c) => `${c.table.name}.${c.column.name}`))].slice(0, 4).join(', ');
 }
 
-function resolveBase(intent: Intent, schema: PlannerSchema, previous: QuerySpec | null, joins: boolean): SchemaTable {
+function resolveBase(
+  intent: Intent,
+  schema: PlannerSchema,
+  previous: QuerySpec | null,
+  joins: boolean,
+): SchemaTable {
   if (schema.tables.length === 1) return schema.tables[0] as SchemaTable;
   // Every mention, weighted: the base is the table from which all of them are best reached.
   const mentions: Array<{ weight: number; cands: { table: SchemaTable; score: number }[] }> = [];
@@ -318,27 +477,44 @@ function resolveBase(intent: Intent, schema: PlannerSchema, previous: QuerySpec 
   if (intent.count?.cands) mentions.push({ weight: 2, cands: intent.count.cands });
   for (const m of intent.measures) {
     if (m.table) explicit.set(m.table, (explicit.get(m.table) ?? 0) + 2);
-    if (m.cands.length > 0) mentions.push({ weight: 3, cands: m.cands.filter((c) => isNumericType(c.column.type)).length > 0 ? m.cands.filter((c) => isNumericType(c.column.type)) : m.cands });
+    if (m.cands.length > 0)
+      mentions.push({
+        weight: 3,
+        cands:
+          m.cands.filter((c) => isNumericType(c.column.type)).length > 0
+            ? m.cands.filter((c) => isNumericType(c.column.type))
+            : m.cands,
+      });
   }
   for (const g of intent.groups) if (g.kind === 'column') mentions.push({ weight: 1, cands: g.cands });
   for (const f of intent.filters) {
-    if (f.kind === 'value') mentions.push({ weight: 1, cands: f.cands.map((v) => ({ table: v.table, score: 1 })) });
+    if (f.kind === 'value')
+      mentions.push({ weight: 1, cands: f.cands.map((v) => ({ table: v.table, score: 1 })) });
     else if (f.kind === 'cmp') {
       if (f.table) explicit.set(f.table, (explicit.get(f.table) ?? 0) + 1);
       if (f.cands) mentions.push({ weight: 1.5, cands: f.cands });
     } else mentions.push({ weight: 1, cands: f.cands });
   }
-  for (const l of intent.listColumns) mentions.push({ weight: l.some((c) => c.viaSynonym && isNumericType(c.column.type)) ? 2 : 1, cands: l });
+  for (const l of intent.listColumns)
+    mentions.push({ weight: l.some((c) => c.viaSynonym && isNumericType(c.column.type)) ? 2 : 1, cands: l });
   if (intent.timeColumn) mentions.push({ weight: 0.5, cands: intent.timeColumn });
   const prevSource = previous ? schema.tables.find((t) => t.name === previous.source) : undefined;
   if (mentions.length === 0 && explicit.size === 0) {
     if (prevSource) return prevSource;
     const timeTables = schema.tables.filter((t) => timeColumnOf(t));
-    if ((intent.count || intent.time || intent.groups.some((g) => g.kind === 'time')) && intent.unknown.length === 0) {
+    if (
+      (intent.count || intent.time || intent.groups.some((g) => g.kind === 'time')) &&
+      intent.unknown.length === 0
+    ) {
       // `how many requests per day`: the only table with a time column, or the first one.
       return timeTables.length === 1 ? (timeTables[0] as SchemaTable) : (schema.tables[0] as SchemaTable);
     }
-    throw unanswerable(schema, intent.unknown.length > 0 ? `I could not find what '${intent.unknown[0]}' refers to.` : 'I could not tell which data this question is about.');
+    throw unanswerable(
+      schema,
+      intent.unknown.length > 0
+        ? `I could not find what '${intent.unknown[0]}' refers to.`
+        : 'I could not tell which data this question is about.',
+    );
   }
   const candidates = new Set<SchemaTable>(explicit.keys());
   for (const m of mentions) for (const c of m.cands) candidates.add(c.table);
@@ -365,14 +541,26 @@ function resolveBase(intent: Intent, schema: PlannerSchema, previous: QuerySpec 
   return best ?? (schema.tables[0] as SchemaTable);
 }
 
-function measureColumn(r: Resolver, cands: ColumnCandidate[], table: SchemaTable | null, word: string): { table: SchemaTable; column: SchemaColumn } {
+function measureColumn(
+  r: Resolver,
+  cands: ColumnCandidate[],
+  table: SchemaTable | null,
+  word: string,
+): { table: SchemaTable; column: SchemaColumn } {
   if (cands.length > 0) {
     const numeric = pickColumn(r, cands, (c) => isNumericType(c.column.type));
     if (numeric) return numeric;
     const any = pickColumn(r, cands);
     if (any && isTimeType(any.column.type)) return any;
-    if (any) throw new PlanningError('unanswerable', `'${word}' maps to ${any.table.name}.${any.column.name}, which is not numeric (${any.column.type}); I can only count it. Try 'number of distinct ${any.column.name.replace(/_/g, ' ')}'.`);
-    throw new PlanningError('unanswerable', `'${word}' (${describeCands(cands)}) is not reachable from ${r.base.name}${r.joins ? '' : ' without a join, and joins are not available for this source'}.`);
+    if (any)
+      throw new PlanningError(
+        'unanswerable',
+        `'${word}' maps to ${any.table.name}.${any.column.name}, which is not numeric (${any.column.type}); I can only count it. Try 'number of distinct ${any.column.name.replace(/_/g, ' ')}'.`,
+      );
+    throw new PlanningError(
+      'unanswerable',
+      `'${word}' (${describeCands(cands)}) is not reachable from ${r.base.name}${r.joins ? '' : ' without a join, and joins are not available for this source'}.`,
+    );
   }
   const t = table ?? r.base;
   const col = defaultMeasure(t);
@@ -392,7 +580,12 @@ interface Pieces {
   limitPerGroup: QuerySpec['limit_per_group'];
 }
 
-function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPreviousTime: QuerySpec | null): Pieces {
+function resolvePieces(
+  intent: Intent,
+  r: Resolver,
+  request: PlanRequest,
+  hasPreviousTime: QuerySpec | null,
+): Pieces {
   const aggregates: QuerySpec['aggregates'] = [];
   const groups: QuerySpec['group_by'] = [];
   const leaves: Leaf[] = [];
@@ -419,7 +612,15 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (g.kind !== 'column') continue;
     const c = pickColumn(r, g.cands);
     // In a ranking any number column after `by` is what ranks (`top 10 customers by contract value`).
-    if (c && isMeasure(c.table, c.column) && (c.viaSynonym || sortIntent || /amount|revenue|price|total|sales|bytes|duration|salary|cost|quantity|rating|value/.test(c.column.name))) {
+    if (
+      c &&
+      isMeasure(c.table, c.column) &&
+      (c.viaSynonym ||
+        sortIntent ||
+        /amount|revenue|price|total|sales|bytes|duration|salary|cost|quantity|rating|value/.test(
+          c.column.name,
+        ))
+    ) {
       groupIntents.splice(i, 1);
       measureIntents.push({ fn: null, cands: g.cands, table: null, word: g.text });
       orderMeasure = { direction: intent.order?.direction ?? 'desc', limit: intent.order?.limit ?? null };
@@ -430,23 +631,46 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     const c = pickColumn(r, cands);
     if (!c) return;
     // `accounts that opened more than 10 tickets in 2024`: a date named by its verb is when, with a period said.
-    if (isTimeType(c.column.type) && intent.time && !intent.timeColumn && (intent.having.length > 0 || intent.count !== null)) {
+    if (
+      isTimeType(c.column.type) &&
+      intent.time &&
+      !intent.timeColumn &&
+      (intent.having.length > 0 || intent.count !== null)
+    ) {
       intent.timeColumn = cands;
       return;
     }
     const word = intent.listTexts[li] ?? c.column.name;
-    if (isMeasure(c.table, c.column) && measureIntents.length === 0 && (c.viaSynonym || (intent.count === null && (groupIntents.length > 0 || sortIntent)))) {
+    if (
+      isMeasure(c.table, c.column) &&
+      measureIntents.length === 0 &&
+      (c.viaSynonym || (intent.count === null && (groupIntents.length > 0 || sortIntent)))
+    ) {
       measureIntents.push({ fn: REVENUE_WORDS.test(word) ? 'sum' : null, cands, table: null, word });
     } else leftovers.push(cands);
   });
   // `the 3 items with the highest price`: rows of the table sorted by its own column, nothing to aggregate.
-  if (orderMeasure && intent.order && groupIntents.length === 0 && intent.count === null && intent.measures.length === 0 && measureIntents.length === 1 && intent.tables.length > 0) {
-    const c = pickColumn(r, (measureIntents[0] as MeasureIntentLike).cands, (x) => isNumericType(x.column.type));
+  if (
+    orderMeasure &&
+    intent.order &&
+    groupIntents.length === 0 &&
+    intent.count === null &&
+    intent.measures.length === 0 &&
+    measureIntents.length === 1 &&
+    intent.tables.length > 0
+  ) {
+    const c = pickColumn(r, (measureIntents[0] as MeasureIntentLike).cands, (x) =>
+      isNumericType(x.column.type),
+    );
     if (c && c.table === r.base && leftovers.length === 0) {
       const label = labelColumn(r.base);
       if (label) columns.push(ref(r.base, label));
       columns.push(ref(r.base, c.column));
-      listOrder = { column: ref(r.base, c.column), direction: intent.order.direction, limit: intent.order.limit };
+      listOrder = {
+        column: ref(r.base, c.column),
+        direction: intent.order.direction,
+        limit: intent.order.limit,
+      };
       measureIntents.length = 0;
       orderMeasure = null;
     }
@@ -455,21 +679,43 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   // `top 3 drivers by trips at each depot`: within each group said, the entity ranked is grouped too.
   const rankedWithin = intent.perGroup && groupIntents.length > 0;
   let partitionCount = groupIntents.length;
-  if ((intent.order?.by === 'measure' || intent.superlative) && (groupIntents.length === 0 || rankedWithin) && leftovers.length === 0 && (intent.count !== null || measureIntents.length > 0)) {
+  if (
+    (intent.order?.by === 'measure' || intent.superlative) &&
+    (groupIntents.length === 0 || rankedWithin) &&
+    leftovers.length === 0 &&
+    (intent.count !== null || measureIntents.length > 0)
+  ) {
     // The entity ranked is a table named that is not what is counted or measured; it may be the base
     // itself when the measure lives in another table (`the people with the most leave days`).
-    const measuredElsewhere = measureIntents.some((m) => m.cands.some((c) => c.table !== r.base)) || (intent.event?.some((c) => c.table !== r.base) ?? false);
-    const grouped = (t: SchemaTable): boolean => groupIntents.some((g) => g.kind === 'table' && g.table === t);
-    const other = intent.tables.find((t) => (t !== r.base || measuredElsewhere) && t !== intent.count?.table && !measureIntents.some((m) => m.table === t) && !grouped(t));
+    const measuredElsewhere =
+      measureIntents.some((m) => m.cands.some((c) => c.table !== r.base)) ||
+      (intent.event?.some((c) => c.table !== r.base) ?? false);
+    const grouped = (t: SchemaTable): boolean =>
+      groupIntents.some((g) => g.kind === 'table' && g.table === t);
+    const other = intent.tables.find(
+      (t) =>
+        (t !== r.base || measuredElsewhere) &&
+        t !== intent.count?.table &&
+        !measureIntents.some((m) => m.table === t) &&
+        !grouped(t),
+    );
     if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
   }
   // `services with more than 20 errors`: the entity named is grouped, and its rows counted.
   if (intent.having.length > 0 && groupIntents.length === 0 && leftovers.length === 0) {
-    const subject = intent.tables.find((t) => !intent.having.some((h) => h.table === t) && t !== r.base) ?? intent.tables.find((t) => !intent.having.some((h) => h.table === t));
+    const subject =
+      intent.tables.find((t) => !intent.having.some((h) => h.table === t) && t !== r.base) ??
+      intent.tables.find((t) => !intent.having.some((h) => h.table === t));
     if (subject) groupIntents.push({ kind: 'table', table: subject, text: tableWords(subject).join(' ') });
   }
   if (!rankedWithin) partitionCount = groupIntents.length;
-  const grouping = groupIntents.length > 0 || intent.count !== null || measureIntents.length > 0 || sortIntent || intent.having.length > 0 || intent.elapsed !== null;
+  const grouping =
+    groupIntents.length > 0 ||
+    intent.count !== null ||
+    measureIntents.length > 0 ||
+    sortIntent ||
+    intent.having.length > 0 ||
+    intent.elapsed !== null;
   for (const m of measureIntents) {
     const measured = measureColumn(r, m.cands, m.table, m.word);
     const table = measured.table;
@@ -482,61 +728,120 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
     use(r, table);
     let fn: AggregateFunction = m.fn ?? defaultFn(column);
-    if (fn === 'percentile' && !isNumericType(column.type)) throw unanswerable(r.schema, `A percentile needs a number; ${column.name} is ${column.type}.`);
+    if (fn === 'percentile' && !isNumericType(column.type))
+      throw unanswerable(r.schema, `A percentile needs a number; ${column.name} is ${column.type}.`);
     const superlativeWord = /highest|largest|biggest|lowest|smallest|cheapest|longest|shortest/.test(m.word);
     if (superlativeWord && (groupIntents.length > 0 || leftovers.length > 0 || intent.superlative)) {
       fn = defaultFn(column);
-      orderMeasure ??= { direction: /lowest|smallest|cheapest|shortest/.test(m.word) ? 'asc' : 'desc', limit: intent.order?.limit ?? (intent.superlative ? 1 : null) };
+      orderMeasure ??= {
+        direction: /lowest|smallest|cheapest|shortest/.test(m.word) ? 'asc' : 'desc',
+        limit: intent.order?.limit ?? (intent.superlative ? 1 : null),
+      };
     }
     if ((fn === 'sum' || fn === 'avg' || fn === 'median') && !isNumericType(column.type)) fn = 'max';
     const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
     // `latency in ms`: the stored unit converted to the one asked for, or a refusal when the column does not say its unit.
     const shownIn = intent.displayUnit;
-    let value: Pick<QuerySpec['aggregates'][number], 'column' | 'expression'> = { column: ref(table, column) };
+    let value: Pick<QuerySpec['aggregates'][number], 'column' | 'expression'> = {
+      column: ref(table, column),
+    };
     // `revenue by category` over order lines: a total of a price per unit is the price times the
     // quantity of each line (summing unit prices counts a line of ten like a line of one).
-    const quantity = fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word) ? quantityOf(table) : null;
+    const quantity =
+      fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word)
+        ? quantityOf(table)
+        : null;
     // A total of a rate or a price per unit (`monthly_price_per_seat`) with nothing to multiply it by is no amount.
-    const pricePerUnit = /per_/.test(column.name.toLowerCase()) || column.name.toLowerCase().split(/[^a-z0-9]+/).some((w) => /^(price|prices|rate|rates)$/.test(w));
-    if (!quantity && fn === 'sum' && pricePerUnit && !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(request.question)) {
-      throw unanswerable(r.schema, `${column.name} is a rate or a price per unit: adding it up gives no amount. Ask for its average, or for a total of an amount.`);
+    const pricePerUnit =
+      /per_/.test(column.name.toLowerCase()) ||
+      column.name
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .some((w) => /^(price|prices|rate|rates)$/.test(w));
+    if (
+      !quantity &&
+      fn === 'sum' &&
+      pricePerUnit &&
+      !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(
+        request.question,
+      )
+    ) {
+      throw unanswerable(
+        r.schema,
+        `${column.name} is a rate or a price per unit: adding it up gives no amount. Ask for its average, or for a total of an amount.`,
+      );
     }
     if (quantity) {
       value = { expression: { op: 'multiply', left: ref(table, quantity), right: ref(table, column) } };
-      aggregates.push({ fn, ...value, alias: uniq(alias(`${name}_${/revenue|sale|turnover|income/.test(m.word) ? 'revenue' : 'total'}`)) });
+      aggregates.push({
+        fn,
+        ...value,
+        alias: uniq(alias(`${name}_${/revenue|sale|turnover|income/.test(m.word) ? 'revenue' : 'total'}`)),
+      });
       continue;
     }
     if (shownIn && fn !== 'count' && fn !== 'count_distinct') {
       const stored = durationUnitOf(column);
-      if (!stored) throw unanswerable(r.schema, `I do not know which unit ${column.name} is stored in, so I cannot give it in ${shownIn}s.`);
+      if (!stored)
+        throw unanswerable(
+          r.schema,
+          `I do not know which unit ${column.name} is stored in, so I cannot give it in ${shownIn}s.`,
+        );
       const factor = SECONDS_PER[stored] / SECONDS_PER[shownIn];
       if (factor !== 1) value = { expression: { op: 'scale', column: ref(table, column), factor } };
     }
     const unitSuffix = shownIn && value.expression ? `_${shownIn}s` : '';
-    aggregates.push({ fn, ...value, alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}${unitSuffix}`)), ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}) });
+    aggregates.push({
+      fn,
+      ...value,
+      alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}${unitSuffix}`)),
+      ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}),
+    });
   }
   // Time between two dates of the same row (`resolution time`): from its start to the event named.
   if (intent.elapsed) {
     const e = intent.elapsed;
     const found = elapsedColumns([r.base, ...r.mentioned], e.stem);
-    if (!found) throw unanswerable(r.schema, `I could not find the dates to measure '${e.stem}…' time between in ${r.base.name}.`);
+    if (!found)
+      throw unanswerable(
+        r.schema,
+        `I could not find the dates to measure '${e.stem}…' time between in ${r.base.name}.`,
+      );
     use(r, found.table);
     const fn: AggregateFunction = e.fn ?? 'avg';
     const name = fn === 'percentile' ? `p${e.percentile ?? 50}` : fn;
     aggregates.push({
       fn,
-      expression: { op: 'elapsed', from: ref(found.table, found.start), to: ref(found.table, found.end), unit: e.unit },
+      expression: {
+        op: 'elapsed',
+        from: ref(found.table, found.start),
+        to: ref(found.table, found.end),
+        unit: e.unit,
+      },
       alias: uniq(alias(`${name}_${e.unit}s_to_${found.end.name}`)),
       ...(fn === 'percentile' ? { percentile: e.percentile ?? 50 } : {}),
     });
   }
   if (intent.count) {
     if (intent.count.cands) {
-      const c = pickColumn(r, intent.count.cands.map((x) => (/(^|_|\.)id$/.test(x.column.name) ? { ...x, score: x.score + 0.1 } : x)));
-      if (!c) throw new PlanningError('unanswerable', `I could not reach ${describeCands(intent.count.cands)} from ${r.base.name}.`);
+      const c = pickColumn(
+        r,
+        intent.count.cands.map((x) =>
+          /(^|_|\.)id$/.test(x.column.name) ? { ...x, score: x.score + 0.1 } : x,
+        ),
+      );
+      if (!c)
+        throw new PlanningError(
+          'unanswerable',
+          `I could not reach ${describeCands(intent.count.cands)} from ${r.base.name}.`,
+        );
       use(r, c.table);
       const col = asLabel(c.table, c.column);
-      aggregates.unshift({ fn: 'count_distinct', column: ref(c.table, col), alias: uniq(alias(`distinct_${shortName(col.name)}`)) });
+      aggregates.unshift({
+        fn: 'count_distinct',
+        column: ref(c.table, col),
+        alias: uniq(alias(`distinct_${shortName(col.name)}`)),
+      });
     } else {
       if (intent.count.table && intent.count.table !== r.base) use(r, intent.count.table);
       aggregates.unshift({ fn: 'count', alias: uniq('count') });
@@ -549,9 +854,16 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     if (g.kind === 'table') {
       const label = labelColumn(g.table);
       if (g.table === r.base || r.distance.has(g.table)) {
-        const key = g.table.primary_key.length === 1 ? g.table.columns.find((c) => c.name === g.table.primary_key[0]) : undefined;
+        const key =
+          g.table.primary_key.length === 1
+            ? g.table.columns.find((c) => c.name === g.table.primary_key[0])
+            : undefined;
         const col = label ?? key;
-        if (!col) throw new PlanningError('unanswerable', `I do not know which column names a ${tableWords(g.table).join(' ')}.`);
+        if (!col)
+          throw new PlanningError(
+            'unanswerable',
+            `I do not know which column names a ${tableWords(g.table).join(' ')}.`,
+          );
         use(r, g.table);
         // An entity is grouped by its key, shown by its label: two customers who share a name are two customers.
         groups.push({ column: ref(g.table, col), alias: uniq(alias(col.name)) });
@@ -563,14 +875,22 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       } else {
         // `per customer` without joins: the base table's key pointing at it.
         const fk = r.base.foreign_keys.find((f) => f.references.table === g.table.name);
-        if (!fk || !fk.columns[0]) throw new PlanningError('unanswerable', `${r.base.name} has no key to ${g.table.name}, so I cannot group by ${g.text}.`);
+        if (!fk || !fk.columns[0])
+          throw new PlanningError(
+            'unanswerable',
+            `${r.base.name} has no key to ${g.table.name}, so I cannot group by ${g.text}.`,
+          );
         const col = r.base.columns.find((c) => c.name === fk.columns[0]) as SchemaColumn;
         groups.push({ column: ref(r.base, col), alias: uniq(alias(col.name)) });
       }
       continue;
     }
     const c = pickColumn(r, g.cands);
-    if (!c) throw new PlanningError('unanswerable', `I cannot group by '${g.text}': ${describeCands(g.cands)} is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
+    if (!c)
+      throw new PlanningError(
+        'unanswerable',
+        `I cannot group by '${g.text}': ${describeCands(g.cands)} is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`,
+      );
     use(r, c.table);
     const col = asLabel(c.table, c.column);
     groups.push({ column: ref(c.table, col), alias: uniq(alias(shortName(col.name))) });
@@ -579,7 +899,11 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     for (const cands of leftovers) {
       const c = pickColumn(r, cands);
       if (!c || isTimeType(c.column.type)) continue;
-      if (aggregates.some((a) => a.column?.column === c.column.name) || groups.some((g) => g.column.column === c.column.name)) continue;
+      if (
+        aggregates.some((a) => a.column?.column === c.column.name) ||
+        groups.some((g) => g.column.column === c.column.name)
+      )
+        continue;
       use(r, c.table);
       const col = asLabel(c.table, c.column);
       groups.push({ column: ref(c.table, col), alias: uniq(alias(shortName(col.name))) });
@@ -595,7 +919,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
 
   // A follow-up that only regroups (`break that down by source`) keeps the previous measure.
   const keepsMeasure = hasPreviousTime !== null && hasPreviousTime.aggregates.length > 0;
-  if (groups.length > 0 && aggregates.length === 0 && !keepsMeasure) aggregates.push({ fn: 'count', alias: uniq('count') });
+  if (groups.length > 0 && aggregates.length === 0 && !keepsMeasure)
+    aggregates.push({ fn: 'count', alias: uniq('count') });
 
   // Filters. A share's part (`what share of members are admins`) is said after its verb: those filters
   // select the part of the whole, the others the whole.
@@ -603,26 +928,50 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   let partFilters: FilterIntent[] = [];
   if (intent.share) {
     const at = intent.sharePartAt;
-    partFilters = at !== null ? intent.filters.filter((f) => (f.at ?? -1) >= at) : groups.length === 0 ? intent.filters.slice(-1) : [];
-    if (partFilters.length === 0 && groups.length === 0) throw unanswerable(r.schema, 'I could not tell which part of the whole the percentage is about.');
+    partFilters =
+      at !== null
+        ? intent.filters.filter((f) => (f.at ?? -1) >= at)
+        : groups.length === 0
+          ? intent.filters.slice(-1)
+          : [];
+    if (partFilters.length === 0 && groups.length === 0)
+      throw unanswerable(r.schema, 'I could not tell which part of the whole the percentage is about.');
   }
   const neverSaid = intent.negations.some((w) => /^(never|without|no|none|nobody)$|'t$/.test(w));
   const leavesOf = (filters: FilterIntent[]): Leaf[] => {
     const resolved: Leaf[] = [];
-    const valueGroups = new Map<string, { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }>();
+    const valueGroups = new Map<
+      string,
+      { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }
+    >();
     for (const f of filters) {
       if (f.kind === 'value') {
         // `active drivers` where drivers have an `is_active` flag and vehicles a status `active`: the
         // flag of the rows asked about, not a value of another table.
-        const flag = f.text.includes(' ') || f.cands.some((v) => v.table === r.base) ? undefined : r.base.columns.find((c) => c.queryable && /^bool/i.test(c.type) && identifierWords(c.name).includes(lemma(f.text)));
+        const flag =
+          f.text.includes(' ') || f.cands.some((v) => v.table === r.base)
+            ? undefined
+            : r.base.columns.find(
+                (c) =>
+                  c.queryable && /^bool/i.test(c.type) && identifierWords(c.name).includes(lemma(f.text)),
+              );
         if (flag) {
           resolved.push({ op: 'eq', column: ref(r.base, flag), value: !f.negated });
           continue;
         }
         const c = pickValue(r, f.cands);
-        if (!c) throw new PlanningError('unanswerable', `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`);
+        if (!c)
+          throw new PlanningError(
+            'unanswerable',
+            `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`,
+          );
         const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
-        const entry = valueGroups.get(key) ?? { table: c.table, column: c.column, values: [], negated: f.negated };
+        const entry = valueGroups.get(key) ?? {
+          table: c.table,
+          column: c.column,
+          values: [],
+          negated: f.negated,
+        };
         if (!entry.values.includes(c.value)) entry.values.push(c.value);
         valueGroups.set(key, entry);
       } else if (f.kind === 'cmp') {
@@ -631,8 +980,19 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
         if (!target) {
           // `orders refunded for more than $100`: the amount of the thing a value names (refund.amount).
           const t0 = f.table ?? r.base;
-          const named = intent.filters.filter((x): x is Extract<FilterIntent, { kind: 'value' }> => x.kind === 'value').map((x) => stem(lemma(x.text.split(' ').pop() ?? x.text)));
-          const own = t0.columns.filter((c) => c.queryable && isMeasure(t0, c) && c.name.toLowerCase().split(/[._]/).slice(0, -1).some((w) => named.includes(stem(w))));
+          const named = intent.filters
+            .filter((x): x is Extract<FilterIntent, { kind: 'value' }> => x.kind === 'value')
+            .map((x) => stem(lemma(x.text.split(' ').pop() ?? x.text)));
+          const own = t0.columns.filter(
+            (c) =>
+              c.queryable &&
+              isMeasure(t0, c) &&
+              c.name
+                .toLowerCase()
+                .split(/[._]/)
+                .slice(0, -1)
+                .some((w) => named.includes(stem(w))),
+          );
           if (own.length === 1) target = { table: t0, column: own[0]! };
         }
         if (!target) {
@@ -652,7 +1012,11 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
         if (f.unit) {
           // `over 1 second` on a column stored in nanoseconds: 1e9.
           const stored = durationUnitOf(target.column);
-          if (!stored) throw unanswerable(r.schema, `I do not know which unit ${target.column.name} is stored in, so I cannot compare it with '${f.text}'.`);
+          if (!stored)
+            throw unanswerable(
+              r.schema,
+              `I do not know which unit ${target.column.name} is stored in, so I cannot compare it with '${f.text}'.`,
+            );
           value = Number((f.value * (SECONDS_PER[f.unit] / SECONDS_PER[stored])).toPrecision(12));
         }
         resolved.push({ op: f.op, column: ref(target.table, target.column), value });
@@ -666,23 +1030,45 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     for (const v of valueGroups.values()) {
       const column = ref(v.table, v.column);
       // `staff who never called in sick`: no leave request of that type at all, not one of another type.
-      const childOfBase = v.table !== r.base && v.table.foreign_keys.some((fk) => fk.references.table === r.base.name);
+      const childOfBase =
+        v.table !== r.base && v.table.foreign_keys.some((fk) => fk.references.table === r.base.name);
       if (v.negated && childOfBase && neverSaid) {
         const on = linkBetween(r.base, v.table)!;
-        const filter: Condition = v.values.length === 1 ? { op: 'eq', column, value: v.values[0]! } : { op: 'in', column, values: v.values };
+        const filter: Condition =
+          v.values.length === 1
+            ? { op: 'eq', column, value: v.values[0]! }
+            : { op: 'in', column, values: v.values };
         resolved.push({ op: 'not_exists', table: v.table.name, on, filter });
         continue;
       }
       // `which branches have never had a cancelled build`: the absence is per branch, over all its
       // rows; dropping the cancelled rows would still list every branch that had any other build.
-      if (v.negated && neverSaid && v.table === r.base && intent.listColumns.length > 0 && /^\s*(which|what|list|show)\b/i.test(request.question)) {
-        if (r.absent) throw unanswerable(r.schema, `I can say only one thing the ${lemma(intent.listTexts[0] ?? 'value')} never had.`);
-        r.absent = v.values.length === 1 ? { op: 'eq', column, value: v.values[0]! } : { op: 'in', column, values: v.values };
+      if (
+        v.negated &&
+        neverSaid &&
+        v.table === r.base &&
+        intent.listColumns.length > 0 &&
+        /^\s*(which|what|list|show)\b/i.test(request.question)
+      ) {
+        if (r.absent)
+          throw unanswerable(
+            r.schema,
+            `I can say only one thing the ${lemma(intent.listTexts[0] ?? 'value')} never had.`,
+          );
+        r.absent =
+          v.values.length === 1
+            ? { op: 'eq', column, value: v.values[0]! }
+            : { op: 'in', column, values: v.values };
         continue;
       }
       use(r, v.table);
       v.values = withWorseSeverities(v.column, v.values);
-      if (v.values.length === 1) resolved.push({ op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean });
+      if (v.values.length === 1)
+        resolved.push({
+          op: v.negated ? 'neq' : 'eq',
+          column,
+          value: v.values[0] as string | number | boolean,
+        });
       else resolved.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
     }
     return resolved;
@@ -691,7 +1077,15 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   if (partFilters.length > 0) {
     const part = andOf(leavesOf(partFilters));
     if (aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniq('share') });
-    aggregates[0] = { ...aggregates[0]!, ...(part ? { where: part } : {}), share: true, alias: aggregates[0]!.fn === 'count' ? aggregates[0]!.alias.replace(/^count/, 'share') : aggregates[0]!.alias };
+    aggregates[0] = {
+      ...aggregates[0]!,
+      ...(part ? { where: part } : {}),
+      share: true,
+      alias:
+        aggregates[0]!.fn === 'count'
+          ? aggregates[0]!.alias.replace(/^count/, 'share')
+          : aggregates[0]!.alias,
+    };
   } else if (intent.share && aggregates.length > 0) {
     aggregates[0] = { ...aggregates[0]!, share: true };
   }
@@ -701,16 +1095,30 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     // `never had a cancelled build` over builds themselves: the absence is taken per value listed.
     if (r.absent && rel.table === r.base) continue;
     const on = linkBetween(r.base, rel.table);
-    if (!on) throw unanswerable(r.schema, `I cannot tell how ${rel.table.name} relates to ${r.base.name}: no key links them directly.`);
+    if (!on)
+      throw unanswerable(
+        r.schema,
+        `I cannot tell how ${rel.table.name} relates to ${r.base.name}: no key links them directly.`,
+      );
     leaves.push({ op: rel.negated ? 'not_exists' : 'exists', table: rel.table.name, on });
   }
 
   // `requests` in an index where only some documents are requests: those with request fields
   // (`http.request.method`). A source whose every row is one gets no filter from its noun.
   for (const noun of new Set(intent.rowNouns)) {
-    const fields = r.base.columns.filter((c) => c.queryable && !c.name.endsWith('.keyword') && c.name.split(/[._]/).slice(0, -1).map((w) => w.toLowerCase()).includes(noun));
+    const fields = r.base.columns.filter(
+      (c) =>
+        c.queryable &&
+        !c.name.endsWith('.keyword') &&
+        c.name
+          .split(/[._]/)
+          .slice(0, -1)
+          .map((w) => w.toLowerCase())
+          .includes(noun),
+    );
     const field = fields.sort((a, b) => a.name.length - b.name.length)[0];
-    if (field && !tableWords(r.base).includes(noun)) leaves.push({ op: 'is_not_null', column: ref(r.base, asLabel(r.base, field)) });
+    if (field && !tableWords(r.base).includes(noun))
+      leaves.push({ op: 'is_not_null', column: ref(r.base, asLabel(r.base, field)) });
   }
 
   // `leavers`: the rows where the event's date is set (a period on it, below, implies that too).
@@ -725,7 +1133,11 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   // `current employees`, `still open`: rows that have not ended.
   if (intent.current) {
     const current = currentCondition([r.base, ...r.mentioned]);
-    if (!current) throw unanswerable(r.schema, `I cannot tell which ${tableWords(r.base).join(' ')} are current: there is no end date or active status to tell by.`);
+    if (!current)
+      throw unanswerable(
+        r.schema,
+        `I cannot tell which ${tableWords(r.base).join(' ')} are current: there is no end date or active status to tell by.`,
+      );
     use(r, current.table);
     leaves.push(current.leaf);
   }
@@ -738,7 +1150,11 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       const c = pickColumn(r, h.measure.cands);
       if (!c) throw unanswerable(r.schema, `I could not tell what '${h.measure.word}' counts.`);
       use(r, c.table);
-      const a = { fn: 'count_distinct' as const, column: ref(c.table, c.column), alias: uniq(alias(`distinct_${shortName(c.column.name)}`)) };
+      const a = {
+        fn: 'count_distinct' as const,
+        column: ref(c.table, c.column),
+        alias: uniq(alias(`distinct_${shortName(c.column.name)}`)),
+      };
       aggregates.push(a);
       having.push({ ref: a.alias, op: h.op, value: h.value });
       continue;
@@ -747,13 +1163,21 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       const measured = measureColumn(r, h.measure.cands, h.measure.table, h.measure.word);
       use(r, measured.table);
       const fn = h.measure.fn ?? defaultFn(measured.column);
-      const a = { fn, column: ref(measured.table, measured.column), alias: uniq(alias(`${fn}_${measured.column.name.split('.').pop() ?? measured.column.name}`)) };
+      const a = {
+        fn,
+        column: ref(measured.table, measured.column),
+        alias: uniq(alias(`${fn}_${measured.column.name.split('.').pop() ?? measured.column.name}`)),
+      };
       aggregates.push(a);
       let value = h.value;
       if (h.unit) {
         // `average latency above 200 ms` on a column stored in nanoseconds: 2e8.
         const stored = durationUnitOf(measured.column);
-        if (!stored) throw unanswerable(r.schema, `I do not know which unit ${measured.column.name} is stored in, so I cannot compare it with '${h.text}'.`);
+        if (!stored)
+          throw unanswerable(
+            r.schema,
+            `I do not know which unit ${measured.column.name} is stored in, so I cannot compare it with '${h.text}'.`,
+          );
         value = Number((h.value * (SECONDS_PER[h.unit] / SECONDS_PER[stored])).toPrecision(12));
       }
       having.push({ ref: a.alias, op: h.op, value });
@@ -761,12 +1185,21 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     }
     if (h.table && h.table !== r.base) use(r, h.table);
     // `agents with at least 20 tickets`: the rows of the table named are counted, not the agents themselves.
-    const countedKey = h.table && h.table !== r.base && h.table.primary_key.length === 1 ? h.table.columns.find((c) => c.name === h.table!.primary_key[0]) : undefined;
+    const countedKey =
+      h.table && h.table !== r.base && h.table.primary_key.length === 1
+        ? h.table.columns.find((c) => c.name === h.table!.primary_key[0])
+        : undefined;
     if (h.table && countedKey) {
       const key = ref(h.table, countedKey);
-      let distinct = aggregates.find((a) => a.fn === 'count_distinct' && a.column && sameColumn(a.column, key) && !a.where);
+      let distinct = aggregates.find(
+        (a) => a.fn === 'count_distinct' && a.column && sameColumn(a.column, key) && !a.where,
+      );
       if (!distinct) {
-        distinct = { fn: 'count_distinct', column: key, alias: uniq(alias(`count_${shortName(h.table.name)}`)) };
+        distinct = {
+          fn: 'count_distinct',
+          column: key,
+          alias: uniq(alias(`count_${shortName(h.table.name)}`)),
+        };
         aggregates.push(distinct);
       }
       having.push({ ref: distinct.alias, op: h.op, value: h.value });
@@ -775,7 +1208,10 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     let counted = aggregates.find((a) => a.fn === 'count' && !a.column && !a.where);
     if (!counted) {
       // `which labels are on at least 50 cases` lists labels; `... and how many` shows the count too.
-      const shown = intent.count !== null || /\b(how many|count|number|show)\b/.test(request.question.toLowerCase()) || !intent.listing;
+      const shown =
+        intent.count !== null ||
+        /\b(how many|count|number|show)\b/.test(request.question.toLowerCase()) ||
+        !intent.listing;
       counted = { fn: 'count', alias: uniq('count'), ...(shown ? {} : { hidden: true }) };
       aggregates.unshift(counted);
     }
@@ -783,7 +1219,9 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   }
 
   // Time: the range and the buckets use the date column named, else the source's (or a joined table's) main date column.
-  const timeGroups = groupIntents.filter((g): g is Extract<GroupIntent, { kind: 'time' }> => g.kind === 'time');
+  const timeGroups = groupIntents.filter(
+    (g): g is Extract<GroupIntent, { kind: 'time' }> => g.kind === 'time',
+  );
   const needsTime = intent.time !== null || timeGroups.length > 0 || intent.order?.by === 'time';
   let timeRef: { table: SchemaTable; column: SchemaColumn } | null = null;
   if (needsTime) {
@@ -792,18 +1230,34 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     // (A date verb may be known from the column's description only: `placed` -> "when the order was placed".)
     const weakBefore = r.weak.length;
     // `and for 2025?` moves the period of the previous answer, on the same date, unless another date is named.
-    const previousRange = hasPreviousTime && !intent.timeColumn ? flatten(hasPreviousTime.filter).find((l) => l.op === 'time_range') : undefined;
+    const previousRange =
+      hasPreviousTime && !intent.timeColumn
+        ? flatten(hasPreviousTime.filter).find((l) => l.op === 'time_range')
+        : undefined;
     if (previousRange && 'column' in previousRange) {
-      const table = r.schema.tables.find((t) => t.name === (previousRange.column.table ?? hasPreviousTime!.source));
+      const table = r.schema.tables.find(
+        (t) => t.name === (previousRange.column.table ?? hasPreviousTime!.source),
+      );
       const column = table?.columns.find((c) => c.name === previousRange.column.column);
       if (table && column) timeRef = { table, column };
     }
-    if (!timeRef && intent.timeColumn) timeRef = pickColumn(r, intent.timeColumn, (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)));
+    if (!timeRef && intent.timeColumn)
+      timeRef = pickColumn(
+        r,
+        intent.timeColumn,
+        (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)),
+      );
     r.weak.length = weakBefore;
     // `requests submitted in 2024`, `tickets filed last month`: a verb of making the row names its creation date.
     if (!timeRef && CREATION_VERB.test(request.question.toLowerCase())) {
       const fact = measuredTable(r, aggregates, intent) ?? r.base;
-      const created = fact.columns.filter((c) => c.queryable && isTimeType(c.type) && !c.name.includes(".") && CREATED_COLUMN.test(c.name.toLowerCase()));
+      const created = fact.columns.filter(
+        (c) =>
+          c.queryable &&
+          isTimeType(c.type) &&
+          !c.name.includes('.') &&
+          CREATED_COLUMN.test(c.name.toLowerCase()),
+      );
       if (created.length === 1) timeRef = { table: fact, column: created[0]! };
     }
     if (!timeRef) {
@@ -816,30 +1270,49 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
       const own = timeColumnOf(r.base);
       if (own) timeRef = { table: r.base, column: own };
       else {
-        const near = [...r.distance.entries()].filter(([t]) => timeColumnOf(t)).sort((a, b) => a[1] - b[1])[0];
+        const near = [...r.distance.entries()]
+          .filter(([t]) => timeColumnOf(t))
+          .sort((a, b) => a[1] - b[1])[0];
         if (near) timeRef = { table: near[0], column: timeColumnOf(near[0]) as SchemaColumn };
       }
     }
-    if (!timeRef) throw unanswerable(r.schema, `${r.base.name} has no date column, so I cannot apply a time range or time buckets.`);
+    if (!timeRef)
+      throw unanswerable(
+        r.schema,
+        `${r.base.name} has no date column, so I cannot apply a time range or time buckets.`,
+      );
     use(r, timeRef.table);
   }
   let timeLeaf: Leaf | null = null;
-  if (intent.time && timeRef) timeLeaf = { op: 'time_range', column: ref(timeRef.table, timeRef.column), range: intent.time.range };
+  if (intent.time && timeRef)
+    timeLeaf = { op: 'time_range', column: ref(timeRef.table, timeRef.column), range: intent.time.range };
   for (const g of timeGroups) {
     if (!timeRef) break;
     const unit: TimeUnit = g.unit === 'auto' ? autoUnit(intent, hasPreviousTime) : g.unit;
     groups.unshift({ column: ref(timeRef.table, timeRef.column), time_bucket: unit, alias: uniq(unit) });
   }
   if (intent.order?.by === 'time' && timeRef && aggregates.length === 0 && groups.length === 0) {
-    listOrder = { column: ref(timeRef.table, timeRef.column), direction: intent.order.direction, limit: intent.order.limit };
+    listOrder = {
+      column: ref(timeRef.table, timeRef.column),
+      direction: intent.order.direction,
+      limit: intent.order.limit,
+    };
   }
-  if (intent.order?.by === 'measure') orderMeasure = { direction: intent.order.direction, limit: intent.order.limit };
-  if (!orderMeasure && intent.superlative && groups.length > 0) orderMeasure = { direction: intent.superlative, limit: 1 };
+  if (intent.order?.by === 'measure')
+    orderMeasure = { direction: intent.order.direction, limit: intent.order.limit };
+  if (!orderMeasure && intent.superlative && groups.length > 0)
+    orderMeasure = { direction: intent.superlative, limit: 1 };
   // `the 3 items with the highest price` without anything to aggregate: list rows sorted by that column.
   if (aggregates.length === 0 && groups.length === 0 && orderMeasure && intent.order) {
-    const sortCol = leftovers.map((cands) => pickColumn(r, cands, (c) => isNumericType(c.column.type))).find((c) => c !== null);
+    const sortCol = leftovers
+      .map((cands) => pickColumn(r, cands, (c) => isNumericType(c.column.type)))
+      .find((c) => c !== null);
     if (sortCol) {
-      listOrder = { column: ref(sortCol.table, sortCol.column), direction: orderMeasure.direction, limit: orderMeasure.limit };
+      listOrder = {
+        column: ref(sortCol.table, sortCol.column),
+        direction: orderMeasure.direction,
+        limit: orderMeasure.limit,
+      };
       orderMeasure = null;
     }
   }
@@ -850,7 +1323,8 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
     const partitions = plain.slice(0, Math.max(1, Math.min(partitionCount, plain.length - 1)));
     if (plain.length < 2) throw unanswerable(r.schema, 'I could not tell what to rank within each group.');
     const partitionAliases = partitions.map((g) => g.alias);
-    for (const [keyAlias, labelAlias] of identityOf) if (partitionAliases.includes(labelAlias)) partitionAliases.push(keyAlias);
+    for (const [keyAlias, labelAlias] of identityOf)
+      if (partitionAliases.includes(labelAlias)) partitionAliases.push(keyAlias);
     limitPerGroup = { n: intent.order?.limit ?? 1, partition_by: partitionAliases };
     orderMeasure = { direction: intent.order?.direction ?? intent.superlative ?? 'desc', limit: null };
   }
@@ -858,10 +1332,21 @@ function resolvePieces(intent: Intent, r: Resolver, request: PlanRequest, hasPre
   return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, having, limitPerGroup };
 }
 
-const SECONDS_PER: Record<DurationUnit, number> = { nanosecond: 1e-9, microsecond: 1e-6, millisecond: 1e-3, second: 1, minute: 60, hour: 3600 };
+const SECONDS_PER: Record<DurationUnit, number> = {
+  nanosecond: 1e-9,
+  microsecond: 1e-6,
+  millisecond: 1e-3,
+  second: 1,
+  minute: 60,
+  hour: 3600,
+};
 
 /** Fields of the Elastic Common Schema whose unit the standard fixes. */
-const KNOWN_UNITS: Record<string, DurationUnit> = { 'event.duration': 'nanosecond', 'transaction.duration.us': 'microsecond', 'span.duration.us': 'microsecond' };
+const KNOWN_UNITS: Record<string, DurationUnit> = {
+  'event.duration': 'nanosecond',
+  'transaction.duration.us': 'microsecond',
+  'span.duration.us': 'microsecond',
+};
 
 /** The unit a duration column is stored in, from its name or description; null when nothing says. */
 function durationUnitOf(column: SchemaColumn): DurationUnit | null {
@@ -878,42 +1363,78 @@ function durationUnitOf(column: SchemaColumn): DurationUnit | null {
   return null;
 }
 
-const CREATION_VERB = /\b(submit|submits|submitted|file|files|filed|create|creates|created|raise|raises|raised|lodge|lodged|log|logs|logged|place|placed|request|requested|register|registered|opened|issued|made)\b/;
-const CREATED_COLUMN = /(created|requested|submitted|opened|placed|issued|raised|logged|filed|registered|inserted|added)/;
-const START_DATE = /(created|opened|submitted|requested|ordered|started|start|placed|issued|reported|received|raised|logged)/;
+const CREATION_VERB =
+  /\b(submit|submits|submitted|file|files|filed|create|creates|created|raise|raises|raised|lodge|lodged|log|logs|logged|place|placed|request|requested|register|registered|opened|issued|made)\b/;
+const CREATED_COLUMN =
+  /(created|requested|submitted|opened|placed|issued|raised|logged|filed|registered|inserted|added)/;
+const START_DATE =
+  /(created|opened|submitted|requested|ordered|started|start|placed|issued|reported|received|raised|logged)/;
 
 /** A row's start date and the date of the event named by `stem` (`resol` -> resolved_at), in one table. */
-function elapsedColumns(tables: SchemaTable[], stem: string): { table: SchemaTable; start: SchemaColumn; end: SchemaColumn } | null {
-  const stems = stem.startsWith('respo') || stem.startsWith('first') ? ['respon', 'first', 'repl'] : stem.startsWith('resol') || stem.startsWith('solv') ? ['resolv', 'solved', 'closed'] : [stem.slice(0, 4)];
+function elapsedColumns(
+  tables: SchemaTable[],
+  stem: string,
+): { table: SchemaTable; start: SchemaColumn; end: SchemaColumn } | null {
+  const stems =
+    stem.startsWith('respo') || stem.startsWith('first')
+      ? ['respon', 'first', 'repl']
+      : stem.startsWith('resol') || stem.startsWith('solv')
+        ? ['resolv', 'solved', 'closed']
+        : [stem.slice(0, 4)];
   for (const t of tables) {
     const dates = t.columns.filter((c) => c.queryable && isTimeType(c.type));
     const end = dates.find((c) => stems.some((st) => c.name.toLowerCase().includes(st)));
-    const start = dates.filter((c) => c !== end && START_DATE.test(c.name.toLowerCase())).sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0];
+    const start = dates
+      .filter((c) => c !== end && START_DATE.test(c.name.toLowerCase()))
+      .sort((a, b) => timeColumnRank(a.name) - timeColumnRank(b.name))[0];
     if (end && start) return { table: t, start, end };
   }
   return null;
 }
 
 /** The key pairs linking two tables directly (one has a foreign key to the other), as outer -> related. */
-function linkBetween(outer: SchemaTable, related: SchemaTable): { left: ColumnRef; right: ColumnRef }[] | null {
+function linkBetween(
+  outer: SchemaTable,
+  related: SchemaTable,
+): { left: ColumnRef; right: ColumnRef }[] | null {
   const down = related.foreign_keys.find((fk) => fk.references.table === outer.name);
-  if (down) return down.columns.map((c, i) => ({ left: { table: outer.name, column: down.references.columns[i] ?? c }, right: { table: related.name, column: c } }));
+  if (down)
+    return down.columns.map((c, i) => ({
+      left: { table: outer.name, column: down.references.columns[i] ?? c },
+      right: { table: related.name, column: c },
+    }));
   const up = outer.foreign_keys.find((fk) => fk.references.table === related.name);
-  if (up) return up.columns.map((c, i) => ({ left: { table: outer.name, column: c }, right: { table: related.name, column: up.references.columns[i] ?? c } }));
+  if (up)
+    return up.columns.map((c, i) => ({
+      left: { table: outer.name, column: c },
+      right: { table: related.name, column: up.references.columns[i] ?? c },
+    }));
   return null;
 }
 
-const END_DATE = /(^|_)(termination|terminated|end|ended|left|leaving|exit|cancel|cancelled|canceled|churn|churned|closed|deleted|archived|retired|resigned|deactivated|discontinued)(_|$)/;
+const END_DATE =
+  /(^|_)(termination|terminated|end|ended|left|leaving|exit|cancel|cancelled|canceled|churn|churned|closed|deleted|archived|retired|resigned|deactivated|discontinued)(_|$)/;
 
 /** What `current` means for a table: no end date yet, else an active status or flag. */
 function currentCondition(tables: SchemaTable[]): { table: SchemaTable; leaf: Leaf } | null {
   for (const t of tables) {
-    const end = t.columns.find((c) => c.queryable && isTimeType(c.type) && END_DATE.test(c.name.toLowerCase()));
+    const end = t.columns.find(
+      (c) => c.queryable && isTimeType(c.type) && END_DATE.test(c.name.toLowerCase()),
+    );
     if (end) return { table: t, leaf: { op: 'is_null', column: ref(t, end) } };
-    const status = t.columns.find((c) => c.queryable && isCategoricalType(c.type) && c.sample_values.some((v) => typeof v === 'string' && v.toLowerCase() === 'active'));
+    const status = t.columns.find(
+      (c) =>
+        c.queryable &&
+        isCategoricalType(c.type) &&
+        c.sample_values.some((v) => typeof v === 'string' && v.toLowerCase() === 'active'),
+    );
     const active = status?.sample_values.find((v) => typeof v === 'string' && v.toLowerCase() === 'active');
-    if (status && active !== undefined) return { table: t, leaf: { op: 'eq', column: ref(t, status), value: active } };
-    const flag = t.columns.find((c) => c.queryable && /^bool/.test(c.type.toLowerCase()) && /(^|_)(active|current|enabled)$/.test(c.name));
+    if (status && active !== undefined)
+      return { table: t, leaf: { op: 'eq', column: ref(t, status), value: active } };
+    const flag = t.columns.find(
+      (c) =>
+        c.queryable && /^bool/.test(c.type.toLowerCase()) && /(^|_)(active|current|enabled)$/.test(c.name),
+    );
     if (flag) return { table: t, leaf: { op: 'eq', column: ref(t, flag), value: true } };
   }
   return null;
@@ -923,7 +1444,8 @@ function pickValue(r: Resolver, cands: ValueCandidate[]): ValueCandidate | null 
   let best: ValueCandidate | null = null;
   let bestScore = -Infinity;
   for (const c of cands) {
-    const s = rank(r, c.table, 1) - (r.schema.capabilities.analyzed_text && isTextType(c.column.type) ? 0.2 : 0);
+    const s =
+      rank(r, c.table, 1) - (r.schema.capabilities.analyzed_text && isTextType(c.column.type) ? 0.2 : 0);
     if (s > bestScore) {
       best = c;
       bestScore = s;
@@ -935,7 +1457,9 @@ function pickValue(r: Resolver, cands: ValueCandidate[]): ValueCandidate | null 
 function autoUnit(intent: Intent, previous: QuerySpec | null): TimeUnit {
   const range = intent.time?.range;
   if (range?.kind === 'relative') {
-    const days = { minute: 0.001, hour: 0.04, day: 1, week: 7, month: 30, quarter: 91, year: 365 }[range.unit] * range.count;
+    const days =
+      { minute: 0.001, hour: 0.04, day: 1, week: 7, month: 30, quarter: 91, year: 365 }[range.unit] *
+      range.count;
     return days <= 2 ? 'hour' : days <= 93 ? 'day' : days <= 731 ? 'month' : 'year';
   }
   if (range?.kind === 'absolute' && range.from && range.to) {
@@ -977,12 +1501,24 @@ function tidy(spec: QuerySpec): QuerySpec {
   };
 }
 
-function stripAggregate(a: QuerySpec['aggregates'][number], fn: (c: ColumnRef) => ColumnRef): QuerySpec['aggregates'][number] {
+function stripAggregate(
+  a: QuerySpec['aggregates'][number],
+  fn: (c: ColumnRef) => ColumnRef,
+): QuerySpec['aggregates'][number] {
   const e = a.expression;
   return {
     ...a,
     ...(a.column ? { column: fn(a.column) } : {}),
-    ...(e ? { expression: e.op === 'elapsed' ? { ...e, from: fn(e.from), to: fn(e.to) } : e.op === 'scale' ? { ...e, column: fn(e.column) } : { ...e, left: fn(e.left), right: fn(e.right) } } : {}),
+    ...(e
+      ? {
+          expression:
+            e.op === 'elapsed'
+              ? { ...e, from: fn(e.from), to: fn(e.to) }
+              : e.op === 'scale'
+                ? { ...e, column: fn(e.column) }
+                : { ...e, left: fn(e.left), right: fn(e.right) },
+        }
+      : {}),
     ...(a.where ? { where: mapOuterColumns(a.where, fn) } : {}),
   };
 }
@@ -1000,23 +1536,54 @@ function qualify(spec: QuerySpec): QuerySpec {
   };
 }
 
-function orderFor(pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>, aggregates: QuerySpec['aggregates'], groups: QuerySpec['group_by'], having: QuerySpec['having'] = []): Pick<QuerySpec, 'order_by' | 'limit'> {
-  if (pieces.listOrder) return { order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }], limit: pieces.listOrder.limit };
+function orderFor(
+  pieces: Pick<Pieces, 'orderMeasure' | 'listOrder'>,
+  aggregates: QuerySpec['aggregates'],
+  groups: QuerySpec['group_by'],
+  having: QuerySpec['having'] = [],
+): Pick<QuerySpec, 'order_by' | 'limit'> {
+  if (pieces.listOrder)
+    return {
+      order_by: [{ ref: pieces.listOrder.column.column, direction: pieces.listOrder.direction }],
+      limit: pieces.listOrder.limit,
+    };
   // A measure only there to filter groups (`with at least 20 tickets`) is not the one ranked when another is asked for.
   const firstAgg = aggregates.find((a) => !having.some((h) => h.ref === a.alias)) ?? aggregates[0];
   if (pieces.orderMeasure && firstAgg) {
     // Ties at a cut-off are broken by the groups' keys, then their labels, so a top N is the same on every run.
-    const ties = pieces.orderMeasure.limit === null ? [] : [...groups.filter((g) => isIdentifierName(g.column.column)), ...groups.filter((g) => !isIdentifierName(g.column.column))].map((g) => ({ ref: g.alias, direction: 'asc' as const }));
-    return { order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }, ...ties], limit: pieces.orderMeasure.limit };
+    const ties =
+      pieces.orderMeasure.limit === null
+        ? []
+        : [
+            ...groups.filter((g) => isIdentifierName(g.column.column)),
+            ...groups.filter((g) => !isIdentifierName(g.column.column)),
+          ].map((g) => ({ ref: g.alias, direction: 'asc' as const }));
+    return {
+      order_by: [{ ref: firstAgg.alias, direction: pieces.orderMeasure.direction }, ...ties],
+      limit: pieces.orderMeasure.limit,
+    };
   }
   const timeGroup = groups.find((g) => g.time_bucket);
   // A series split by a category reads period by period, the categories in the same order in each.
-  if (timeGroup) return { order_by: [{ ref: timeGroup.alias, direction: 'asc' }, ...groups.filter((g) => !g.time_bucket).map((g) => ({ ref: g.alias, direction: 'asc' as const }))], limit: null };
-  if (groups.length > 0 && firstAgg) return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }], limit: null };
+  if (timeGroup)
+    return {
+      order_by: [
+        { ref: timeGroup.alias, direction: 'asc' },
+        ...groups.filter((g) => !g.time_bucket).map((g) => ({ ref: g.alias, direction: 'asc' as const })),
+      ],
+      limit: null,
+    };
+  if (groups.length > 0 && firstAgg)
+    return { order_by: [{ ref: firstAgg.alias, direction: 'desc' }], limit: null };
   return { order_by: [], limit: null };
 }
 
-function chartFor(intent: Intent, request: PlanRequest, spec: QuerySpec, previous: ChartType | null): ChartType | null {
+function chartFor(
+  intent: Intent,
+  request: PlanRequest,
+  spec: QuerySpec,
+  previous: ChartType | null,
+): ChartType | null {
   if (intent.chart && intent.chart !== 'auto') return intent.chart;
   if (intent.chart === 'auto' || request.chartRequested || previous) {
     if (previous && intent.chart === null) return previous;
@@ -1047,7 +1614,14 @@ function readsAsCount(intent: Intent): boolean {
   );
 }
 
-const EXCLUDING_OPS = new Set<Condition['op']>(['neq', 'not_in', 'not_exists', 'is_null', 'is_not_null', 'not']);
+const EXCLUDING_OPS = new Set<Condition['op']>([
+  'neq',
+  'not_in',
+  'not_exists',
+  'is_null',
+  'is_not_null',
+  'not',
+]);
 
 function conditionsOf(spec: QuerySpec): Condition[] {
   const out: Condition[] = [];
@@ -1067,18 +1641,38 @@ function conditionsOf(spec: QuerySpec): Condition[] {
  * answered with rows, a `top 5` without its limit. Each is a misreading that would still return a
  * plausible table, so the plan is refused instead.
  */
-function droppedMeaning(intent: Intent, spec: QuerySpec, question: string, lex: Lexicon, now: Date, collapsedPerUnit: boolean): string | null {
+function droppedMeaning(
+  intent: Intent,
+  spec: QuerySpec,
+  question: string,
+  lex: Lexicon,
+  now: Date,
+  collapsedPerUnit: boolean,
+): string | null {
   const text = question.toLowerCase();
   const snapshot = /\b(as of|as at|at the (?:end|start|beginning|close) of)\b/.exec(text);
-  if (snapshot && intent.time) return `I cannot tell how things stood at a past date ('${snapshot[1]}'): I count rows by when they happened, not what was true on a given day.`;
+  if (snapshot && intent.time)
+    return `I cannot tell how things stood at a past date ('${snapshot[1]}'): I count rows by when they happened, not what was true on a given day.`;
   const negation = intent.negations[0];
   // A negated flag (`no longer active`) is carried as the flag being false.
-  if (negation && !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op) || (c.op === 'eq' && c.value === false))) return `I could not tell what '${negation}' leaves out here.`;
-  if (intent.arithmetic.length > 0) return `I cannot yet combine measures with '${intent.arithmetic[0]}': ask for each total on its own.`;
-  if (intent.eventNouns.length > 1) return `${intent.eventNouns.map((w) => `'${w}'`).join(' and ')} are counted by different dates: ask about each on its own.`;
-  if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden)) return 'This asks how many, but I could only read it as a list of rows.';
+  if (
+    negation &&
+    !conditionsOf(spec).some((c) => EXCLUDING_OPS.has(c.op) || (c.op === 'eq' && c.value === false))
+  )
+    return `I could not tell what '${negation}' leaves out here.`;
+  if (intent.arithmetic.length > 0)
+    return `I cannot yet combine measures with '${intent.arithmetic[0]}': ask for each total on its own.`;
+  if (intent.eventNouns.length > 1)
+    return `${intent.eventNouns.map((w) => `'${w}'`).join(' and ')} are counted by different dates: ask about each on its own.`;
+  if (intent.asksCount && !spec.aggregates.some((a) => !a.hidden))
+    return 'This asks how many, but I could only read it as a list of rows.';
   const ranksNothing = spec.aggregates.length > 0 && spec.group_by.length === 0;
-  if (intent.order?.by === 'measure' && intent.order.limit !== null && ((spec.limit === null && spec.limit_per_group === null) || ranksNothing)) return `I could not tell what to rank for the top ${intent.order.limit}.`;
+  if (
+    intent.order?.by === 'measure' &&
+    intent.order.limit !== null &&
+    ((spec.limit === null && spec.limit_per_group === null) || ranksNothing)
+  )
+    return `I could not tell what to rank for the top ${intent.order.limit}.`;
   return (
     droppedMeasure(spec, text) ??
     droppedBreakdown(spec, text, collapsedPerUnit) ??
@@ -1091,13 +1685,18 @@ function droppedMeaning(intent: Intent, spec: QuerySpec, question: string, lex: 
   );
 }
 
-const SUPERLATIVE = /\b(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst|longest|shortest|oldest|newest|earliest|busiest|cheapest|priciest|top|bottom|[a-z]+est-[a-z]+)\b/;
+const SUPERLATIVE =
+  /\b(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst|longest|shortest|oldest|newest|earliest|busiest|cheapest|priciest|top|bottom|[a-z]+est-[a-z]+)\b/;
 
 /** `longest-serving employee in each department`, `the most common tag`: a superlative with nothing ranked, kept or taken as an extreme. */
 function droppedRanking(spec: QuerySpec, text: string): string | null {
   const said = SUPERLATIVE.exec(text.replace(/\bat (least|most)\b/g, ''));
   if (!said) return null;
-  const ranks = spec.limit !== null || spec.limit_per_group !== null || spec.aggregates.some((a) => a.fn === 'max' || a.fn === 'min') || /\b(rank|ranked|ranking|sort|sorted|ordered by|in order)\b/.test(text);
+  const ranks =
+    spec.limit !== null ||
+    spec.limit_per_group !== null ||
+    spec.aggregates.some((a) => a.fn === 'max' || a.fn === 'min') ||
+    /\b(rank|ranked|ranking|sort|sorted|ordered by|in order)\b/.test(text);
   return ranks ? null : `I could not tell what '${said[1]}' ranks here.`;
 }
 
@@ -1111,7 +1710,8 @@ function nameWords(column: string): string[] {
   return column.split(/[._]/).filter((w) => w.length > 2 && !GENERIC_LEAF.test(w));
 }
 
-const GROUPING_CUE = /\b(by|per|each|every|across|which|what|where|who|top|bottom|most|least|breakdown|broken|split|among|compare|vs|versus|distribution|group|grouped)\b/;
+const GROUPING_CUE =
+  /\b(by|per|each|every|across|which|what|where|who|top|bottom|most|least|breakdown|broken|split|among|compare|vs|versus|distribution|group|grouped)\b/;
 
 /**
  * A split the question did not ask for: every value of an amount or a price (`by discount_pct, amount`),
@@ -1120,36 +1720,68 @@ const GROUPING_CUE = /\b(by|per|each|every|across|which|what|where|who|top|botto
  */
 function unaskedGrouping(intent: Intent, spec: QuerySpec, text: string, lex: Lexicon): string | null {
   const groups = spec.group_by.filter((g) => !g.time_bucket);
-  const said = (column: string) => nameWords(column).some((w) => new RegExp(`\\b(?:by|per|each|every|across)\\s+(?:[a-z]+,?\\s+){0,3}${w}`).test(text));
+  const said = (column: string) =>
+    nameWords(column).some((w) =>
+      new RegExp(`\\b(?:by|per|each|every|across)\\s+(?:[a-z]+,?\\s+){0,3}${w}`).test(text),
+    );
   // Identifiers are the rows shown when they are ranked or filtered (`hosts with over 30 requests`).
   const ranksOrFilters = spec.having.length > 0 || spec.limit !== null;
   for (const g of groups) {
     const table = lex.schema.tables.find((t) => t.name === (g.column.table ?? spec.source));
     const column = table?.columns.find((c) => c.name === g.column.column);
     if (!table || !column) continue;
-    const amount = isMeasure(table, column) && (/^(double|float|real|numeric|decimal|money|scaled_float|half_float)/i.test(column.type) || ADDITIVE.test(column.name) || isAveraged(column.name));
-    if (amount && !said(column.name)) return `I could not tell why the answer would be split by every value of ${column.name}.`;
+    const amount =
+      isMeasure(table, column) &&
+      (/^(double|float|real|numeric|decimal|money|scaled_float|half_float)/i.test(column.type) ||
+        ADDITIVE.test(column.name) ||
+        isAveraged(column.name));
+    if (amount && !said(column.name))
+      return `I could not tell why the answer would be split by every value of ${column.name}.`;
     const identifier = isIdentifierName(column.name) || table.primary_key.includes(column.name);
     const isForeignKey = table.foreign_keys.some((fk) => fk.columns.includes(column.name));
-    const pairedWithLabel = groups.some((other) => other !== g && (other.column.table ?? spec.source) === (g.column.table ?? spec.source) && namespaceOf(other.column.column) === namespaceOf(g.column.column));
-    if (identifier && !isForeignKey && !pairedWithLabel && !said(column.name) && !(ranksOrFilters && namedAsSubject(column.name, text)) && !/\bids?\b/.test(text)) return `I could not tell why the answer would list every ${column.name}.`;
+    const pairedWithLabel = groups.some(
+      (other) =>
+        other !== g &&
+        (other.column.table ?? spec.source) === (g.column.table ?? spec.source) &&
+        namespaceOf(other.column.column) === namespaceOf(g.column.column),
+    );
+    if (
+      identifier &&
+      !isForeignKey &&
+      !pairedWithLabel &&
+      !said(column.name) &&
+      !(ranksOrFilters && namedAsSubject(column.name, text)) &&
+      !/\bids?\b/.test(text)
+    )
+      return `I could not tell why the answer would list every ${column.name}.`;
   }
-  if (intent.asksCount && groups.length > 0 && !GROUPING_CUE.test(text)) return 'This asks how many, but I could only read it split by values nobody asked for.';
+  if (intent.asksCount && groups.length > 0 && !GROUPING_CUE.test(text))
+    return 'This asks how many, but I could only read it split by values nobody asked for.';
   return null;
 }
 
 /** `hosts with over 30 requests` names users as what is listed; `regions with 80 sessions` only counts sessions. */
 function namedAsSubject(column: string, text: string): boolean {
-  return nameWords(column).some((w) => [...text.matchAll(new RegExp(`(\\S+\\s+)?(?:\\S+\\s+)?\\b${w}s?\\b`, 'g'))].some((m) => !/\d/.test(m[0].split(/\s+/).slice(0, -1).join(' '))));
+  return nameWords(column).some((w) =>
+    [...text.matchAll(new RegExp(`(\\S+\\s+)?(?:\\S+\\s+)?\\b${w}s?\\b`, 'g'))].some(
+      (m) => !/\d/.test(m[0].split(/\s+/).slice(0, -1).join(' ')),
+    ),
+  );
 }
 
 /** Asked as a question (`what did we bill?`), every column of every row answers only a request for rows (`list`, `show`, `latest`). */
 function unaskedRows(spec: QuerySpec, text: string): string | null {
   if (spec.aggregates.length > 0 || spec.group_by.length > 0 || spec.columns.length > 0) return null;
-  const asked = text.includes('?') || /^\s*(what|how|did|does|do|is|are|was|were|when|why|can|could)\b/.test(text);
+  const asked =
+    text.includes('?') || /^\s*(what|how|did|does|do|is|are|was|were|when|why|can|could)\b/.test(text);
   if (!asked) return null;
-  const asksRows = /\b(list|show|display|give|which|find|see|view|get|fetch|pull|print|export|all|every|rows|records|entries|details|latest|recent|newest|oldest|last \d+|first \d+|what are|what were)\b/.test(text);
-  return asksRows ? null : 'I could only read this as a list of rows, and the question does not ask for rows.';
+  const asksRows =
+    /\b(list|show|display|give|which|find|see|view|get|fetch|pull|print|export|all|every|rows|records|entries|details|latest|recent|newest|oldest|last \d+|first \d+|what are|what were)\b/.test(
+      text,
+    );
+  return asksRows
+    ? null
+    : 'I could only read this as a list of rows, and the question does not ask for rows.';
 }
 
 /** Name parts that say what kind of value a column holds, not what it is about. */
@@ -1161,9 +1793,11 @@ function droppedMeasure(spec: QuerySpec, text: string): string | null {
   const averaged = /\b(?<!above |below |than )(average|avg|mean)\b/.exec(text);
   if (averaged && !fns.has('avg')) return `I could not tell what '${averaged[1]}' is taken of here.`;
   const percentile = /\b(median|percentile|p\d{1,2})\b/.exec(text);
-  if (percentile && !fns.has('median') && !fns.has('percentile')) return `I could not tell what the '${percentile[1]}' is taken of here.`;
+  if (percentile && !fns.has('median') && !fns.has('percentile'))
+    return `I could not tell what the '${percentile[1]}' is taken of here.`;
   const amount = /\bhow (much|long)\b(?! ago)/.exec(text);
-  if (amount && ![...fns].some((fn) => fn !== 'count' && fn !== 'count_distinct')) return `This asks how ${amount[1]}, but I could only read it as ${spec.aggregates.length > 0 ? 'a count' : 'a list of rows'}.`;
+  if (amount && ![...fns].some((fn) => fn !== 'count' && fn !== 'count_distinct'))
+    return `This asks how ${amount[1]}, but I could only read it as ${spec.aggregates.length > 0 ? 'a count' : 'a list of rows'}.`;
   return null;
 }
 
@@ -1171,18 +1805,29 @@ function droppedMeasure(spec: QuerySpec, text: string): string | null {
 function droppedBreakdown(spec: QuerySpec, text: string, collapsedPerUnit: boolean): string | null {
   // A breakdown answered with rows (`browser breakdown of sessions` as a list of sessions) drops it too.
   const breakdown = /\b(breakdown|broken down|split (?:up )?by|distribution)\b/.exec(text);
-  if (breakdown && spec.aggregates.length === 0 && spec.group_by.length === 0) return `I could not tell what to break down ('${breakdown[1]}').`;
-  if (spec.aggregates.length === 0 || spec.group_by.length > 0 || spec.limit_per_group !== null || collapsedPerUnit) return null;
+  if (breakdown && spec.aggregates.length === 0 && spec.group_by.length === 0)
+    return `I could not tell what to break down ('${breakdown[1]}').`;
+  if (
+    spec.aggregates.length === 0 ||
+    spec.group_by.length > 0 ||
+    spec.limit_per_group !== null ||
+    collapsedPerUnit
+  )
+    return null;
   const cue = /\b(per|each|every|breakdown|broken down|split (?:up )?by|by each)\b/.exec(text);
   return cue ? `I could not tell what to break the answer down by ('${cue[1]}').` : null;
 }
 
 /** `list agents hired before 2022`, `customers who had an urgent ticket`: rows were asked for, and a count would answer another question. */
 function countForList(intent: Intent, spec: QuerySpec, text: string, lex: Lexicon): string | null {
-  const onlyCounts = spec.aggregates.length > 0 && spec.aggregates.every((a) => a.fn === 'count' || a.fn === 'count_distinct') && spec.group_by.length === 0;
+  const onlyCounts =
+    spec.aggregates.length > 0 &&
+    spec.aggregates.every((a) => a.fn === 'count' || a.fn === 'count_distinct') &&
+    spec.group_by.length === 0;
   if (!onlyCounts || intent.asksCount || /\b(count|number|total|tally|volume|many)\b/.test(text)) return null;
   const relative = /\b([a-z]+) (?:who|that) /.exec(text)?.[1];
-  const namesRows = relative !== undefined && (lex.tables.get(lemma(relative)) ?? lex.tables.get(relative) ?? []).length > 0;
+  const namesRows =
+    relative !== undefined && (lex.tables.get(lemma(relative)) ?? lex.tables.get(relative) ?? []).length > 0;
   const asksRows = /^\s*(?:please\s+)?(?:list|show|which|who|give me|what are)\b/.test(text) || namesRows;
   return asksRows ? 'This asks for the rows themselves, but I could only read it as a count of them.' : null;
 }
@@ -1191,16 +1836,32 @@ function countForList(intent: Intent, spec: QuerySpec, text: string, lex: Lexico
  * `top 3 customers by tickets in each region`, `which organizations paid more than ...`, `each department`: the
  * entity said after the ranking or choice must be what the answer shows, or the plan ranks something else.
  */
-function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPerUnit: boolean): string | null {
-  const shown = [...spec.group_by.map((g) => g.column), ...spec.columns].map((c) => ({ table: c.table ?? spec.source, column: c.column }));
-  const measured = new Set(spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)));
-  const columnsOf = (word: string | undefined) => (word ? (lex.columns.get(lemma(word)) ?? lex.columns.get(word) ?? []) : []);
+function unshownSubject(
+  spec: QuerySpec,
+  text: string,
+  lex: Lexicon,
+  collapsedPerUnit: boolean,
+): string | null {
+  const shown = [...spec.group_by.map((g) => g.column), ...spec.columns].map((c) => ({
+    table: c.table ?? spec.source,
+    column: c.column,
+  }));
+  const measured = new Set(
+    spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)),
+  );
+  const columnsOf = (word: string | undefined) =>
+    word ? (lex.columns.get(lemma(word)) ?? lex.columns.get(word) ?? []) : [];
   // A table is shown by what identifies its rows (its label or key), not by any of its columns (`customers` by region is regions),
   // or by a foreign key to it (`orders per customer` without joins: the customer_id).
   const identifies = (t: SchemaTable, c: { table: string; column: string }) =>
     (c.table === t.name && (c.column === labelColumn(t)?.name || t.primary_key.includes(c.column))) ||
-    !!lex.schema.tables.find((x) => x.name === c.table)?.foreign_keys.some((fk) => fk.references.table === t.name && fk.columns.length === 1 && fk.columns[0] === c.column);
-  const cues = /\b(?:top|bottom|which|each|every|per|most (?:common|frequent|popular|used)|(?:the|which) \d+|(?:first|last|top|bottom) \d+)\s+((?:[a-z][a-z'-]*\s*){1,3})/g;
+    !!lex.schema.tables
+      .find((x) => x.name === c.table)
+      ?.foreign_keys.some(
+        (fk) => fk.references.table === t.name && fk.columns.length === 1 && fk.columns[0] === c.column,
+      );
+  const cues =
+    /\b(?:top|bottom|which|each|every|per|most (?:common|frequent|popular|used)|(?:the|which) \d+|(?:first|last|top|bottom) \d+)\s+((?:[a-z][a-z'-]*\s*){1,3})/g;
   for (const m of text.matchAll(cues)) {
     const unitCue = /^(per|each|every)\b/.test(m[0]);
     if (collapsedPerUnit && unitCue) continue;
@@ -1216,8 +1877,19 @@ function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPe
       if (tables.length === 0 && columns.length === 0) continue;
       // `median seats per subscription`: the rows whose column is measured, each one the unit of the measure.
       if (unitCue && tables.some((t) => measured.has(t.name))) break;
-      const tableShown = tables.some((t) => shown.some((c) => identifies(t, c)) || (spec.source === t.name && spec.aggregates.length === 0 && spec.group_by.length === 0));
-      const columnShown = columns.some((cand) => shown.some((c) => c.table === cand.table.name && (c.column === cand.column.name || (cand.column.name.includes('.') && namespaceOf(c.column) === namespaceOf(cand.column.name)))));
+      const tableShown = tables.some(
+        (t) =>
+          shown.some((c) => identifies(t, c)) ||
+          (spec.source === t.name && spec.aggregates.length === 0 && spec.group_by.length === 0),
+      );
+      const columnShown = columns.some((cand) =>
+        shown.some(
+          (c) =>
+            c.table === cand.table.name &&
+            (c.column === cand.column.name ||
+              (cand.column.name.includes('.') && namespaceOf(c.column) === namespaceOf(cand.column.name))),
+        ),
+      );
       if (!tableShown && !columnShown) return `I could not tell how to show each '${word}' in the answer.`;
       break;
     }
@@ -1228,13 +1900,34 @@ function unshownSubject(spec: QuerySpec, text: string, lex: Lexicon, collapsedPe
 const TIME_UNIT_WORDS = /^(?:second|minute|hour|day|week|month|quarter|year)s?$/;
 
 /** Words between a ranking cue and its subject that name nothing: `top 5 most active customers`. */
-const GRAMMAR_FOR_SUBJECT = new Set(['most', 'least', 'the', 'of', 'our', 'my', 'all', 'one', 'single', 'highest', 'lowest', 'biggest', 'largest', 'smallest', 'best', 'worst', 'busiest', 'different']);
+const GRAMMAR_FOR_SUBJECT = new Set([
+  'most',
+  'least',
+  'the',
+  'of',
+  'our',
+  'my',
+  'all',
+  'one',
+  'single',
+  'highest',
+  'lowest',
+  'biggest',
+  'largest',
+  'smallest',
+  'best',
+  'worst',
+  'busiest',
+  'different',
+]);
 
 /** A year said in the question (`left during 2024`) must be inside the period the plan reads. */
 function droppedYear(spec: QuerySpec, text: string, now: Date): string | null {
   const conditions = conditionsOf(spec);
   const ranges = conditions.flatMap((c) => (c.op === 'time_range' ? [rangeBounds(c.range, now)] : []));
-  const valuesSaid = conditions.flatMap((c) => ('value' in c ? [String(c.value)] : 'values' in c ? c.values.map(String) : []));
+  const valuesSaid = conditions.flatMap((c) =>
+    'value' in c ? [String(c.value)] : 'values' in c ? c.values.map(String) : [],
+  );
   const bucketed = spec.group_by.some((g) => g.time_bucket);
   for (const m of text.matchAll(/\b((?:19|20)\d{2})\b/g)) {
     const year = Number(m[1]);
@@ -1242,15 +1935,24 @@ function droppedYear(spec: QuerySpec, text: string, now: Date): string | null {
     const start = Date.UTC(year, 0, 1);
     const end = Date.UTC(year + 1, 0, 1);
     // `before 2020` ends where the year starts, `after 2020` starts where it ends: the year bounds the period.
-    const inside = ranges.some((r) => (r.from < end && r.to > start) || [r.from, r.to].some((edge) => edge === start || edge === end));
-    if (!inside && !(bucketed && ranges.length === 0)) return `I could not place ${year} in the period I read.`;
+    const inside = ranges.some(
+      (r) => (r.from < end && r.to > start) || [r.from, r.to].some((edge) => edge === start || edge === end),
+    );
+    if (!inside && !(bucketed && ranges.length === 0))
+      return `I could not place ${year} in the period I read.`;
   }
   return null;
 }
 
-function rangeBounds(range: Extract<Condition, { op: 'time_range' }>['range'], now: Date): { from: number; to: number } {
+function rangeBounds(
+  range: Extract<Condition, { op: 'time_range' }>['range'],
+  now: Date,
+): { from: number; to: number } {
   const pinned = range.kind === 'absolute' ? range : pinRange(range, now);
-  return { from: pinned.from ? Date.parse(pinned.from) : -Infinity, to: pinned.to ? Date.parse(pinned.to) : Infinity };
+  return {
+    from: pinned.from ? Date.parse(pinned.from) : -Infinity,
+    to: pinned.to ? Date.parse(pinned.to) : Infinity,
+  };
 }
 
 /** Verbs of money that has changed hands: only what was paid counts, by the date it was paid. */
@@ -1263,14 +1965,24 @@ const RECEIVED = /\b(spent|spend|spends|spending|paid|pay|pays|collected|collect
  */
 function paidOnly(spec: QuerySpec, schema: PlannerSchema, question: string): QuerySpec {
   if (!RECEIVED.test(question.toLowerCase())) return spec;
-  const summed = [...new Set(spec.aggregates.filter((a) => a.fn === 'sum' && a.column).map((a) => a.column!.table ?? spec.source))];
+  const summed = [
+    ...new Set(
+      spec.aggregates.filter((a) => a.fn === 'sum' && a.column).map((a) => a.column!.table ?? spec.source),
+    ),
+  ];
   if (summed.length !== 1) return spec;
   const table = schema.tables.find((t) => t.name === summed[0]);
   if (!table) return spec;
   const paid = inState(spec, table, /^paid$/i) ?? spec;
-  const paidDate = table.columns.find((c) => c.queryable && isTimeType(c.type) && /(^|[._])paid(_(at|on|date))?$/.test(c.name));
+  const paidDate = table.columns.find(
+    (c) => c.queryable && isTimeType(c.type) && /(^|[._])paid(_(at|on|date))?$/.test(c.name),
+  );
   if (!paidDate) return paid;
-  const leaves = flatten(paid.filter).map((l) => (l.op === 'time_range' && (l.column.table ?? spec.source) === table.name ? { ...l, column: columnIn(spec, table, paidDate.name) } : l));
+  const leaves = flatten(paid.filter).map((l) =>
+    l.op === 'time_range' && (l.column.table ?? spec.source) === table.name
+      ? { ...l, column: columnIn(spec, table, paidDate.name) }
+      : l,
+  );
   return { ...paid, filter: andOf(leaves) };
 }
 
@@ -1283,7 +1995,14 @@ const TAKEN = /\b(took|taken|used)\b/;
  */
 function grantedOnly(spec: QuerySpec, schema: PlannerSchema, question: string): QuerySpec {
   if (!TAKEN.test(question.toLowerCase())) return spec;
-  const measured = [...new Set([...spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)), ...flatten(spec.filter).flatMap((l) => ('column' in l && l.op === 'eq' ? [l.column.table ?? spec.source] : []))])];
+  const measured = [
+    ...new Set([
+      ...spec.aggregates.flatMap((a) => measuredColumns(a).map((c) => c.table ?? spec.source)),
+      ...flatten(spec.filter).flatMap((l) =>
+        'column' in l && l.op === 'eq' ? [l.column.table ?? spec.source] : [],
+      ),
+    ]),
+  ];
   for (const name of measured) {
     const table = schema.tables.find((t) => t.name === name);
     const approved = table ? inState(spec, table, /^approved$/i) : null;
@@ -1309,7 +2028,10 @@ function inState(spec: QuerySpec, table: SchemaTable, state: RegExp): QuerySpec 
     if (value === undefined) continue;
     const leaves = flatten(spec.filter);
     if (leaves.some((l) => 'column' in l && l.column.column === status.name)) return null;
-    return { ...spec, filter: andOf([...leaves, { op: 'eq', column: columnIn(spec, table, status.name), value }]) };
+    return {
+      ...spec,
+      filter: andOf([...leaves, { op: 'eq', column: columnIn(spec, table, status.name), value }]),
+    };
   }
   return null;
 }
@@ -1321,16 +2043,38 @@ function inState(spec: QuerySpec, table: SchemaTable, state: RegExp): QuerySpec 
  * plan can say it.
  */
 function perUnitAverage(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
-  if (spec.group_by.length !== 1 || spec.group_by[0]!.time_bucket || spec.aggregates.length === 0) return spec;
+  if (spec.group_by.length !== 1 || spec.group_by[0]!.time_bucket || spec.aggregates.length === 0)
+    return spec;
   const group = spec.group_by[0]!.column;
   const table = schema.tables.find((t) => t.name === (group.table ?? spec.source));
-  const isIdentifier = isIdentifierName(group.column) || (table?.primary_key.length === 1 && table.primary_key[0] === group.column);
-  if (!isIdentifier || !spec.aggregates.every((a) => a.fn === 'avg' || a.fn === 'median' || a.fn === 'percentile')) return spec;
-  const namespace = group.column.includes('.') ? group.column.slice(0, group.column.lastIndexOf('.') + 1) : null;
-  const sameUnit = spec.aggregates.every((a) => measuredColumns(a).every((c) => (namespace ? c.column.startsWith(namespace) : (c.table ?? spec.source) === (group.table ?? spec.source))));
-  if (!sameUnit) throw unanswerable(schema, `An average per ${group.column.replace(/[._]id$/, '')} is a total divided by their number, which I cannot compute yet: ask for the total and the number apart.`);
+  const isIdentifier =
+    isIdentifierName(group.column) ||
+    (table?.primary_key.length === 1 && table.primary_key[0] === group.column);
+  if (
+    !isIdentifier ||
+    !spec.aggregates.every((a) => a.fn === 'avg' || a.fn === 'median' || a.fn === 'percentile')
+  )
+    return spec;
+  const namespace = group.column.includes('.')
+    ? group.column.slice(0, group.column.lastIndexOf('.') + 1)
+    : null;
+  const sameUnit = spec.aggregates.every((a) =>
+    measuredColumns(a).every((c) =>
+      namespace ? c.column.startsWith(namespace) : (c.table ?? spec.source) === (group.table ?? spec.source),
+    ),
+  );
+  if (!sameUnit)
+    throw unanswerable(
+      schema,
+      `An average per ${group.column.replace(/[._]id$/, '')} is a total divided by their number, which I cannot compute yet: ask for the total and the number apart.`,
+    );
   const alias = spec.group_by[0]!.alias;
-  return { ...spec, group_by: [], order_by: spec.order_by.filter((o) => o.ref !== alias && !spec.aggregates.some((a) => a.alias === o.ref)), limit: null };
+  return {
+    ...spec,
+    group_by: [],
+    order_by: spec.order_by.filter((o) => o.ref !== alias && !spec.aggregates.some((a) => a.alias === o.ref)),
+    limit: null,
+  };
 }
 
 /**
@@ -1346,30 +2090,68 @@ function countAtJoinedGrain(spec: QuerySpec, schema: PlannerSchema): QuerySpec {
   if (source.primary_key.length === 0) {
     // An index's documents have no declared key, but `run.id` in `ci-runs-*` is each document's own:
     // a group on it is one document. `top labels of cancelled runs` counts per label.
-    const own = (g: QuerySpec['group_by'][number]): boolean => !g.time_bucket && isIdentifierName(g.column.column) && tableWords(source).includes(lemma(g.column.column.replace(/[._]id$/i, '').split('.').pop() ?? ''));
+    const own = (g: QuerySpec['group_by'][number]): boolean =>
+      !g.time_bucket &&
+      isIdentifierName(g.column.column) &&
+      tableWords(source).includes(
+        lemma(
+          g.column.column
+            .replace(/[._]id$/i, '')
+            .split('.')
+            .pop() ?? '',
+        ),
+      );
     if (!spec.group_by.some(own)) return spec;
     const kept = spec.group_by.filter((g) => !own(g));
     if (kept.length === 0) throw countsOnceEach(source, schema);
     const dropped = new Set(spec.group_by.filter(own).map((g) => g.alias));
     const partition = spec.limit_per_group?.partition_by.filter((p) => !dropped.has(p)) ?? [];
-    return { ...spec, group_by: kept, order_by: spec.order_by.filter((o) => !dropped.has(o.ref)), limit_per_group: spec.limit_per_group && partition.length > 0 ? { ...spec.limit_per_group, partition_by: partition } : null, filter: andOf(flatten(spec.filter).filter((c) => !(c.op === 'is_not_null' && spec.group_by.some((g) => own(g) && sameColumn(g.column, c.column))))) };
+    return {
+      ...spec,
+      group_by: kept,
+      order_by: spec.order_by.filter((o) => !dropped.has(o.ref)),
+      limit_per_group:
+        spec.limit_per_group && partition.length > 0
+          ? { ...spec.limit_per_group, partition_by: partition }
+          : null,
+      filter: andOf(
+        flatten(spec.filter).filter(
+          (c) =>
+            !(c.op === 'is_not_null' && spec.group_by.some((g) => own(g) && sameColumn(g.column, c.column))),
+        ),
+      ),
+    };
   }
-  const perSourceRow = source.primary_key.every((k) => spec.group_by.some((g) => !g.time_bucket && (g.column.table ?? spec.source) === source.name && g.column.column === k));
+  const perSourceRow = source.primary_key.every((k) =>
+    spec.group_by.some(
+      (g) => !g.time_bucket && (g.column.table ?? spec.source) === source.name && g.column.column === k,
+    ),
+  );
   if (!perSourceRow) return spec;
   if (spec.joins.length === 0) throw countsOnceEach(source, schema);
-  const keyJoined = (t: SchemaTable): boolean => spec.joins.some((j) => j.on.some((o) => [o.left, o.right].some((c) => c.table === t.name && t.primary_key.includes(c.column))));
+  const keyJoined = (t: SchemaTable): boolean =>
+    spec.joins.some((j) =>
+      j.on.some((o) => [o.left, o.right].some((c) => c.table === t.name && t.primary_key.includes(c.column))),
+    );
   const many = spec.joins
     .map((j) => schema.tables.find((t) => t.name === j.table))
     .filter((t): t is SchemaTable => !!t && t.primary_key.length === 1 && !keyJoined(t));
   if (many.length !== 1) throw countsOnceEach(source, schema);
   const counted = many[0]!;
   const aggregates = [...spec.aggregates];
-  aggregates[index] = { ...aggregates[index]!, fn: 'count_distinct', column: { table: counted.name, column: counted.primary_key[0]! } };
+  aggregates[index] = {
+    ...aggregates[index]!,
+    fn: 'count_distinct',
+    column: { table: counted.name, column: counted.primary_key[0]! },
+  };
   return { ...spec, aggregates };
 }
 
 function countsOnceEach(source: SchemaTable, schema: PlannerSchema): PlanningError {
-  return unanswerable(schema, `Counted per ${tableWords(source).join(' ')}, every one counts once: I cannot tell which rows in ${source.name} say how many times it happened.`);
+  return unanswerable(
+    schema,
+    `Counted per ${tableWords(source).join(' ')}, every one counts once: I cannot tell which rows in ${source.name} say how many times it happened.`,
+  );
 }
 
 /**
@@ -1379,13 +2161,21 @@ function countsOnceEach(source: SchemaTable, schema: PlannerSchema): PlanningErr
 function noneOf(spec: QuerySpec, absent: Condition, schema: PlannerSchema): QuerySpec {
   const listed = spec.columns[0] ?? spec.group_by[0]?.column;
   if (!listed || spec.columns.length + spec.group_by.length !== 1 || spec.aggregates.some((a) => !a.hidden)) {
-    throw unanswerable(schema, 'I can list what never had something only one value at a time: ask for one column.');
+    throw unanswerable(
+      schema,
+      'I can list what never had something only one value at a time: ask for one column.',
+    );
   }
   const name = alias(shortName(listed.column));
   return {
     ...spec,
     columns: [],
-    filter: andOf([...flatten(spec.filter).filter((c) => !(c.op === 'is_not_null' && 'column' in c && sameColumn(c.column, listed))), { op: 'is_not_null', column: listed }]),
+    filter: andOf([
+      ...flatten(spec.filter).filter(
+        (c) => !(c.op === 'is_not_null' && 'column' in c && sameColumn(c.column, listed)),
+      ),
+      { op: 'is_not_null', column: listed },
+    ]),
     group_by: [{ column: listed, alias: name }],
     aggregates: [{ fn: 'count', alias: 'matching', where: absent, hidden: true }],
     having: [{ ref: 'matching', op: 'eq', value: 0 }],
@@ -1397,7 +2187,10 @@ function noneOf(spec: QuerySpec, absent: Condition, schema: PlannerSchema): Quer
 /** `which plans ...`, `list (all) agents ...`: the question asks for rows of this table itself. */
 function asksForRowsOf(question: string, lex: Lexicon, table: SchemaTable | undefined): boolean {
   if (!table) return false;
-  const m = /^(?:please\s+)?(?:which|list|show(?:\s+me)?|give\s+me)\s+(?:all\s+|the\s+|every\s+|our\s+)*([a-z][a-z-]*)/.exec(question.toLowerCase().trim());
+  const m =
+    /^(?:please\s+)?(?:which|list|show(?:\s+me)?|give\s+me)\s+(?:all\s+|the\s+|every\s+|our\s+)*([a-z][a-z-]*)/.exec(
+      question.toLowerCase().trim(),
+    );
   const word = m?.[1];
   return !!word && (lex.tables.get(lemma(word)) ?? lex.tables.get(word) ?? []).includes(table);
 }
@@ -1407,7 +2200,9 @@ function isFollowUp(intent: Intent, request: PlanRequest): boolean {
   const previous = request.history[request.history.length - 1];
   if (!previous) return false;
   const standsAlone = intent.count !== null || intent.measures.length > 0;
-  const namesOtherTable = intent.tables.some((t) => t.name !== previous.spec.source && !previous.spec.joins.some((j) => j.table === t.name));
+  const namesOtherTable = intent.tables.some(
+    (t) => t.name !== previous.spec.source && !previous.spec.joins.some((j) => j.table === t.name),
+  );
   if (intent.anaphora) return true;
   if (namesOtherTable && standsAlone) return false;
   if (intent.followUpCue) return true;
@@ -1416,37 +2211,93 @@ function isFollowUp(intent: Intent, request: PlanRequest): boolean {
 
 function planOffline(request: PlanRequest): Plan {
   const schema = request.schema;
-  if (schema.tables.length === 0) throw new PlanningError('unanswerable', 'There are no tables or indices to query: select some in the connection schema first.');
+  if (schema.tables.length === 0)
+    throw new PlanningError(
+      'unanswerable',
+      'There are no tables or indices to query: select some in the connection schema first.',
+    );
   const lex = buildLexicon(schema);
   const intent = parseIntent(request.question, lex, request.now);
   // A question that only refines (`only for X`, `and the year before?`) needs an answered turn before it.
   const refinesOnly =
-    intent.followUpCue && intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.rowNouns.length === 0 && intent.listColumns.length === 0 && intent.related.length === 0 && intent.event === null;
+    intent.followUpCue &&
+    intent.count === null &&
+    intent.measures.length === 0 &&
+    intent.tables.length === 0 &&
+    intent.rowNouns.length === 0 &&
+    intent.listColumns.length === 0 &&
+    intent.related.length === 0 &&
+    intent.event === null;
   if ((refinesOnly || intent.anaphora) && (request.lastTurnUnanswered || request.history.length === 0)) {
-    throw new PlanningError('unanswerable', request.lastTurnUnanswered ? 'The previous question got no answer, so there is nothing for this follow-up to refine: ask it as a full question.' : 'This reads as a follow-up, but there is no earlier answer to refine: ask it as a full question.', { suggestions: suggestQuestions(schema) });
+    throw new PlanningError(
+      'unanswerable',
+      request.lastTurnUnanswered
+        ? 'The previous question got no answer, so there is nothing for this follow-up to refine: ask it as a full question.'
+        : 'This reads as a follow-up, but there is no earlier answer to refine: ask it as a full question.',
+      { suggestions: suggestQuestions(schema) },
+    );
   }
   const previousTurn = request.history[request.history.length - 1] ?? null;
   const followUp = isFollowUp(intent, request) && previousTurn !== null;
   const previous = followUp ? previousTurn.spec : null;
   if (intent.unknown.length > 0 && !followUp) {
     const first = intent.unknown[0] as string;
-    const nothingElse = intent.count === null && intent.measures.length === 0 && intent.tables.length === 0 && intent.groups.length === 0 && intent.filters.length === 0;
-    if (nothingElse || intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${first}' refers to.`);
+    const nothingElse =
+      intent.count === null &&
+      intent.measures.length === 0 &&
+      intent.tables.length === 0 &&
+      intent.groups.length === 0 &&
+      intent.filters.length === 0;
+    if (nothingElse || intent.unknown.length > 0)
+      throw unanswerable(schema, `I could not find what '${first}' refers to.`);
   }
   // Filler is ignored only around something understood: `churn by month` names nothing in the data.
-  const anchored = intent.elapsed !== null || intent.tables.length > 0 || intent.measures.length > 0 || intent.filters.length > 0 || intent.listColumns.length > 0 || intent.groups.some((g) => g.kind !== 'time') || intent.count?.cands || intent.count?.table || intent.related.length > 0;
-  if (!anchored && intent.filler.length > 0 && !followUp) throw unanswerable(schema, `I could not find what '${intent.filler[0]}' refers to.`);
-  if (intent.filler.length >= MAX_FILLER) throw unanswerable(schema, `I am not sure what '${intent.filler.slice(0, 3).join("', '")}' ask${intent.filler.length === 1 ? 's' : ''} for here.`);
-  if (followUp && intent.unknown.length > 0) throw unanswerable(schema, `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`);
+  const anchored =
+    intent.elapsed !== null ||
+    intent.tables.length > 0 ||
+    intent.measures.length > 0 ||
+    intent.filters.length > 0 ||
+    intent.listColumns.length > 0 ||
+    intent.groups.some((g) => g.kind !== 'time') ||
+    intent.count?.cands ||
+    intent.count?.table ||
+    intent.related.length > 0;
+  if (!anchored && intent.filler.length > 0 && !followUp)
+    throw unanswerable(schema, `I could not find what '${intent.filler[0]}' refers to.`);
+  if (intent.filler.length >= MAX_FILLER)
+    throw unanswerable(
+      schema,
+      `I am not sure what '${intent.filler.slice(0, 3).join("', '")}' ask${intent.filler.length === 1 ? 's' : ''} for here.`,
+    );
+  if (followUp && intent.unknown.length > 0)
+    throw unanswerable(
+      schema,
+      `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`,
+    );
   if (!intent.understood && !followUp) throw unanswerable(schema, 'I could not understand this question.');
   // People named with filters are listed by name (`contract staff in Leeds`); other rows are counted.
-  const aboutPeople = lex.people !== null && intent.tables.length > 0 && intent.tables.every((t) => t === lex.people);
-  if (!followUp && readsAsCount(intent) && !aboutPeople) intent.count = { distinct: false, cands: null, table: null };
+  const aboutPeople =
+    lex.people !== null && intent.tables.length > 0 && intent.tables.every((t) => t === lex.people);
+  if (!followUp && readsAsCount(intent) && !aboutPeople)
+    intent.count = { distinct: false, cands: null, table: null };
 
   const joins = schema.capabilities.joins;
-  const base = previous && intent.tables.length === 0 ? (schema.tables.find((t) => t.name === previous.source) ?? resolveBase(intent, schema, previous, joins)) : resolveBase(intent, schema, previous, joins);
+  const base =
+    previous && intent.tables.length === 0
+      ? (schema.tables.find((t) => t.name === previous.source) ??
+        resolveBase(intent, schema, previous, joins))
+      : resolveBase(intent, schema, previous, joins);
   const graph = fkGraph(schema, base, joins);
-  const r: Resolver = { schema, base, joins, mentioned: intent.tables, ...graph, needed: new Set(), notes: [], weak: [] };
+  const r: Resolver = {
+    schema,
+    base,
+    joins,
+    mentioned: intent.tables,
+    ...graph,
+    needed: new Set(),
+    notes: [],
+    weak: [],
+  };
   if (previous) {
     for (const j of previous.joins) {
       const t = schema.tables.find((x) => x.name === j.table);
@@ -1454,11 +2305,23 @@ function planOffline(request: PlanRequest): Plan {
     }
   }
   const pieces = resolvePieces(intent, r, request, previous);
-  if (r.weak.length > 0) throw unanswerable(schema, `I am not sure which column '${r.weak[0]}' your words refer to; name it as the data does.`);
+  if (r.weak.length > 0)
+    throw unanswerable(
+      schema,
+      `I am not sure which column '${r.weak[0]}' your words refer to; name it as the data does.`,
+    );
   // `who has taken parental leave`: the people the rows belong to, each once, by name.
   const people = lex.people;
   const peopleLabel = people ? labelColumn(people) : null;
-  const whoAsked = !previous && /^\s*who\b/i.test(request.question) && pieces.aggregates.length === 0 && pieces.groups.length === 0 && people !== null && peopleLabel !== null && base !== people && r.parents.get(people)?.from === base;
+  const whoAsked =
+    !previous &&
+    /^\s*who\b/i.test(request.question) &&
+    pieces.aggregates.length === 0 &&
+    pieces.groups.length === 0 &&
+    people !== null &&
+    peopleLabel !== null &&
+    base !== people &&
+    r.parents.get(people)?.from === base;
   if (whoAsked) use(r, people);
   // Tables joined by the new question are added to the previous turn's joins.
   const joinList = joinsFor(r);
@@ -1470,7 +2333,13 @@ function planOffline(request: PlanRequest): Plan {
     const q = (c: ColumnRef): ColumnRef => (joinList.length > 0 ? c : { column: c.column });
     let leaves = flatten(prev.filter);
     for (const leaf of pieces.leaves) {
-      leaves = leaves.filter((l) => !('column' in l) || !('column' in leaf) || l.op === 'time_range' || !sameColumn(l.column, q(leaf.column)));
+      leaves = leaves.filter(
+        (l) =>
+          !('column' in l) ||
+          !('column' in leaf) ||
+          l.op === 'time_range' ||
+          !sameColumn(l.column, q(leaf.column)),
+      );
       leaves.push(leaf);
     }
     if (pieces.timeLeaf) {
@@ -1480,8 +2349,23 @@ function planOffline(request: PlanRequest): Plan {
     const aggregates = pieces.aggregates.length > 0 ? pieces.aggregates : prev.aggregates;
     let groups = prev.group_by;
     if (pieces.groups.length > 0) {
-      groups = intent.additive ? [...prev.group_by, ...pieces.groups.filter((g) => !prev.group_by.some((p) => sameColumn(p.column, q(g.column)) && p.time_bucket === g.time_bucket))] : pieces.groups;
-      if (!intent.additive && pieces.groups.every((g) => g.time_bucket) && prev.group_by.some((g) => !g.time_bucket) && /\bnow\b/.test(request.question.toLowerCase()) === false) {
+      groups = intent.additive
+        ? [
+            ...prev.group_by,
+            ...pieces.groups.filter(
+              (g) =>
+                !prev.group_by.some(
+                  (p) => sameColumn(p.column, q(g.column)) && p.time_bucket === g.time_bucket,
+                ),
+            ),
+          ]
+        : pieces.groups;
+      if (
+        !intent.additive &&
+        pieces.groups.every((g) => g.time_bucket) &&
+        prev.group_by.some((g) => !g.time_bucket) &&
+        /\bnow\b/.test(request.question.toLowerCase()) === false
+      ) {
         groups = [...pieces.groups, ...prev.group_by.filter((g) => !g.time_bucket)];
       }
     }
@@ -1490,9 +2374,21 @@ function planOffline(request: PlanRequest): Plan {
     const shapeChanged = pieces.aggregates.length > 0 || pieces.groups.length > 0;
     if (pieces.orderMeasure || pieces.listOrder || shapeChanged) {
       const o = orderFor(pieces, aggregates, groups, pieces.having);
-      order = pieces.orderMeasure || pieces.listOrder ? o : { order_by: o.order_by, limit: o.order_by.length > 0 && prev.limit !== null && !groups.some((g) => g.time_bucket) ? prev.limit : o.limit };
+      order =
+        pieces.orderMeasure || pieces.listOrder
+          ? o
+          : {
+              order_by: o.order_by,
+              limit:
+                o.order_by.length > 0 && prev.limit !== null && !groups.some((g) => g.time_bucket)
+                  ? prev.limit
+                  : o.limit,
+            };
     }
-    if (order.order_by.some((o) => ![...aggregates, ...groups].some((x) => x.alias === o.ref)) && (aggregates.length > 0 || groups.length > 0)) {
+    if (
+      order.order_by.some((o) => ![...aggregates, ...groups].some((x) => x.alias === o.ref)) &&
+      (aggregates.length > 0 || groups.length > 0)
+    ) {
       order = orderFor({ orderMeasure: null, listOrder: null }, aggregates, groups);
     }
     spec = {
@@ -1502,9 +2398,17 @@ function planOffline(request: PlanRequest): Plan {
       filter: andOf(leaves),
       group_by: groups,
       aggregates,
-      having: pieces.having.length > 0 ? pieces.having : prev.having.filter((h) => aggregates.some((a) => a.alias === h.ref)),
+      having:
+        pieces.having.length > 0
+          ? pieces.having
+          : prev.having.filter((h) => aggregates.some((a) => a.alias === h.ref)),
       ...order,
-      limit_per_group: pieces.limitPerGroup ?? (prev.limit_per_group && prev.limit_per_group.partition_by.every((p) => groups.some((g) => g.alias === p)) ? prev.limit_per_group : null),
+      limit_per_group:
+        pieces.limitPerGroup ??
+        (prev.limit_per_group &&
+        prev.limit_per_group.partition_by.every((p) => groups.some((g) => g.alias === p))
+          ? prev.limit_per_group
+          : null),
     };
     notes.push(`Follow-up to '${previousTurn?.question ?? ''}'.`);
   } else {
@@ -1523,40 +2427,89 @@ function planOffline(request: PlanRequest): Plan {
     };
     if (whoAsked) {
       const name = alias(peopleLabel!.name);
-      spec = { ...spec, columns: [], group_by: [{ column: ref(people!, peopleLabel!), alias: name }], order_by: [{ ref: name, direction: 'asc' }] };
+      spec = {
+        ...spec,
+        columns: [],
+        group_by: [{ column: ref(people!, peopleLabel!), alias: name }],
+        order_by: [{ ref: name, direction: 'asc' }],
+      };
     }
-    if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+    if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked)
+      spec.aggregates = [{ fn: 'count', alias: 'count' }];
     if (spec.columns.length > 0 && spec.aggregates.length === 0) {
       // A listing keeps the sort column visible.
-      for (const o of spec.order_by) if (!spec.columns.some((c) => c.column === o.ref)) spec.columns.push({ table: base.name, column: o.ref });
+      for (const o of spec.order_by)
+        if (!spec.columns.some((c) => c.column === o.ref))
+          spec.columns.push({ table: base.name, column: o.ref });
     }
   }
-  if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked) spec.aggregates = [{ fn: 'count', alias: 'count' }];
+  if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked)
+    spec.aggregates = [{ fn: 'count', alias: 'count' }];
   // `which hosts served a purchase session`: the hosts, each once; the identifiers of the rows that
   // mention them are how they were found, not what was asked.
   const asked = /^\s*(?:which|what)\s+([a-z][a-z-]*)/i.exec(request.question)?.[1]?.toLowerCase();
   const first = spec.columns[0];
-  if (asked && first && !followUp && spec.aggregates.length === 0 && spec.group_by.length === 0 && spec.columns.length > 1 && !isIdentifierName(first.column) && identifierWords(first.column).includes(lemma(asked)) && spec.columns.slice(1).every((c) => isIdentifierName(c.column))) {
+  if (
+    asked &&
+    first &&
+    !followUp &&
+    spec.aggregates.length === 0 &&
+    spec.group_by.length === 0 &&
+    spec.columns.length > 1 &&
+    !isIdentifierName(first.column) &&
+    identifierWords(first.column).includes(lemma(asked)) &&
+    spec.columns.slice(1).every((c) => isIdentifierName(c.column))
+  ) {
     spec.columns = [first];
   }
   // `fatal log lines with the service, and when they happened`: rows listed with `when` show their time.
-  if (spec.columns.length > 0 && spec.aggregates.length === 0 && spec.group_by.length === 0 && /\bwhen\b|\bthe (?:time|date|timestamp)\b/i.test(request.question) && !/^\s*when\b/i.test(request.question)) {
+  if (
+    spec.columns.length > 0 &&
+    spec.aggregates.length === 0 &&
+    spec.group_by.length === 0 &&
+    /\bwhen\b|\bthe (?:time|date|timestamp)\b/i.test(request.question) &&
+    !/^\s*when\b/i.test(request.question)
+  ) {
     const source = schema.tables.find((t) => t.name === spec.source);
     const time = source ? timeColumnOf(source) : null;
-    if (source && time && !spec.columns.some((c) => c.column === time.name && (c.table ?? spec.source) === source.name)) spec.columns = [{ table: spec.source, column: time.name }, ...spec.columns];
+    if (
+      source &&
+      time &&
+      !spec.columns.some((c) => c.column === time.name && (c.table ?? spec.source) === source.name)
+    )
+      spec.columns = [{ table: spec.source, column: time.name }, ...spec.columns];
   }
   if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
   else if (spec.columns.length === 0) {
     // Rows of an entity are listed by its label (`which plans ...` -> plan names), not every column.
     const source = schema.tables.find((t) => t.name === spec.source);
     const label = source ? labelColumn(source) : null;
-    if (label) spec.columns = [{ table: spec.source, column: label.name }, ...spec.order_by.filter((o) => o.ref !== label.name).map((o) => ({ table: spec.source, column: o.ref }))];
-  } else if (spec.columns.length >= 1 && spec.columns.length <= 3 && !followUp && asksForRowsOf(request.question, lex, schema.tables.find((t) => t.name === spec.source))) {
+    if (label)
+      spec.columns = [
+        { table: spec.source, column: label.name },
+        ...spec.order_by
+          .filter((o) => o.ref !== label.name)
+          .map((o) => ({ table: spec.source, column: o.ref })),
+      ];
+  } else if (
+    spec.columns.length >= 1 &&
+    spec.columns.length <= 3 &&
+    !followUp &&
+    asksForRowsOf(
+      request.question,
+      lex,
+      schema.tables.find((t) => t.name === spec.source),
+    )
+  ) {
     // `which plans cost more than $50 a seat`, `list agents with their hire date`: the rows named, by
     // their label, with the columns said beside it.
     const source = schema.tables.find((t) => t.name === spec.source)!;
     const label = labelColumn(source);
-    if (label && !spec.columns.some((c) => c.column === label.name && (c.table ?? spec.source) === source.name)) spec.columns = [{ table: source.name, column: label.name }, ...spec.columns];
+    if (
+      label &&
+      !spec.columns.some((c) => c.column === label.name && (c.table ?? spec.source) === source.name)
+    )
+      spec.columns = [{ table: source.name, column: label.name }, ...spec.columns];
   } else if (spec.columns.length === 1 && spec.order_by.length === 0) {
     // `which hosts are in eu-west-1`: the distinct values of the one column asked for, not one per row.
     const only = spec.columns[0]!;
@@ -1572,9 +2525,18 @@ function planOffline(request: PlanRequest): Plan {
   }
   // A ranking, or a filter on a count, leaves out the rows whose group is unknown (`top 5 users`,
   // `clients with at least 25 visits` are clients, not "no client").
-  if ((spec.limit !== null && spec.order_by.length > 0 && spec.aggregates.length > 0) || spec.having.length > 0) {
-    const unknown = spec.group_by.filter((g) => !g.time_bucket).map((g): Condition => ({ op: 'is_not_null', column: g.column }));
-    if (unknown.length > 0) spec.filter = andOf([...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))), ...unknown]);
+  if (
+    (spec.limit !== null && spec.order_by.length > 0 && spec.aggregates.length > 0) ||
+    spec.having.length > 0
+  ) {
+    const unknown = spec.group_by
+      .filter((g) => !g.time_bucket)
+      .map((g): Condition => ({ op: 'is_not_null', column: g.column }));
+    if (unknown.length > 0)
+      spec.filter = andOf([
+        ...flatten(spec.filter).filter((c) => !unknown.some((u) => JSON.stringify(u) === JSON.stringify(c))),
+        ...unknown,
+      ]);
   }
   if (r.absent) spec = noneOf(spec, r.absent, schema);
   spec = paidOnly(spec, schema, request.question);
@@ -1585,20 +2547,35 @@ function planOffline(request: PlanRequest): Plan {
   const dropped = droppedMeaning(intent, spec, request.question, lex, request.now, collapsedPerUnit);
   if (dropped) throw unanswerable(schema, dropped);
   const errors = validateSpecAgainstSchema(spec, schema);
-  if (errors.length > 0) throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
+  if (errors.length > 0)
+    throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
   const chart = chartFor(intent, request, spec, followUp ? (previousTurn?.chart_type ?? null) : null);
-  return { spec, chart_type: chart, planner: 'offline', usage: { prompt_tokens: 0, completion_tokens: 0 }, notes, confidence: Math.max(0, 1 - 0.2 * intent.filler.length) };
+  return {
+    spec,
+    chart_type: chart,
+    planner: 'offline',
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    notes,
+    confidence: Math.max(0, 1 - 0.2 * intent.filler.length),
+  };
 }
 
 /** The planner used without an LLM: a rule-based semantic parser over the schema metadata. */
 export const offlinePlanner: Planner = {
   id: 'offline',
   plan(request: PlanRequest): Promise<Plan> {
-    if (request.signal?.aborted) return Promise.reject(new PlanningError('cancelled', 'Planning was cancelled.'));
+    if (request.signal?.aborted)
+      return Promise.reject(new PlanningError('cancelled', 'Planning was cancelled.'));
     try {
       return Promise.resolve(planOffline(request));
     } catch (e) {
-      return Promise.reject(e instanceof PlanningError ? e : new PlanningError('unanswerable', `The offline planner failed: ${(e as Error).message}`, { cause: e }));
+      return Promise.reject(
+        e instanceof PlanningError
+          ? e
+          : new PlanningError('unanswerable', `The offline planner failed: ${(e as Error).message}`, {
+              cause: e,
+            }),
+      );
     }
   },
 };

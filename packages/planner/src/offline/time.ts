@@ -11,19 +11,50 @@ export interface TimePhrase {
 }
 
 const MONTHS: Record<string, number> = {
-  january: 0, jan: 0, february: 1, feb: 1, march: 2, mar: 2, april: 3, apr: 3, may: 4, june: 5, jun: 5,
-  july: 6, jul: 6, august: 7, aug: 7, september: 8, sep: 8, sept: 8, october: 9, oct: 9, november: 10, nov: 10,
-  december: 11, dec: 11,
+  january: 0,
+  jan: 0,
+  february: 1,
+  feb: 1,
+  march: 2,
+  mar: 2,
+  april: 3,
+  apr: 3,
+  may: 4,
+  june: 5,
+  jun: 5,
+  july: 6,
+  jul: 6,
+  august: 7,
+  aug: 7,
+  september: 8,
+  sep: 8,
+  sept: 8,
+  october: 9,
+  oct: 9,
+  november: 10,
+  nov: 10,
+  december: 11,
+  dec: 11,
 };
-const MONTH_RE = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
+const MONTH_RE =
+  'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
 const UNIT_RE = 'minutes?|hours?|days?|weeks?|months?|quarters?|years?';
-const COUNT_RE = '\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred';
+const COUNT_RE =
+  '\\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|fifty|hundred';
 /** A calendar date expression: ISO day or month, `march 5, 2024`, `march 2024`, `march`, `q1 2024`, `2024`. */
 const DATE_RE = `(?:\\d{4}-\\d{2}-\\d{2}|\\d{4}-\\d{2}|(?:${MONTH_RE})(?:\\s+\\d{1,2}(?:st|nd|rd|th)?)?(?:,?\\s+(?:19|20)\\d{2})?|\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTH_RE})(?:,?\\s+(?:19|20)\\d{2})?|q[1-4](?:\\s+(?:19|20)\\d{2})?|(?:19|20)\\d{2})`;
 
 export function unitOf(word: string): TimeUnit | null {
   const w = word.replace(/s$/, '');
-  return w === 'minute' || w === 'hour' || w === 'day' || w === 'week' || w === 'month' || w === 'quarter' || w === 'year' ? w : null;
+  return w === 'minute' ||
+    w === 'hour' ||
+    w === 'day' ||
+    w === 'week' ||
+    w === 'month' ||
+    w === 'quarter' ||
+    w === 'year'
+    ? w
+    : null;
 }
 
 interface Period {
@@ -47,7 +78,12 @@ export function parsePeriod(expr: string, now: Date): Period | null {
     return { start, end: new Date(start.getTime() + 86_400_000), yearless: false };
   }
   m = /^(\d{4})-(\d{2})$/.exec(e);
-  if (m) return { start: utc(Number(m[1]), Number(m[2]) - 1), end: utc(Number(m[1]), Number(m[2])), yearless: false };
+  if (m)
+    return {
+      start: utc(Number(m[1]), Number(m[2]) - 1),
+      end: utc(Number(m[1]), Number(m[2])),
+      yearless: false,
+    };
   m = /^((?:19|20)\d{2})$/.exec(e);
   if (m) return { start: utc(Number(m[1]), 0), end: utc(Number(m[1]) + 1, 0), yearless: false };
   m = /^q([1-4])(?:\s+(\d{4}))?$/.exec(e);
@@ -56,7 +92,8 @@ export function parsePeriod(expr: string, now: Date): Period | null {
     const y = m[2] ? Number(m[2]) : now.getUTCFullYear();
     return { start: utc(y, q * 3), end: utc(y, q * 3 + 3), yearless: !m[2] };
   }
-  m = new RegExp(`^(${MONTH_RE})(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?(?:\\s+(\\d{4}))?$`).exec(e) ??
+  m =
+    new RegExp(`^(${MONTH_RE})(?:\\s+(\\d{1,2})(?:st|nd|rd|th)?)?(?:\\s+(\\d{4}))?$`).exec(e) ??
     ((): RegExpExecArray | null => {
       const r = new RegExp(`^(\\d{1,2})(?:st|nd|rd|th)?\\s+(${MONTH_RE})(?:\\s+(\\d{4}))?$`).exec(e);
       if (!r) return null;
@@ -148,7 +185,10 @@ const RULES: Rule[] = [
     },
   ],
   [
-    new RegExp(`\\b(?:between|from)\\s+(${DATE_RE})\\s+(?:and|to|until|till|through|-)\\s+(${DATE_RE})\\b`, 'g'),
+    new RegExp(
+      `\\b(?:between|from)\\s+(${DATE_RE})\\s+(?:and|to|until|till|through|-)\\s+(${DATE_RE})\\b`,
+      'g',
+    ),
     (m, now) => {
       const a = parsePeriod(m[1] as string, now);
       const b = parsePeriod(m[2] as string, now);
@@ -165,15 +205,23 @@ const RULES: Rule[] = [
     },
   ],
   [
-    new RegExp(`\\b(?:in\\s+|over\\s+|during\\s+|for\\s+|within\\s+)?(?:the\\s+)?(?:last|past|previous|trailing)\\s+(${COUNT_RE})\\s+(${UNIT_RE})\\b`, 'g'),
+    new RegExp(
+      `\\b(?:in\\s+|over\\s+|during\\s+|for\\s+|within\\s+)?(?:the\\s+)?(?:last|past|previous|trailing)\\s+(${COUNT_RE})\\s+(${UNIT_RE})\\b`,
+      'g',
+    ),
     (m) => {
       const count = parseNumberWord(m[1] as string);
       const unit = unitOf(m[2] as string);
-      return count && unit ? { kind: 'relative', unit, count: Math.min(count, 10_000), calendar: false } : null;
+      return count && unit
+        ? { kind: 'relative', unit, count: Math.min(count, 10_000), calendar: false }
+        : null;
     },
   ],
   [
-    new RegExp(`\\b(?:(?:in|over|during|within)\\s+the\\s+(?:last|past)|the\\s+past|past)\\s+(${UNIT_RE})\\b`, 'g'),
+    new RegExp(
+      `\\b(?:(?:in|over|during|within)\\s+the\\s+(?:last|past)|the\\s+past|past)\\s+(${UNIT_RE})\\b`,
+      'g',
+    ),
     (m) => {
       const unit = unitOf(m[1] as string);
       return unit ? { kind: 'relative', unit, count: 1, calendar: false } : null;
@@ -189,9 +237,16 @@ const RULES: Rule[] = [
     },
   ],
   [
-    new RegExp(`\\b(?:this|current)\\s+(${UNIT_RE})\\b|\\b(year|month|quarter|week)[\\s-]to[\\s-]date\\b|\\b(ytd|mtd|qtd)\\b|\\b(today)\\b`, 'g'),
+    new RegExp(
+      `\\b(?:this|current)\\s+(${UNIT_RE})\\b|\\b(year|month|quarter|week)[\\s-]to[\\s-]date\\b|\\b(ytd|mtd|qtd)\\b|\\b(today)\\b`,
+      'g',
+    ),
     (m) => {
-      const word = m[1] ?? m[2] ?? ({ ytd: 'year', mtd: 'month', qtd: 'quarter' } as Record<string, string>)[m[3] ?? ''] ?? (m[4] ? 'day' : '');
+      const word =
+        m[1] ??
+        m[2] ??
+        ({ ytd: 'year', mtd: 'month', qtd: 'quarter' } as Record<string, string>)[m[3] ?? ''] ??
+        (m[4] ? 'day' : '');
       const unit = unitOf(word);
       return unit ? { kind: 'relative', unit, count: 1, calendar: true } : null;
     },
@@ -204,7 +259,10 @@ const RULES: Rule[] = [
     },
   ],
   [
-    new RegExp(`\\b(?:since|from|starting|after)\\s+(?:the\\s+)?(?:start\\s+of\\s+|beginning\\s+of\\s+)?(${DATE_RE})\\b`, 'g'),
+    new RegExp(
+      `\\b(?:since|from|starting|after)\\s+(?:the\\s+)?(?:start\\s+of\\s+|beginning\\s+of\\s+)?(${DATE_RE})\\b`,
+      'g',
+    ),
     (m, now) => {
       const p = parsePeriod(m[1] as string, now);
       if (!p) return null;
@@ -220,12 +278,28 @@ const RULES: Rule[] = [
     },
   ],
   [
-    new RegExp(`\\b(?:(?:in|during|for|of|on|about|over)\\s+(?:the\\s+)?(?:year\\s+|month\\s+of\\s+)?)?(${DATE_RE})\\b`, 'g'),
+    new RegExp(
+      `\\b(?:(?:in|during|for|of|on|about|over)\\s+(?:the\\s+)?(?:year\\s+|month\\s+of\\s+)?)?(${DATE_RE})\\b`,
+      'g',
+    ),
     (m, now, text) => {
       const expr = m[1] as string;
       // `over 2000`, `more than 2023`, `top 2024`: a number, not a year.
-      if (m[0] === expr && /(?:over|above|under|below|than|least|most|exceeding|top|bottom|first|>|<|=|\$)\s*$/.test(text.slice(0, m.index ?? 0))) return null;
-      if (m[0] === expr && /^\d{4}$/.test(expr) && /^\s*(?:[.,]\d|%|\s*(?:eur|usd|bytes?|ms|items?|units?)\b)/.test(text.slice((m.index ?? 0) + m[0].length))) return null;
+      if (
+        m[0] === expr &&
+        /(?:over|above|under|below|than|least|most|exceeding|top|bottom|first|>|<|=|\$)\s*$/.test(
+          text.slice(0, m.index ?? 0),
+        )
+      )
+        return null;
+      if (
+        m[0] === expr &&
+        /^\d{4}$/.test(expr) &&
+        /^\s*(?:[.,]\d|%|\s*(?:eur|usd|bytes?|ms|items?|units?)\b)/.test(
+          text.slice((m.index ?? 0) + m[0].length),
+        )
+      )
+        return null;
       // A bare month name is the whole month (`and october?`), but `may` and abbreviations (`dec`,
       // `mar`) need a preposition ("in may"), or a verb or another word would become a range.
       if (m[0] === expr && /^(may|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)$/.test(expr)) return null;
@@ -242,19 +316,35 @@ const RULES: Rule[] = [
  */
 function chronoPhrase(text: string, now: Date): TimePhrase | null {
   for (const result of chrono.en.parse(text, { instant: now, timezone: 0 }, { forwardDate: false })) {
-    if (!new RegExp(`\\b(?:${MONTH_RE}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|ago)\\b|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?`).test(result.text)) continue;
+    if (
+      !new RegExp(
+        `\\b(?:${MONTH_RE}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|ago)\\b|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?`,
+      ).test(result.text)
+    )
+      continue;
     const start = result.start.date();
     let day = utc(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
     // A weekday said without a date is the last one (`since Monday` on a Friday is four days ago).
-    if (day.getTime() > now.getTime() && /day\b/.test(result.text)) day = new Date(day.getTime() - 7 * 86_400_000);
+    if (day.getTime() > now.getTime() && /day\b/.test(result.text))
+      day = new Date(day.getTime() - 7 * 86_400_000);
     const endDate = result.end?.date();
-    const end = endDate ? utc(endDate.getUTCFullYear(), endDate.getUTCMonth(), endDate.getUTCDate() + 1) : new Date(day.getTime() + 86_400_000);
+    const end = endDate
+      ? utc(endDate.getUTCFullYear(), endDate.getUTCMonth(), endDate.getUTCDate() + 1)
+      : new Date(day.getTime() + 86_400_000);
     const before = text.slice(0, result.index);
-    const openEnded = /\b(?:since|from|after|starting)\s+(?:the\s+)?$/.test(before) || /\bago\b/.test(result.text);
+    const openEnded =
+      /\b(?:since|from|after|starting)\s+(?:the\s+)?$/.test(before) || /\bago\b/.test(result.text);
     const from = /\bafter\s+$/.test(before) ? end : day;
-    const startAt = openEnded ? before.search(/\b(?:since|from|after|starting)\s+(?:the\s+)?$/) : result.index;
+    const startAt = openEnded
+      ? before.search(/\b(?:since|from|after|starting)\s+(?:the\s+)?$/)
+      : result.index;
     const at = startAt >= 0 ? startAt : result.index;
-    return { range: absolute(from, openEnded ? null : end), start: at, end: result.index + result.text.length, text: text.slice(at, result.index + result.text.length) };
+    return {
+      range: absolute(from, openEnded ? null : end),
+      start: at,
+      end: result.index + result.text.length,
+      text: text.slice(at, result.index + result.text.length),
+    };
   }
   return null;
 }
@@ -279,6 +369,20 @@ export function findTimePhrase(text: string, now: Date): TimePhrase | null {
 }
 
 export const TIME_UNIT_WORDS: Record<string, TimeUnit> = {
-  minute: 'minute', hour: 'hour', day: 'day', date: 'day', week: 'week', month: 'month', quarter: 'quarter', year: 'year',
-  hourly: 'hour', daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year', annual: 'year',
+  minute: 'minute',
+  hour: 'hour',
+  day: 'day',
+  date: 'day',
+  week: 'week',
+  month: 'month',
+  quarter: 'quarter',
+  year: 'year',
+  hourly: 'hour',
+  daily: 'day',
+  weekly: 'week',
+  monthly: 'month',
+  quarterly: 'quarter',
+  yearly: 'year',
+  annually: 'year',
+  annual: 'year',
 };

@@ -1,8 +1,15 @@
 import type { Expression, FunctionCall, Location, Param } from '@aqs/esql';
 import type { EsqlType, Scalar, Value } from '../values.ts';
 import {
-  compareIps, compareScalars, compareVersions, formatDate, formatDateNanos, isDateType, isNumericType,
-  isStringType, parseDate,
+  compareIps,
+  compareScalars,
+  compareVersions,
+  formatDate,
+  formatDateNanos,
+  isDateType,
+  isNumericType,
+  isStringType,
+  parseDate,
 } from '../values.ts';
 import type { Span } from './dates.ts';
 import { addSpan, makeSpan, negateSpan } from './dates.ts';
@@ -84,7 +91,11 @@ function levenshtein(a: string, b: string): number {
     dp[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const tmp = dp[j] as number;
-      dp[j] = Math.min((dp[j] as number) + 1, (dp[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      dp[j] = Math.min(
+        (dp[j] as number) + 1,
+        (dp[j - 1] as number) + 1,
+        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
       prev = tmp;
     }
   }
@@ -185,14 +196,18 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
   switch (e.type) {
     case 'literal':
       switch (e.literalType) {
-        case 'null': return constant('null', null, text, e.loc);
-        case 'boolean': return constant('boolean', e.value, text, e.loc);
-        case 'string': return constant('keyword', e.value, text, e.loc);
+        case 'null':
+          return constant('null', null, text, e.loc);
+        case 'boolean':
+          return constant('boolean', e.value, text, e.loc);
+        case 'string':
+          return constant('keyword', e.value, text, e.loc);
         case 'integer': {
           const t = literalType(e.text, e.value);
           return constant(t, e.value, text, e.loc);
         }
-        case 'decimal': return constant('double', e.value, text, e.loc);
+        case 'decimal':
+          return constant('double', e.value, text, e.loc);
       }
       break;
     case 'timespan': {
@@ -204,7 +219,11 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
       if (!p) return failed(e.loc, text);
       if (e.double) {
         if (typeof p.value !== 'string') {
-          problem(ctx, e.loc, `Query parameter [${text}] with value [${String(p.value)}] declared as a constant, cannot be used as an identifier`);
+          problem(
+            ctx,
+            e.loc,
+            `Query parameter [${text}] with value [${String(p.value)}] declared as a constant, cannot be used as an identifier`,
+          );
           return failed(e.loc, text);
         }
         return compileColumn(p.value, e.loc, text, scope, ctx);
@@ -224,7 +243,11 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
         if (i.type === t) continue;
         if (isNumericType(i.type) && isNumericType(t)) t = numericResult(t, i.type);
         else {
-          problem(ctx, i.loc, `Data type [${typeName(i.type)}] in list [${text}] does not match the list type [${typeName(t)}]`);
+          problem(
+            ctx,
+            i.loc,
+            `Data type [${typeName(i.type)}] in list [${text}] does not match the list type [${typeName(t)}]`,
+          );
           return failed(e.loc, text);
         }
       }
@@ -249,19 +272,28 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
       if (isFailed(x)) return failed(e.loc, text);
       if (e.operator === 'not') {
         if (x.type !== 'boolean' && x.type !== 'null') {
-          problem(ctx, e.loc, `argument of [${text}] must be [boolean], found value [${x.text}] type [${typeName(x.type)}]`);
+          problem(
+            ctx,
+            e.loc,
+            `argument of [${text}] must be [boolean], found value [${x.text}] type [${typeName(x.type)}]`,
+          );
           return failed(e.loc, text);
         }
         return sv(ctx, e.loc, text, 'boolean', [x], (a) => !a);
       }
       if (x.span) return constant(x.type, null, text, e.loc, negateSpan(x.span));
       if (!isNumericType(x.type) && x.type !== 'null') {
-        problem(ctx, e.loc, `argument of [${text}] must be [numeric, date_period or time_duration], found value [${x.text}] type [${typeName(x.type)}]`);
+        problem(
+          ctx,
+          e.loc,
+          `argument of [${text}] must be [numeric, date_period or time_duration], found value [${x.text}] type [${typeName(x.type)}]`,
+        );
         return failed(e.loc, text);
       }
       return sv(ctx, e.loc, text, x.type === 'null' ? 'integer' : x.type, [x], (a) => {
         const r = -(a as number);
-        if (x.type === 'integer' && r > INT_MAX) throw new EvalError('java.lang.ArithmeticException: integer overflow');
+        if (x.type === 'integer' && r > INT_MAX)
+          throw new EvalError('java.lang.ArithmeticException: integer overflow');
         return r;
       });
     }
@@ -273,7 +305,13 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
       const x = compileExpr(e.value, scope, ctx);
       if (isFailed(x)) return failed(e.loc, text);
       const neg = e.negated;
-      return { type: 'boolean', fn: (r) => (x.fn(r) === null) !== neg, constant: x.constant, text, loc: e.loc };
+      return {
+        type: 'boolean',
+        fn: (r) => (x.fn(r) === null) !== neg,
+        constant: x.constant,
+        text,
+        loc: e.loc,
+      };
     }
     case 'cast': {
       const fn = CAST_FUNCTIONS[e.dataType.toLowerCase()];
@@ -298,7 +336,13 @@ export function compileExpr(e: Expression, scope: Scope, ctx: CompileContext): C
   return failed(unknown.loc, text);
 }
 
-function compileColumn(name: string, loc: Location, text: string, scope: Scope, ctx: CompileContext): Compiled {
+function compileColumn(
+  name: string,
+  loc: Location,
+  text: string,
+  scope: Scope,
+  ctx: CompileContext,
+): Compiled {
   const i = scope.index.get(name);
   if (i === undefined) {
     problem(ctx, loc, unknownColumnMessage(name, scope));
@@ -320,8 +364,13 @@ export class EvalError extends Error {}
  * with the "single-value function encountered multi-value" warning, EvalError -> null with warning.
  */
 export function sv(
-  ctx: CompileContext, loc: Location, text: string, type: EsqlType, args: Compiled[],
-  f: (...vals: Scalar[]) => Value, opts: { nullable?: boolean } = {},
+  ctx: CompileContext,
+  loc: Location,
+  text: string,
+  type: EsqlType,
+  args: Compiled[],
+  f: (...vals: Scalar[]) => Value,
+  opts: { nullable?: boolean } = {},
 ): Compiled {
   const warnings = ctx.warnings;
   const n = args.length;
@@ -366,7 +415,11 @@ function coerceConstant(c: Compiled, to: EsqlType, ctx: CompileContext): Compile
   if (isDateType(to)) {
     const d = parseDate(v);
     if (d === null) {
-      problem(ctx, c.loc, `Cannot convert string [${v}] to [DATETIME], error [failed to parse date field [${v}] with format [strict_date_optional_time]]`);
+      problem(
+        ctx,
+        c.loc,
+        `Cannot convert string [${v}] to [DATETIME], error [failed to parse date field [${v}] with format [strict_date_optional_time]]`,
+      );
       return null;
     }
     return { ...c, type: to, fn: () => d };
@@ -383,14 +436,26 @@ function comparable(a: EsqlType, b: EsqlType): boolean {
   return a === b;
 }
 
-function compileBinary(op: string, le: Expression, re: Expression, loc: Location, text: string, scope: Scope, ctx: CompileContext): Compiled {
+function compileBinary(
+  op: string,
+  le: Expression,
+  re: Expression,
+  loc: Location,
+  text: string,
+  scope: Scope,
+  ctx: CompileContext,
+): Compiled {
   let l = compileExpr(le, scope, ctx);
   let r = compileExpr(re, scope, ctx);
   if (isFailed(l) || isFailed(r)) return failed(loc, text);
   if (op === 'and' || op === 'or') {
     for (const x of [l, r]) {
       if (x.type !== 'boolean' && x.type !== 'null') {
-        problem(ctx, x.loc, `argument of [${text}] must be [boolean], found value [${x.text}] type [${typeName(x.type)}]`);
+        problem(
+          ctx,
+          x.loc,
+          `argument of [${text}] must be [boolean], found value [${x.text}] type [${typeName(x.type)}]`,
+        );
         return failed(loc, text);
       }
     }
@@ -404,21 +469,22 @@ function compileBinary(op: string, le: Expression, re: Expression, loc: Location
       }
       return v as boolean | null;
     };
-    const fn = op === 'and'
-      ? (row: Value[]): Value => {
-        const a = val(lf(row), l);
-        if (a === false) return false;
-        const b = val(rf(row), r);
-        if (b === false) return false;
-        return a === null || b === null ? null : true;
-      }
-      : (row: Value[]): Value => {
-        const a = val(lf(row), l);
-        if (a === true) return true;
-        const b = val(rf(row), r);
-        if (b === true) return true;
-        return a === null || b === null ? null : false;
-      };
+    const fn =
+      op === 'and'
+        ? (row: Value[]): Value => {
+            const a = val(lf(row), l);
+            if (a === false) return false;
+            const b = val(rf(row), r);
+            if (b === false) return false;
+            return a === null || b === null ? null : true;
+          }
+        : (row: Value[]): Value => {
+            const a = val(lf(row), l);
+            if (a === true) return true;
+            const b = val(rf(row), r);
+            if (b === true) return true;
+            return a === null || b === null ? null : false;
+          };
     return { type: 'boolean', fn, constant: l.constant && r.constant, text, loc };
   }
   if (['==', '!=', '<', '<=', '>', '>='].includes(op)) {
@@ -428,36 +494,73 @@ function compileBinary(op: string, le: Expression, re: Expression, loc: Location
       if (lc) r = lc;
       else if (rc) l = rc;
       else {
-        problem(ctx, loc, `first argument of [${text}] is [${typeName(l.type)}] so second argument must also be [${typeName(l.type)}] but was [${typeName(r.type)}]`);
+        problem(
+          ctx,
+          loc,
+          `first argument of [${text}] is [${typeName(l.type)}] so second argument must also be [${typeName(l.type)}] but was [${typeName(r.type)}]`,
+        );
         return failed(loc, text);
       }
     }
     if (l.span || r.span) {
-      problem(ctx, loc, `argument of [${text}] must be [any type except counter types], found value [${(l.span ? l : r).text}] type [${(l.span ? l : r).type}]`);
+      problem(
+        ctx,
+        loc,
+        `argument of [${text}] must be [any type except counter types], found value [${(l.span ? l : r).text}] type [${(l.span ? l : r).type}]`,
+      );
       return failed(loc, text);
     }
     const t: EsqlType = l.type !== 'null' ? l.type : r.type;
     const test: (c: number) => boolean =
-      op === '==' ? (c) => c === 0 : op === '!=' ? (c) => c !== 0 : op === '<' ? (c) => c < 0
-        : op === '<=' ? (c) => c <= 0 : op === '>' ? (c) => c > 0 : (c) => c >= 0;
+      op === '=='
+        ? (c) => c === 0
+        : op === '!='
+          ? (c) => c !== 0
+          : op === '<'
+            ? (c) => c < 0
+            : op === '<='
+              ? (c) => c <= 0
+              : op === '>'
+                ? (c) => c > 0
+                : (c) => c >= 0;
     if ((l.type === 'geo_point' || l.type === 'geo_shape') && op !== '==' && op !== '!=') {
-      problem(ctx, loc, `first argument of [${text}] must be [any type except counter types], found value [${l.text}] type [${l.type}]`);
+      problem(
+        ctx,
+        loc,
+        `first argument of [${text}] must be [any type except counter types], found value [${l.text}] type [${l.type}]`,
+      );
       return failed(loc, text);
     }
     return sv(ctx, loc, text, 'boolean', [l, r], (a, b) => test(compareTyped(a, b, t)));
   }
   if (op === '=~') {
     if (!isStringType(l.type) || !isStringType(r.type)) {
-      problem(ctx, loc, `first argument of [${text}] must be [string], found value [${l.text}] type [${typeName(l.type)}]`);
+      problem(
+        ctx,
+        loc,
+        `first argument of [${text}] must be [string], found value [${l.text}] type [${typeName(l.type)}]`,
+      );
       return failed(loc, text);
     }
-    return sv(ctx, loc, text, 'boolean', [l, r], (a, b) => String(a).toLowerCase() === String(b).toLowerCase());
+    return sv(
+      ctx,
+      loc,
+      text,
+      'boolean',
+      [l, r],
+      (a, b) => String(a).toLowerCase() === String(b).toLowerCase(),
+    );
   }
   // Arithmetic.
   if (l.span && r.span) {
     if (l.constant && r.constant && l.span.kind === r.span.kind && (op === '+' || op === '-')) {
       const s2 = op === '-' ? negateSpan(r.span) : r.span;
-      return constant(l.type, null, text, loc, { kind: l.span.kind, ms: l.span.ms + s2.ms, days: l.span.days + s2.days, months: l.span.months + s2.months });
+      return constant(l.type, null, text, loc, {
+        kind: l.span.kind,
+        ms: l.span.ms + s2.ms,
+        days: l.span.days + s2.days,
+        months: l.span.months + s2.months,
+      });
     }
   }
   if ((isDateType(l.type) && r.span) || (l.span && isDateType(r.type))) {
@@ -468,40 +571,71 @@ function compileBinary(op: string, le: Expression, re: Expression, loc: Location
       return sv(ctx, loc, text, d.type, [d], (a) => addSpan(a as number, s));
     }
   }
-  const numericOk = (isNumericType(l.type) || l.type === 'null') && (isNumericType(r.type) || r.type === 'null');
+  const numericOk =
+    (isNumericType(l.type) || l.type === 'null') && (isNumericType(r.type) || r.type === 'null');
   if (!numericOk) {
     if (l.span || r.span || isDateType(l.type) || isDateType(r.type)) {
-      problem(ctx, loc, `[${op}] has arguments with incompatible types [${typeName(l.type)}] and [${typeName(r.type)}]`);
+      problem(
+        ctx,
+        loc,
+        `[${op}] has arguments with incompatible types [${typeName(l.type)}] and [${typeName(r.type)}]`,
+      );
     } else {
       const bad = isNumericType(l.type) || l.type === 'null' ? r : l;
-      problem(ctx, bad === l ? loc : loc, `${bad === l ? 'first' : 'second'} argument of [${text}] must be [${op === '+' || op === '-' ? 'date_nanos, datetime, double, integer, long or unsigned_long' : 'numeric'}], found value [${bad.text}] type [${typeName(bad.type)}]`);
+      problem(
+        ctx,
+        bad === l ? loc : loc,
+        `${bad === l ? 'first' : 'second'} argument of [${text}] must be [${op === '+' || op === '-' ? 'date_nanos, datetime, double, integer, long or unsigned_long' : 'numeric'}], found value [${bad.text}] type [${typeName(bad.type)}]`,
+      );
     }
     return failed(loc, text);
   }
-  if ((l.type === 'unsigned_long') !== (r.type === 'unsigned_long') && l.type !== 'null' && r.type !== 'null' && l.type !== 'double' && r.type !== 'double') {
-    problem(ctx, loc, `[${op}] has arguments with incompatible types [${typeName(l.type)}] and [${typeName(r.type)}]`);
+  if (
+    (l.type === 'unsigned_long') !== (r.type === 'unsigned_long') &&
+    l.type !== 'null' &&
+    r.type !== 'null' &&
+    l.type !== 'double' &&
+    r.type !== 'double'
+  ) {
+    problem(
+      ctx,
+      loc,
+      `[${op}] has arguments with incompatible types [${typeName(l.type)}] and [${typeName(r.type)}]`,
+    );
     return failed(loc, text);
   }
   const t = numericResult(l.type === 'null' ? 'integer' : l.type, r.type === 'null' ? 'integer' : r.type);
   const integral = t !== 'double';
   const check = (v: number): number => {
-    if (t === 'integer' && (v > INT_MAX || v < INT_MIN)) throw new EvalError('java.lang.ArithmeticException: integer overflow');
-    if (t === 'long' && !Number.isSafeInteger(v) && Math.abs(v) >= 2 ** 63) throw new EvalError('java.lang.ArithmeticException: long overflow');
+    if (t === 'integer' && (v > INT_MAX || v < INT_MIN))
+      throw new EvalError('java.lang.ArithmeticException: integer overflow');
+    if (t === 'long' && !Number.isSafeInteger(v) && Math.abs(v) >= 2 ** 63)
+      throw new EvalError('java.lang.ArithmeticException: long overflow');
     return v;
   };
   let f: (a: number, b: number) => number;
   switch (op) {
-    case '+': f = (a, b) => check(a + b); break;
-    case '-': f = (a, b) => check(a - b); break;
-    case '*': f = (a, b) => check(a * b); break;
-    case '/': f = (a, b) => {
-      if (b === 0) throw new EvalError('java.lang.ArithmeticException: / by zero');
-      return integral ? Math.trunc(a / b) : a / b;
-    }; break;
-    case '%': f = (a, b) => {
-      if (b === 0) throw new EvalError('java.lang.ArithmeticException: / by zero');
-      return a % b;
-    }; break;
+    case '+':
+      f = (a, b) => check(a + b);
+      break;
+    case '-':
+      f = (a, b) => check(a - b);
+      break;
+    case '*':
+      f = (a, b) => check(a * b);
+      break;
+    case '/':
+      f = (a, b) => {
+        if (b === 0) throw new EvalError('java.lang.ArithmeticException: / by zero');
+        return integral ? Math.trunc(a / b) : a / b;
+      };
+      break;
+    case '%':
+      f = (a, b) => {
+        if (b === 0) throw new EvalError('java.lang.ArithmeticException: / by zero');
+        return a % b;
+      };
+      break;
     default:
       problem(ctx, loc, `unsupported operator [${op}]`);
       return failed(loc, text);
@@ -509,16 +643,31 @@ function compileBinary(op: string, le: Expression, re: Expression, loc: Location
   return sv(ctx, loc, text, t, [l, r], (a, b) => f(a as number, b as number));
 }
 
-function compileIn(ve: Expression, list: Expression[], negated: boolean, loc: Location, text: string, scope: Scope, ctx: CompileContext): Compiled {
+function compileIn(
+  ve: Expression,
+  list: Expression[],
+  negated: boolean,
+  loc: Location,
+  text: string,
+  scope: Scope,
+  ctx: CompileContext,
+): Compiled {
   const v = compileExpr(ve, scope, ctx);
   const items = list.map((x) => compileExpr(x, scope, ctx));
   if (isFailed(v) || items.some(isFailed)) return failed(loc, text);
   const coerced: Compiled[] = [];
   for (const it of items) {
-    if (comparable(v.type, it.type)) { coerced.push(it); continue; }
+    if (comparable(v.type, it.type)) {
+      coerced.push(it);
+      continue;
+    }
     const c = coerceConstant(it, v.type, ctx);
     if (!c) {
-      problem(ctx, it.loc, `${ordinal(items.indexOf(it) + 2)} argument of [${text}] must be [${typeName(v.type)}], found value [${it.text}] type [${typeName(it.type)}]`);
+      problem(
+        ctx,
+        it.loc,
+        `${ordinal(items.indexOf(it) + 2)} argument of [${text}] must be [${typeName(v.type)}], found value [${it.text}] type [${typeName(it.type)}]`,
+      );
       return failed(loc, text);
     }
     coerced.push(c);
@@ -535,8 +684,14 @@ function compileIn(ve: Expression, list: Expression[], negated: boolean, loc: Lo
     let sawNull = false;
     for (const it of coerced) {
       const y = it.fn(row);
-      if (y === null) { sawNull = true; continue; }
-      if (Array.isArray(y)) { warnings.add(loc, text, MV_WARNING); return null; }
+      if (y === null) {
+        sawNull = true;
+        continue;
+      }
+      if (Array.isArray(y)) {
+        warnings.add(loc, text, MV_WARNING);
+        return null;
+      }
       if (compareTyped(x, y, t) === 0) return !negated;
     }
     return sawNull ? null : negated;
@@ -545,7 +700,11 @@ function compileIn(ve: Expression, list: Expression[], negated: boolean, loc: Lo
 }
 
 function ordinal(n: number): string {
-  return ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'][n] ?? `${n}th`;
+  return (
+    ['zeroth', 'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth'][
+      n
+    ] ?? `${n}th`
+  );
 }
 
 /** Translates an ES|QL LIKE pattern (`*`, `?`, `\` escape) into a RegExp. */
@@ -568,17 +727,30 @@ export function rlikeToRegExp(p: string, caseInsensitive = false): RegExp {
   const converted = p.replace(/\\\\|\\.|[<>]|@|&|~|"/g, (m) => {
     if (m.startsWith('\\')) return m;
     if (m === '@') return '[\\s\\S]*';
-    if (m === '"' ) return '"';
+    if (m === '"') return '"';
     return `\\${m}`;
   });
   return new RegExp(`^(?:${converted})$`, caseInsensitive ? 'is' : 's');
 }
 
-function compileLike(op: 'like' | 'rlike', ve: Expression, patterns: Expression[], negated: boolean, loc: Location, text: string, scope: Scope, ctx: CompileContext): Compiled {
+function compileLike(
+  op: 'like' | 'rlike',
+  ve: Expression,
+  patterns: Expression[],
+  negated: boolean,
+  loc: Location,
+  text: string,
+  scope: Scope,
+  ctx: CompileContext,
+): Compiled {
   const v = compileExpr(ve, scope, ctx);
   if (isFailed(v)) return failed(loc, text);
   if (!isStringType(v.type) && v.type !== 'null') {
-    problem(ctx, loc, `argument of [${text}] must be [string], found value [${v.text}] type [${typeName(v.type)}]`);
+    problem(
+      ctx,
+      loc,
+      `argument of [${text}] must be [string], found value [${v.text}] type [${typeName(v.type)}]`,
+    );
     return failed(loc, text);
   }
   const regexps: RegExp[] = [];
@@ -587,7 +759,11 @@ function compileLike(op: 'like' | 'rlike', ve: Expression, patterns: Expression[
     if (isFailed(p)) return failed(loc, text);
     const pv = p.constant ? p.fn([]) : undefined;
     if (typeof pv !== 'string') {
-      problem(ctx, pe.loc, `Invalid pattern [${p.text}] for ${op.toUpperCase()}: a string literal is required`);
+      problem(
+        ctx,
+        pe.loc,
+        `Invalid pattern [${p.text}] for ${op.toUpperCase()}: a string literal is required`,
+      );
       return failed(loc, text);
     }
     try {
@@ -600,20 +776,41 @@ function compileLike(op: 'like' | 'rlike', ve: Expression, patterns: Expression[
   return sv(ctx, loc, text, 'boolean', [v], (a) => regexps.some((r) => r.test(String(a))) !== negated);
 }
 
-function compileMatch(fe: Expression, qe: Expression, loc: Location, text: string, scope: Scope, ctx: CompileContext): Compiled {
+function compileMatch(
+  fe: Expression,
+  qe: Expression,
+  loc: Location,
+  text: string,
+  scope: Scope,
+  ctx: CompileContext,
+): Compiled {
   const f = compileExpr(fe, scope, ctx);
   const q = compileExpr(qe, scope, ctx);
   if (isFailed(f) || isFailed(q)) return failed(loc, text);
   if (f.constant || fe.type !== 'column') {
-    problem(ctx, fe.loc, `[:] operator cannot operate on [${f.text}], which is not a field from an index mapping`);
+    problem(
+      ctx,
+      fe.loc,
+      `[:] operator cannot operate on [${f.text}], which is not a field from an index mapping`,
+    );
     return failed(loc, text);
   }
   return fullTextMatch(f, q, loc, text, ctx);
 }
 
 /** A simplified `match`: every analysed token of the query appears in the field (OR semantics). */
-export function fullTextMatch(f: Compiled, q: Compiled, loc: Location, text: string, ctx: CompileContext): Compiled {
-  const tokens = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+export function fullTextMatch(
+  f: Compiled,
+  q: Compiled,
+  loc: Location,
+  text: string,
+  ctx: CompileContext,
+): Compiled {
+  const tokens = (s: string): string[] =>
+    s
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}_]+/u)
+      .filter(Boolean);
   const warnings = ctx.warnings;
   return {
     type: 'boolean',
@@ -624,7 +821,10 @@ export function fullTextMatch(f: Compiled, q: Compiled, loc: Location, text: str
       const v = f.fn(row);
       const query = q.fn(row);
       if (v === null || query === null) return false;
-      if (Array.isArray(query)) { warnings.add(loc, text, MV_WARNING); return null; }
+      if (Array.isArray(query)) {
+        warnings.add(loc, text, MV_WARNING);
+        return null;
+      }
       const values = Array.isArray(v) ? v : [v];
       if (f.type === 'text') {
         const want = tokens(String(query));
@@ -659,8 +859,17 @@ function compileFunction(call: FunctionCall, scope: Scope, ctx: CompileContext):
   }
   const n = call.args.length;
   if (n < def.min || n > def.max) {
-    const expect = def.min === def.max ? `${def.min}` : def.max === Infinity ? `at least ${def.min}` : `between ${def.min} and ${def.max}`;
-    problem(ctx, call.loc, `error building [${name}]: expects ${expect} argument${def.max === 1 && def.min === 1 ? '' : 's'}`);
+    const expect =
+      def.min === def.max
+        ? `${def.min}`
+        : def.max === Infinity
+          ? `at least ${def.min}`
+          : `between ${def.min} and ${def.max}`;
+    problem(
+      ctx,
+      call.loc,
+      `error building [${name}]: expects ${expect} argument${def.max === 1 && def.min === 1 ? '' : 's'}`,
+    );
     return failed(call.loc, text);
   }
   const args = call.args.map((a) => compileExpr(a, scope, ctx));
@@ -674,21 +883,42 @@ function compileFunction(call: FunctionCall, scope: Scope, ctx: CompileContext):
 }
 
 export const AGGREGATE_NAMES = new Set([
-  'count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'median', 'median_absolute_deviation',
-  'percentile', 'values', 'top', 'std_dev', 'weighted_avg', 'first', 'last', 'sample',
+  'count',
+  'count_distinct',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'median',
+  'median_absolute_deviation',
+  'percentile',
+  'values',
+  'top',
+  'std_dev',
+  'weighted_avg',
+  'first',
+  'last',
+  'sample',
 ]);
 
 export function containsAggregate(e: Expression): boolean {
   switch (e.type) {
     case 'function':
       return AGGREGATE_NAMES.has(e.name.toLowerCase()) || e.args.some(containsAggregate);
-    case 'binary': return containsAggregate(e.left) || containsAggregate(e.right);
-    case 'unary': return containsAggregate(e.operand);
-    case 'in': return containsAggregate(e.value) || e.list.some(containsAggregate);
-    case 'like': return containsAggregate(e.value);
-    case 'is_null': return containsAggregate(e.value);
-    case 'cast': return containsAggregate(e.value);
-    default: return false;
+    case 'binary':
+      return containsAggregate(e.left) || containsAggregate(e.right);
+    case 'unary':
+      return containsAggregate(e.operand);
+    case 'in':
+      return containsAggregate(e.value) || e.list.some(containsAggregate);
+    case 'like':
+      return containsAggregate(e.value);
+    case 'is_null':
+      return containsAggregate(e.value);
+    case 'cast':
+      return containsAggregate(e.value);
+    default:
+      return false;
   }
 }
 

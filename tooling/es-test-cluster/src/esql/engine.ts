@@ -1,6 +1,15 @@
 import { seededRandom } from '@aqs/contracts';
 import type {
-  ColumnRef, Command, Expression, Field, FromCommand, Location, Param, ProcessingCommand, Query, StatsCommand,
+  ColumnRef,
+  Command,
+  Expression,
+  Field,
+  FromCommand,
+  Location,
+  Param,
+  ProcessingCommand,
+  Query,
+  StatsCommand,
 } from '@aqs/esql';
 import { allCommands, EsqlSyntaxError, parse } from '@aqs/esql';
 import { EsError, verificationError } from '../errors.ts';
@@ -17,7 +26,15 @@ import type { AggSlot } from './aggregates.ts';
 import { compileAggregate, pushValues } from './aggregates.ts';
 import type { CompileContext, ParamValue, Scope } from './compile.ts';
 import {
-  AGGREGATE_NAMES, compareTyped, compileExpr, containsAggregate, isFailed, makeScope, paramType, problem, srcText,
+  AGGREGATE_NAMES,
+  compareTyped,
+  compileExpr,
+  containsAggregate,
+  isFailed,
+  makeScope,
+  paramType,
+  problem,
+  srcText,
   unknownColumnMessage,
 } from './compile.ts';
 import { applyDissect, compileGrok, dissectColumns, parseDissect } from './patterns.ts';
@@ -63,7 +80,20 @@ interface Planned {
 const SOURCE_COMMANDS_BASE = ['row', 'from', 'show'];
 
 function expectedProcessing(caps: Capabilities, v: VersionInfo): string[] {
-  const list = ['dissect', 'drop', 'enrich', 'eval', 'grok', 'keep', 'limit', 'mv_expand', 'rename', 'sort', 'stats', 'where'];
+  const list = [
+    'dissect',
+    'drop',
+    'enrich',
+    'eval',
+    'grok',
+    'keep',
+    'limit',
+    'mv_expand',
+    'rename',
+    'sort',
+    'stats',
+    'where',
+  ];
   if (caps.lookupJoin) list.push('lookup');
   if (caps.fork) list.push('fork', 'completion', 'rerank', 'sample', 'change_point');
   if (caps.inlineStats) list.push('inline');
@@ -73,13 +103,23 @@ function expectedProcessing(caps: Capabilities, v: VersionInfo): string[] {
 
 function commandAvailable(c: Command, caps: Capabilities): boolean {
   switch (c.type) {
-    case 'lookup_join': return caps.lookupJoin;
-    case 'fork': case 'completion': case 'rerank': case 'sample': return caps.fork;
-    case 'change_point': return caps.changePoint;
-    case 'inline_stats': return caps.inlineStats;
-    case 'ts': return caps.timeSeries;
-    case 'meta': return false;
-    default: return true;
+    case 'lookup_join':
+      return caps.lookupJoin;
+    case 'fork':
+    case 'completion':
+    case 'rerank':
+    case 'sample':
+      return caps.fork;
+    case 'change_point':
+      return caps.changePoint;
+    case 'inline_stats':
+      return caps.inlineStats;
+    case 'ts':
+      return caps.timeSeries;
+    case 'meta':
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -98,9 +138,14 @@ function parseQuery(text: string, opts: EngineOptions): Query {
   for (const c of allCommands(q)) {
     if (commandAvailable(c, opts.caps)) continue;
     const isSource = q.commands[0] === c;
-    const expected = isSource ? [...SOURCE_COMMANDS_BASE, ...(opts.caps.timeSeries ? ['ts'] : [])] : expectedProcessing(opts.caps, opts.version);
-    throw new EsError(400, 'parsing_exception',
-      `line ${c.loc.line}:${c.loc.column}: mismatched input '${firstWord(text, c.loc)}' expecting {${expected.map((x) => `'${x}'`).join(', ')}}`);
+    const expected = isSource
+      ? [...SOURCE_COMMANDS_BASE, ...(opts.caps.timeSeries ? ['ts'] : [])]
+      : expectedProcessing(opts.caps, opts.version);
+    throw new EsError(
+      400,
+      'parsing_exception',
+      `line ${c.loc.line}:${c.loc.column}: mismatched input '${firstWord(text, c.loc)}' expecting {${expected.map((x) => `'${x}'`).join(', ')}}`,
+    );
   }
   return q;
 }
@@ -153,7 +198,9 @@ function paramResolver(query: Query, raw: unknown, paramProblems: string[]): (p:
     if (p.kind === 'named') {
       const v = named.get(p.name ?? '');
       if (!v) {
-        paramProblems.push(`${where}Unknown query parameter [${p.name ?? ''}]${named.size > 0 ? `, did you mean any of [${[...named.keys()].join(', ')}]?` : ''}`);
+        paramProblems.push(
+          `${where}Unknown query parameter [${p.name ?? ''}]${named.size > 0 ? `, did you mean any of [${[...named.keys()].join(', ')}]?` : ''}`,
+        );
         return null;
       }
       return v;
@@ -162,7 +209,9 @@ function paramResolver(query: Query, raw: unknown, paramProblems: string[]): (p:
     const v = positional[i];
     if (!v) {
       if (p.kind === 'positional') {
-        paramProblems.push(`${where}No parameter is defined for position ${i + 1}, did you mean ${positional.length <= 1 ? 'position 1' : `any position between 1 and ${positional.length}`}?`);
+        paramProblems.push(
+          `${where}No parameter is defined for position ${i + 1}, did you mean ${positional.length <= 1 ? 'position 1' : `any position between 1 and ${positional.length}`}?`,
+        );
       } else {
         paramProblems.push(`${where}Not enough actual parameters ${positional.length}`);
       }
@@ -177,7 +226,12 @@ function paramResolver(query: Query, raw: unknown, paramProblems: string[]): (p:
 // ---------------------------------------------------------------------------------------------
 
 const METADATA_TYPES: Record<string, EsqlType> = {
-  _id: 'keyword', _index: 'keyword', _version: 'long', _score: 'double', _source: '_source', _ignored: 'keyword',
+  _id: 'keyword',
+  _index: 'keyword',
+  _version: 'long',
+  _score: 'double',
+  _source: '_source',
+  _ignored: 'keyword',
   _index_mode: 'keyword',
 };
 
@@ -188,7 +242,13 @@ interface SourceResult extends Planned {
   indices: string[];
 }
 
-function planFrom(cmd: FromCommand | Extract<Command, { type: 'ts' }>, text: string, opts: EngineOptions, ctx: CompileContext, filter: unknown): SourceResult {
+function planFrom(
+  cmd: FromCommand | Extract<Command, { type: 'ts' }>,
+  text: string,
+  opts: EngineOptions,
+  ctx: CompileContext,
+  filter: unknown,
+): SourceResult {
   const fx = opts.fixtures;
   for (const s of cmd.sources) {
     if (s.cluster !== null) {
@@ -202,16 +262,22 @@ function planFrom(cmd: FromCommand | Extract<Command, { type: 'ts' }>, text: str
   if (res.indices.length === 0) {
     throw verificationError([`line ${firstLoc.line}:${firstLoc.column}: Unknown index [${patternText}]`]);
   }
-  if (res.unauthorized.length > 0) throw unauthorizedIndices(opts.principal, 'indices:data/read/esql', res.unauthorized);
+  if (res.unauthorized.length > 0)
+    throw unauthorizedIndices(opts.principal, 'indices:data/read/esql', res.unauthorized);
   let indices = res.indices.map((n) => fx.indices.get(n) as LoadedIndex);
   const unavailable = indices.filter((i) => i.unavailable);
   let isPartial = false;
   if (unavailable.length > 0) {
     if (!opts.allowPartialResults || unavailable.length === indices.length) {
       const first = unavailable[0] as LoadedIndex;
-      throw new EsError(503, 'no_shard_available_action_exception', `[${first.name}][0] no shard available for [indices:data/read/esql/data]`, {
-        extra: { index_uuid: '_na_', shard: '0', index: first.name },
-      });
+      throw new EsError(
+        503,
+        'no_shard_available_action_exception',
+        `[${first.name}][0] no shard available for [indices:data/read/esql/data]`,
+        {
+          extra: { index_uuid: '_na_', shard: '0', index: first.name },
+        },
+      );
     }
     indices = indices.filter((i) => !i.unavailable);
     isPartial = true;
@@ -239,11 +305,18 @@ function planFrom(cmd: FromCommand | Extract<Command, { type: 'ts' }>, text: str
     const m = typesByField.get(name) as Map<EsqlType, string[]>;
     if (m.size > 1) {
       const desc = [...m.entries()].map(([t, idxs]) => `[${t}] in [${idxs.join(', ')}]`).join(', ');
-      unsupported.set(name, `Cannot use field [${name}] due to ambiguities being mapped as [${m.size}] incompatible types: ${desc}`);
+      unsupported.set(
+        name,
+        `Cannot use field [${name}] due to ambiguities being mapped as [${m.size}] incompatible types: ${desc}`,
+      );
       columns.push({ name, type: 'unsupported' });
     } else {
       const t = [...m.keys()][0] as EsqlType;
-      if (t === 'unsupported') unsupported.set(name, `Cannot use field [${name}] with unsupported type [${rawTypes.get(name) ?? 'unknown'}]`);
+      if (t === 'unsupported')
+        unsupported.set(
+          name,
+          `Cannot use field [${name}] with unsupported type [${rawTypes.get(name) ?? 'unknown'}]`,
+        );
       columns.push({ name, type: t });
     }
   }
@@ -262,7 +335,9 @@ function planFrom(cmd: FromCommand | Extract<Command, { type: 'ts' }>, text: str
   const rows: Value[][] = [];
   let valuesLoaded = 0;
   for (const idx of indices) {
-    const colValues = columns.slice(0, fieldCount).map((c) => (c.type !== 'unsupported' && idx.esqlTypes.has(c.name) ? indexColumn(idx, c.name) : null));
+    const colValues = columns
+      .slice(0, fieldCount)
+      .map((c) => (c.type !== 'unsupported' && idx.esqlTypes.has(c.name) ? indexColumn(idx, c.name) : null));
     for (let d = 0; d < idx.docs.length; d++) {
       const doc = idx.docs[d] as Record<string, unknown>;
       if (filter !== undefined && filter !== null && !evaluateFilter(filter, doc, idx, opts.now)) continue;
@@ -275,21 +350,33 @@ function planFrom(cmd: FromCommand | Extract<Command, { type: 'ts' }>, text: str
       }
       for (let c = fieldCount; c < columns.length; c++) {
         const name = (columns[c] as Column).name;
-        row[c] = name === '_id' ? (idx.ids[d] ?? null)
-          : name === '_index' ? idx.name
-            : name === '_version' ? 1
-              : name === '_score' ? 0
-                : name === '_source' ? JSON.stringify(doc)
-                  : name === '_index_mode' ? 'standard'
-                    : null;
+        row[c] =
+          name === '_id'
+            ? (idx.ids[d] ?? null)
+            : name === '_index'
+              ? idx.name
+              : name === '_version'
+                ? 1
+                : name === '_score'
+                  ? 0
+                  : name === '_source'
+                    ? JSON.stringify(doc)
+                    : name === '_index_mode'
+                      ? 'standard'
+                      : null;
       }
       rows.push(row);
     }
   }
   void text;
   return {
-    columns, unsupported, stage: () => ({ columns, rows }),
-    documentsFound: rows.length, valuesLoaded, isPartial, indices: indices.map((i) => i.name),
+    columns,
+    unsupported,
+    stage: () => ({ columns, rows }),
+    documentsFound: rows.length,
+    valuesLoaded,
+    isPartial,
+    indices: indices.map((i) => i.name),
   };
 }
 
@@ -302,7 +389,14 @@ function fieldName(f: Field, ctx: CompileContext): string {
 }
 
 function globToRegExp(p: string): RegExp {
-  return new RegExp('^' + p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+  return new RegExp(
+    '^' +
+      p
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*') +
+      '$',
+  );
 }
 
 function project(t: Table, indexes: number[], columns: Column[]): Table {
@@ -321,7 +415,12 @@ function locAfter(text: string, start: number, needle: string): Location {
   const off = text.indexOf(needle, start);
   const at = off >= 0 ? off : start;
   const before = text.slice(0, at).split('\n');
-  return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1, offset: at, end: at + needle.length };
+  return {
+    line: before.length,
+    column: (before[before.length - 1]?.length ?? 0) + 1,
+    offset: at,
+    end: at + needle.length,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -337,7 +436,11 @@ function scopeOf(s: PlanState): Scope {
   return makeScope(s.columns, s.unsupported);
 }
 
-function planKeep(cmd: Extract<ProcessingCommand, { type: 'keep' }>, s: PlanState, ctx: CompileContext): Planned {
+function planKeep(
+  cmd: Extract<ProcessingCommand, { type: 'keep' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   // Each column goes to the entry with the highest precedence: exact name > longest pattern > later entry.
   const assigned = new Map<number, { entry: number; prio: number }>();
   cmd.columns.forEach((ref, entry) => {
@@ -349,18 +452,29 @@ function planKeep(cmd: Extract<ProcessingCommand, { type: 'keep' }>, s: PlanStat
       matched = true;
       const prio = exact ? Number.MAX_SAFE_INTEGER : ref.name.replace(/\*/g, '').length;
       const cur = assigned.get(i);
-      if (!cur || prio > cur.prio || (prio === cur.prio && entry > cur.entry)) assigned.set(i, { entry, prio });
+      if (!cur || prio > cur.prio || (prio === cur.prio && entry > cur.entry))
+        assigned.set(i, { entry, prio });
     });
     if (!matched) {
-      problem(ctx, ref.loc, exact ? unknownColumnMessage(ref.name, scopeOf(s)) : `No matches found for pattern [${ref.name}]`);
+      problem(
+        ctx,
+        ref.loc,
+        exact ? unknownColumnMessage(ref.name, scopeOf(s)) : `No matches found for pattern [${ref.name}]`,
+      );
     }
   });
-  const order = [...assigned.entries()].sort((a, b) => a[1].entry - b[1].entry || a[0] - b[0]).map(([i]) => i);
+  const order = [...assigned.entries()]
+    .sort((a, b) => a[1].entry - b[1].entry || a[0] - b[0])
+    .map(([i]) => i);
   const columns = order.map((i) => s.columns[i] as Column);
   return { columns, unsupported: s.unsupported, stage: (t) => project(t, order, columns) };
 }
 
-function planDrop(cmd: Extract<ProcessingCommand, { type: 'drop' }>, s: PlanState, ctx: CompileContext): Planned {
+function planDrop(
+  cmd: Extract<ProcessingCommand, { type: 'drop' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   const drop = new Set<number>();
   for (const ref of cmd.columns) {
     const exact = !ref.name.includes('*');
@@ -372,14 +486,23 @@ function planDrop(cmd: Extract<ProcessingCommand, { type: 'drop' }>, s: PlanStat
         matched = true;
       }
     });
-    if (!matched) problem(ctx, ref.loc, exact ? unknownColumnMessage(ref.name, scopeOf(s)) : `No matches found for pattern [${ref.name}]`);
+    if (!matched)
+      problem(
+        ctx,
+        ref.loc,
+        exact ? unknownColumnMessage(ref.name, scopeOf(s)) : `No matches found for pattern [${ref.name}]`,
+      );
   }
   const keep = s.columns.map((_, i) => i).filter((i) => !drop.has(i));
   const columns = keep.map((i) => s.columns[i] as Column);
   return { columns, unsupported: s.unsupported, stage: (t) => project(t, keep, columns) };
 }
 
-function planRename(cmd: Extract<ProcessingCommand, { type: 'rename' }>, s: PlanState, ctx: CompileContext): Planned {
+function planRename(
+  cmd: Extract<ProcessingCommand, { type: 'rename' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   let columns = [...s.columns];
   let indexes = columns.map((_, i) => i);
   const unsupported = new Map(s.unsupported);
@@ -412,7 +535,11 @@ function planEval(fields: Field[], s: PlanState, ctx: CompileContext): Planned {
   for (const f of fields) {
     const c = compileExpr(f.expression, makeScope(columns, s.unsupported), ctx);
     if (c.span) {
-      problem(ctx, f.expression.loc, `EVAL does not support type [${c.type}] as the return data type of expression [${c.text}]`);
+      problem(
+        ctx,
+        f.expression.loc,
+        `EVAL does not support type [${c.type}] as the return data type of expression [${c.text}]`,
+      );
     }
     const r = withColumn(columns, { name: fieldName(f, ctx), type: c.type });
     columns = r.columns;
@@ -420,7 +547,8 @@ function planEval(fields: Field[], s: PlanState, ctx: CompileContext): Planned {
   }
   const out = columns;
   return {
-    columns: out, unsupported: s.unsupported,
+    columns: out,
+    unsupported: s.unsupported,
     stage: (t) => ({
       columns: out,
       rows: t.rows.map((row) => {
@@ -444,7 +572,8 @@ function planWhere(cond: Expression, s: PlanState, ctx: CompileContext): Planned
   }
   const warnings = ctx.warnings;
   return {
-    columns: s.columns, unsupported: s.unsupported,
+    columns: s.columns,
+    unsupported: s.unsupported,
     stage: (t) => ({
       columns: t.columns,
       rows: t.rows.filter((r) => {
@@ -467,16 +596,28 @@ interface StatsPlan {
   aggCols: Column[];
 }
 
-function compileStats(cmd: StatsCommand | Extract<ProcessingCommand, { type: 'inline_stats' }>, s: PlanState, ctx: CompileContext): StatsPlan {
+function compileStats(
+  cmd: StatsCommand | Extract<ProcessingCommand, { type: 'inline_stats' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): StatsPlan {
   const scope = scopeOf(s);
   if (cmd.aggregates.length === 0 && cmd.groups.length === 0) {
-    problem(ctx, cmd.loc, `At least one aggregation or grouping expression required in [${srcText(ctx, cmd.loc)}]`);
+    problem(
+      ctx,
+      cmd.loc,
+      `At least one aggregation or grouping expression required in [${srcText(ctx, cmd.loc)}]`,
+    );
   }
   const groupCols: Column[] = [];
   const groupFns: Compiled[] = [];
   for (const g of cmd.groups) {
     if (containsAggregate(g.expression)) {
-      problem(ctx, g.expression.loc, `grouping key [${srcText(ctx, g.expression.loc)}] cannot contain aggregate functions`);
+      problem(
+        ctx,
+        g.expression.loc,
+        `grouping key [${srcText(ctx, g.expression.loc)}] cannot contain aggregate functions`,
+      );
       continue;
     }
     const c = compileExpr(g.expression, scope, ctx);
@@ -496,7 +637,11 @@ function compileStats(cmd: StatsCommand | Extract<ProcessingCommand, { type: 'in
     if (!containsAggregate(a.expression)) {
       const e = a.expression;
       if (e.type === 'column') {
-        problem(ctx, e.loc, `column [${e.name}] must appear in the STATS BY clause or be used in an aggregate function`);
+        problem(
+          ctx,
+          e.loc,
+          `column [${e.name}] must appear in the STATS BY clause or be used in an aggregate function`,
+        );
       } else {
         problem(ctx, e.loc, `expected an aggregate function but found [${srcText(ctx, e.loc)}]`);
       }
@@ -504,7 +649,11 @@ function compileStats(cmd: StatsCommand | Extract<ProcessingCommand, { type: 'in
     }
     const filter = a.filter ? compileExpr(a.filter, scope, ctx) : null;
     if (filter && !isFailed(filter) && filter.type !== 'boolean') {
-      problem(ctx, a.filter?.loc ?? a.loc, `Condition expression needs to be boolean, found [${filter.type.toUpperCase()}]`);
+      problem(
+        ctx,
+        a.filter?.loc ?? a.loc,
+        `Condition expression needs to be boolean, found [${filter.type.toUpperCase()}]`,
+      );
     }
     const aggCtx: CompileContext = {
       ...ctx,
@@ -581,7 +730,8 @@ function planStats(cmd: StatsCommand, s: PlanState, ctx: CompileContext): Planne
   const dedup = all.filter((x, i) => !all.slice(i + 1).some((y) => y.col.name === x.col.name));
   const columns = dedup.map((x) => x.col);
   return {
-    columns, unsupported: new Map(),
+    columns,
+    unsupported: new Map(),
     stage: (t) => {
       const { groups } = runStats(plan, t.rows);
       return { columns, rows: groups.map((g) => dedup.map((x) => x.get(g))) };
@@ -589,13 +739,18 @@ function planStats(cmd: StatsCommand, s: PlanState, ctx: CompileContext): Planne
   };
 }
 
-function planInlineStats(cmd: Extract<ProcessingCommand, { type: 'inline_stats' }>, s: PlanState, ctx: CompileContext): Planned {
+function planInlineStats(
+  cmd: Extract<ProcessingCommand, { type: 'inline_stats' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   const plan = compileStats(cmd, s, ctx);
   const aggNames = new Set(plan.aggCols.map((c) => c.name));
   const keptIdx = s.columns.map((_, i) => i).filter((i) => !aggNames.has((s.columns[i] as Column).name));
   const columns = [...keptIdx.map((i) => s.columns[i] as Column), ...plan.aggCols];
   return {
-    columns, unsupported: s.unsupported,
+    columns,
+    unsupported: s.unsupported,
     stage: (t) => {
       const { groups, keysOfRow } = runStats(plan, t.rows);
       const byKey = new Map(groups.map((g) => [JSON.stringify(g.slice(0, plan.groupCols.length)), g]));
@@ -611,10 +766,20 @@ function planInlineStats(cmd: Extract<ProcessingCommand, { type: 'inline_stats' 
   };
 }
 
-function planSort(cmd: Extract<ProcessingCommand, { type: 'sort' }>, s: PlanState, ctx: CompileContext): Planned {
+function planSort(
+  cmd: Extract<ProcessingCommand, { type: 'sort' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   const keys = cmd.orders.map((o) => {
     const c = compileExpr(o.expression, scopeOf(s), ctx);
-    if (!isFailed(c) && (c.type === 'geo_point' || c.type === 'geo_shape' || c.type === 'cartesian_point' || c.type === 'cartesian_shape')) {
+    if (
+      !isFailed(c) &&
+      (c.type === 'geo_point' ||
+        c.type === 'geo_shape' ||
+        c.type === 'cartesian_point' ||
+        c.type === 'cartesian_shape')
+    ) {
       problem(ctx, o.expression.loc, `cannot sort on ${c.type}`);
     }
     const desc = o.direction === 'desc';
@@ -622,10 +787,12 @@ function planSort(cmd: Extract<ProcessingCommand, { type: 'sort' }>, s: PlanStat
     return { c, desc, nullsFirst };
   });
   return {
-    columns: s.columns, unsupported: s.unsupported,
+    columns: s.columns,
+    unsupported: s.unsupported,
     stage: (t) => {
       const decorated = t.rows.map((row, i) => ({
-        row, i,
+        row,
+        i,
         k: keys.map(({ c, desc }) => {
           const v = c.fn(row);
           if (!Array.isArray(v)) return v;
@@ -652,11 +819,19 @@ function planSort(cmd: Extract<ProcessingCommand, { type: 'sort' }>, s: PlanStat
   };
 }
 
-function limitValue(cmd: Extract<ProcessingCommand, { type: 'limit' }>, ctx: CompileContext, opts: EngineOptions): number {
+function limitValue(
+  cmd: Extract<ProcessingCommand, { type: 'limit' }>,
+  ctx: CompileContext,
+  opts: EngineOptions,
+): number {
   const c = compileExpr(cmd.count, makeScope([]), ctx);
   const v = c.constant ? c.fn([]) : null;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-    throw new EsError(400, 'parsing_exception', `line ${cmd.count.loc.line}:${cmd.count.loc.column}: Invalid value for LIMIT [${c.text}], expecting a non negative integer`);
+    throw new EsError(
+      400,
+      'parsing_exception',
+      `line ${cmd.count.loc.line}:${cmd.count.loc.column}: Invalid value for LIMIT [${c.text}], expecting a non negative integer`,
+    );
   }
   return Math.min(v, opts.caps.maxLimit);
 }
@@ -665,7 +840,8 @@ function planMvExpand(ref: ColumnRef, s: PlanState, ctx: CompileContext): Planne
   const i = s.columns.findIndex((c) => c.name === ref.name);
   if (i < 0) problem(ctx, ref.loc, unknownColumnMessage(ref.name, scopeOf(s)));
   return {
-    columns: s.columns, unsupported: s.unsupported,
+    columns: s.columns,
+    unsupported: s.unsupported,
     stage: (t) => {
       const rows: Value[][] = [];
       for (const r of t.rows) {
@@ -688,7 +864,11 @@ function planMvExpand(ref: ColumnRef, s: PlanState, ctx: CompileContext): Planne
 function stringInput(e: Expression, s: PlanState, ctx: CompileContext, command: string): Compiled {
   const c = compileExpr(e, scopeOf(s), ctx);
   if (!isFailed(c) && !isStringType(c.type) && c.type !== 'null') {
-    problem(ctx, e.loc, `${command} only supports KEYWORD or TEXT values, found expression [${c.text}] type [${c.type.toUpperCase()}]`);
+    problem(
+      ctx,
+      e.loc,
+      `${command} only supports KEYWORD or TEXT values, found expression [${c.text}] type [${c.type.toUpperCase()}]`,
+    );
   }
   return c;
 }
@@ -708,12 +888,20 @@ function appendColumns(s: PlanState, added: Column[], compute: (row: Value[]) =>
   const keptIdx = s.columns.map((_, i) => i).filter((i) => !names.has((s.columns[i] as Column).name));
   const columns = [...keptIdx.map((i) => s.columns[i] as Column), ...added];
   return {
-    columns, unsupported: s.unsupported,
-    stage: (t) => ({ columns, rows: t.rows.map((r) => [...keptIdx.map((i) => r[i] ?? null), ...compute(r)]) }),
+    columns,
+    unsupported: s.unsupported,
+    stage: (t) => ({
+      columns,
+      rows: t.rows.map((r) => [...keptIdx.map((i) => r[i] ?? null), ...compute(r)]),
+    }),
   };
 }
 
-function planDissect(cmd: Extract<ProcessingCommand, { type: 'dissect' }>, s: PlanState, ctx: CompileContext): Planned {
+function planDissect(
+  cmd: Extract<ProcessingCommand, { type: 'dissect' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   const input = stringInput(cmd.input, s, ctx, 'DISSECT');
   const pattern = constString(cmd.pattern, s, ctx);
   let sep = '';
@@ -734,26 +922,36 @@ function planDissect(cmd: Extract<ProcessingCommand, { type: 'dissect' }>, s: Pl
   }
   const names = dissectColumns(parsed);
   const p = parsed;
-  return appendColumns(s, names.map((name) => ({ name, type: 'keyword' })), (row) => {
-    const v = input.fn(row);
-    if (typeof v !== 'string') return names.map(() => null);
-    const m = applyDissect(p, v, sep);
-    return names.map((n) => (m ? (m.get(n) ?? null) : null));
-  });
+  return appendColumns(
+    s,
+    names.map((name) => ({ name, type: 'keyword' })),
+    (row) => {
+      const v = input.fn(row);
+      if (typeof v !== 'string') return names.map(() => null);
+      const m = applyDissect(p, v, sep);
+      return names.map((n) => (m ? (m.get(n) ?? null) : null));
+    },
+  );
 }
 
-function planGrok(cmd: Extract<ProcessingCommand, { type: 'grok' }>, s: PlanState, ctx: CompileContext): Planned {
+function planGrok(
+  cmd: Extract<ProcessingCommand, { type: 'grok' }>,
+  s: PlanState,
+  ctx: CompileContext,
+): Planned {
   const input = stringInput(cmd.input, s, ctx, 'GROK');
-  const compiled = cmd.patterns.map((p) => {
-    const text = constString(p, s, ctx);
-    if (text === null) return null;
-    try {
-      return compileGrok(text);
-    } catch (e) {
-      problem(ctx, p.loc, `Invalid GROK pattern [${text}]: [${(e as Error).message}]`);
-      return null;
-    }
-  }).filter((g): g is ReturnType<typeof compileGrok> => g !== null);
+  const compiled = cmd.patterns
+    .map((p) => {
+      const text = constString(p, s, ctx);
+      if (text === null) return null;
+      try {
+        return compileGrok(text);
+      } catch (e) {
+        problem(ctx, p.loc, `Invalid GROK pattern [${text}]: [${(e as Error).message}]`);
+        return null;
+      }
+    })
+    .filter((g): g is ReturnType<typeof compileGrok> => g !== null);
   const cols: Column[] = [];
   for (const g of compiled) for (const c of g.columns) if (!cols.some((x) => x.name === c.name)) cols.push(c);
   return appendColumns(s, cols, (row) => {
@@ -767,10 +965,21 @@ function planGrok(cmd: Extract<ProcessingCommand, { type: 'grok' }>, s: PlanStat
         const raw = m.groups[group];
         if (raw === undefined) continue;
         const col = g.columns.find((c) => c.name === name);
-        const conv: Value = col?.type === 'integer' || col?.type === 'long' ? Math.trunc(Number(raw))
-          : col?.type === 'double' ? Number(raw) : col?.type === 'boolean' ? raw.toLowerCase() === 'true' : raw;
+        const conv: Value =
+          col?.type === 'integer' || col?.type === 'long'
+            ? Math.trunc(Number(raw))
+            : col?.type === 'double'
+              ? Number(raw)
+              : col?.type === 'boolean'
+                ? raw.toLowerCase() === 'true'
+                : raw;
         const prev = byName.get(name);
-        byName.set(name, prev === undefined || prev === null ? conv : [...(Array.isArray(prev) ? prev : [prev]), conv as Scalar]);
+        byName.set(
+          name,
+          prev === undefined || prev === null
+            ? conv
+            : [...(Array.isArray(prev) ? prev : [prev]), conv as Scalar],
+        );
       }
       return cols.map((c) => byName.get(c.name) ?? null);
     }
@@ -778,13 +987,31 @@ function planGrok(cmd: Extract<ProcessingCommand, { type: 'grok' }>, s: PlanStat
   });
 }
 
-function planLookupJoin(cmd: Extract<ProcessingCommand, { type: 'lookup_join' }>, s: PlanState, ctx: CompileContext, opts: EngineOptions): Planned {
+function planLookupJoin(
+  cmd: Extract<ProcessingCommand, { type: 'lookup_join' }>,
+  s: PlanState,
+  ctx: CompileContext,
+  opts: EngineOptions,
+): Planned {
   const target = cmd.target.index;
   const fx = opts.fixtures;
-  const res = resolveIndices(fx, [{ name: target, exclude: false }], opts.principal, 'indices:data/read/esql', { now: opts.now });
+  const res = resolveIndices(
+    fx,
+    [{ name: target, exclude: false }],
+    opts.principal,
+    'indices:data/read/esql',
+    { now: opts.now },
+  );
   if (target.includes('*') || res.indices.length !== 1) {
-    if (res.unauthorized.length > 0 && res.indices.length === 0) throw unauthorizedIndices(opts.principal, 'indices:data/read/esql', res.unauthorized);
-    problem(ctx, cmd.target.loc, res.indices.length === 0 ? `Unknown index [${target}]` : `invalid [${target}] resolution in lookup mode to [${res.indices.length}] indices`);
+    if (res.unauthorized.length > 0 && res.indices.length === 0)
+      throw unauthorizedIndices(opts.principal, 'indices:data/read/esql', res.unauthorized);
+    problem(
+      ctx,
+      cmd.target.loc,
+      res.indices.length === 0
+        ? `Unknown index [${target}]`
+        : `invalid [${target}] resolution in lookup mode to [${res.indices.length}] indices`,
+    );
     return { columns: s.columns, unsupported: s.unsupported, stage: (t) => t };
   }
   const idx = fx.indices.get(res.indices[0] as string) as LoadedIndex;
@@ -794,17 +1021,23 @@ function planLookupJoin(cmd: Extract<ProcessingCommand, { type: 'lookup_join' }>
       problem(ctx, e.loc, `JOIN ON clause only supports fields, found [${srcText(ctx, e.loc)}]`);
       continue;
     }
-    if (!s.columns.some((c) => c.name === e.name)) problem(ctx, e.loc, `Unknown column [${e.name}] in left side of join`);
-    else if (!idx.esqlTypes.has(e.name)) problem(ctx, e.loc, `Unknown column [${e.name}] in right side of join`);
+    if (!s.columns.some((c) => c.name === e.name))
+      problem(ctx, e.loc, `Unknown column [${e.name}] in left side of join`);
+    else if (!idx.esqlTypes.has(e.name))
+      problem(ctx, e.loc, `Unknown column [${e.name}] in right side of join`);
     keys.push(e.name);
   }
-  const lookupCols = [...idx.esqlTypes.entries()].filter(([n]) => !keys.includes(n)).sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([name, type]) => ({ name, type }));
+  const lookupCols = [...idx.esqlTypes.entries()]
+    .filter(([n]) => !keys.includes(n))
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([name, type]) => ({ name, type }));
   const lookupNames = new Set(lookupCols.map((c) => c.name));
   const keptIdx = s.columns.map((_, i) => i).filter((i) => !lookupNames.has((s.columns[i] as Column).name));
   const columns = [...keptIdx.map((i) => s.columns[i] as Column), ...lookupCols];
   const leftKeyIdx = keys.map((k) => s.columns.findIndex((c) => c.name === k));
   return {
-    columns, unsupported: s.unsupported,
+    columns,
+    unsupported: s.unsupported,
     stage: (t) => {
       const rightKeys = keys.map((k) => indexColumn(idx, k));
       const rightVals = lookupCols.map((c) => indexColumn(idx, c.name));
@@ -821,7 +1054,9 @@ function planLookupJoin(cmd: Extract<ProcessingCommand, { type: 'lookup_join' }>
       for (const r of t.rows) {
         const kv = leftKeyIdx.map((i) => r[i] ?? null);
         const left = keptIdx.map((i) => r[i] ?? null);
-        const matches = kv.some((v) => v === null || Array.isArray(v)) ? undefined : table.get(JSON.stringify(kv));
+        const matches = kv.some((v) => v === null || Array.isArray(v))
+          ? undefined
+          : table.get(JSON.stringify(kv));
         if (!matches) {
           rows.push([...left, ...lookupCols.map(() => null)]);
           continue;
@@ -833,7 +1068,13 @@ function planLookupJoin(cmd: Extract<ProcessingCommand, { type: 'lookup_join' }>
   };
 }
 
-function planPipeline(commands: ProcessingCommand[], start: PlanState, ctx: CompileContext, opts: EngineOptions, limits: { any: boolean }): Planned {
+function planPipeline(
+  commands: ProcessingCommand[],
+  start: PlanState,
+  ctx: CompileContext,
+  opts: EngineOptions,
+  limits: { any: boolean },
+): Planned {
   let state: PlanState = start;
   const stages: Stage[] = [];
   for (const cmd of commands) {
@@ -842,45 +1083,73 @@ function planPipeline(commands: ProcessingCommand[], start: PlanState, ctx: Comp
     state = { columns: p.columns, unsupported: p.unsupported };
   }
   return {
-    columns: state.columns, unsupported: state.unsupported,
+    columns: state.columns,
+    unsupported: state.unsupported,
     stage: (t) => stages.reduce((acc, st) => st(acc), t),
   };
 }
 
-function planCommand(cmd: ProcessingCommand, s: PlanState, ctx: CompileContext, opts: EngineOptions, limits: { any: boolean }): Planned {
+function planCommand(
+  cmd: ProcessingCommand,
+  s: PlanState,
+  ctx: CompileContext,
+  opts: EngineOptions,
+  limits: { any: boolean },
+): Planned {
   switch (cmd.type) {
-    case 'keep': return planKeep(cmd, s, ctx);
-    case 'drop': return planDrop(cmd, s, ctx);
-    case 'rename': return planRename(cmd, s, ctx);
-    case 'eval': return planEval(cmd.fields, s, ctx);
-    case 'where': return planWhere(cmd.condition, s, ctx);
-    case 'stats': return planStats(cmd, s, ctx);
-    case 'inline_stats': return planInlineStats(cmd, s, ctx);
-    case 'sort': return planSort(cmd, s, ctx);
+    case 'keep':
+      return planKeep(cmd, s, ctx);
+    case 'drop':
+      return planDrop(cmd, s, ctx);
+    case 'rename':
+      return planRename(cmd, s, ctx);
+    case 'eval':
+      return planEval(cmd.fields, s, ctx);
+    case 'where':
+      return planWhere(cmd.condition, s, ctx);
+    case 'stats':
+      return planStats(cmd, s, ctx);
+    case 'inline_stats':
+      return planInlineStats(cmd, s, ctx);
+    case 'sort':
+      return planSort(cmd, s, ctx);
     case 'limit': {
       limits.any = true;
       const n = limitValue(cmd, ctx, opts);
-      return { columns: s.columns, unsupported: s.unsupported, stage: (t) => ({ columns: t.columns, rows: t.rows.slice(0, n) }) };
+      return {
+        columns: s.columns,
+        unsupported: s.unsupported,
+        stage: (t) => ({ columns: t.columns, rows: t.rows.slice(0, n) }),
+      };
     }
-    case 'mv_expand': return planMvExpand(cmd.column, s, ctx);
-    case 'dissect': return planDissect(cmd, s, ctx);
-    case 'grok': return planGrok(cmd, s, ctx);
+    case 'mv_expand':
+      return planMvExpand(cmd.column, s, ctx);
+    case 'dissect':
+      return planDissect(cmd, s, ctx);
+    case 'grok':
+      return planGrok(cmd, s, ctx);
     case 'enrich': {
       const loc = locAfter(ctx.text, cmd.loc.offset, cmd.policy);
       problem(ctx, loc, `unresolved enrich policy [${cmd.policy}]`);
       return { columns: s.columns, unsupported: s.unsupported, stage: (t) => t };
     }
-    case 'lookup_join': return planLookupJoin(cmd, s, ctx, opts);
+    case 'lookup_join':
+      return planLookupJoin(cmd, s, ctx, opts);
     case 'sample': {
       const c = compileExpr(cmd.probability, makeScope([]), ctx);
       const p = c.constant ? c.fn([]) : null;
       if (typeof p !== 'number' || p <= 0 || p >= 1) {
-        problem(ctx, cmd.probability.loc, `invalid value for SAMPLE probability [${c.text}], expecting a number between 0 and 1, exclusive`);
+        problem(
+          ctx,
+          cmd.probability.loc,
+          `invalid value for SAMPLE probability [${c.text}], expecting a number between 0 and 1, exclusive`,
+        );
       }
       const seedC = cmd.seed ? compileExpr(cmd.seed, makeScope([]), ctx) : null;
       const seed = seedC?.constant ? Number(seedC.fn([]) ?? 42) : 42;
       return {
-        columns: s.columns, unsupported: s.unsupported,
+        columns: s.columns,
+        unsupported: s.unsupported,
         stage: (t) => {
           const rnd = seededRandom(seed);
           return { columns: t.columns, rows: t.rows.filter(() => rnd() < (p as number)) };
@@ -896,19 +1165,30 @@ function planCommand(cmd: ProcessingCommand, s: PlanState, ctx: CompileContext, 
           if (!existing) columns.push(c);
           else if (existing.type !== c.type && c.type !== 'null') {
             if (existing.type === 'null') existing.type = c.type;
-            else problem(ctx, cmd.loc, `Column [${c.name}] has conflicting data types in FORK branches: [${existing.type.toUpperCase()}] and [${c.type.toUpperCase()}]`);
+            else
+              problem(
+                ctx,
+                cmd.loc,
+                `Column [${c.name}] has conflicting data types in FORK branches: [${existing.type.toUpperCase()}] and [${c.type.toUpperCase()}]`,
+              );
           }
         }
       }
       columns.push({ name: '_fork', type: 'keyword' });
       return {
-        columns, unsupported: s.unsupported,
+        columns,
+        unsupported: s.unsupported,
         stage: (t) => {
           const rows: Value[][] = [];
           branches.forEach((b, bi) => {
             const out = b.stage(t);
             const idx = columns.map((c) => out.columns.findIndex((x) => x.name === c.name));
-            for (const r of out.rows) rows.push(idx.map((i, j) => (j === columns.length - 1 ? `fork${bi + 1}` : i >= 0 ? (r[i] ?? null) : null)));
+            for (const r of out.rows)
+              rows.push(
+                idx.map((i, j) =>
+                  j === columns.length - 1 ? `fork${bi + 1}` : i >= 0 ? (r[i] ?? null) : null,
+                ),
+              );
           });
           return { columns, rows };
         },
@@ -926,11 +1206,19 @@ function planCommand(cmd: ProcessingCommand, s: PlanState, ctx: CompileContext, 
       } else if (inf?.type === 'literal') {
         id = String(inf.value);
       }
-      problem(ctx, inf?.loc ?? cmd.loc, id ? `unresolved inference [${id}]` : `[${cmd.type.toUpperCase()}] requires an inference endpoint`);
+      problem(
+        ctx,
+        inf?.loc ?? cmd.loc,
+        id ? `unresolved inference [${id}]` : `[${cmd.type.toUpperCase()}] requires an inference endpoint`,
+      );
       return { columns: s.columns, unsupported: s.unsupported, stage: (t) => t };
     }
     case 'change_point':
-      throw new EsError(400, 'illegal_argument_exception', 'CHANGE_POINT is not supported by es-test-cluster');
+      throw new EsError(
+        400,
+        'illegal_argument_exception',
+        'CHANGE_POINT is not supported by es-test-cluster',
+      );
   }
   const never: never = cmd;
   throw new Error(`unhandled command ${String((never as { type: string }).type)}`);
@@ -948,7 +1236,10 @@ export function runQuery(input: QueryInput, opts: EngineOptions): QueryOutput {
   const paramProblems: string[] = [];
   const warnings = new Warnings();
   const ctx: CompileContext = {
-    text, problems, warnings, now: opts.now,
+    text,
+    problems,
+    warnings,
+    now: opts.now,
     param: paramResolver(q, input.params, paramProblems),
   };
   const source = q.commands[0] as Command;
@@ -969,30 +1260,67 @@ export function runQuery(input: QueryInput, opts: EngineOptions): QueryOutput {
         values.push(c.fn([]));
       }
       const cols = columns;
-      src = { columns: cols, unsupported: new Map(), stage: () => ({ columns: cols, rows: [values] }), documentsFound: 0, valuesLoaded: 0, isPartial: false, indices: [] };
+      src = {
+        columns: cols,
+        unsupported: new Map(),
+        stage: () => ({ columns: cols, rows: [values] }),
+        documentsFound: 0,
+        valuesLoaded: 0,
+        isPartial: false,
+        indices: [],
+      };
       break;
     }
     case 'show': {
-      if (source.item !== 'info') throw new EsError(400, 'parsing_exception', `line ${source.loc.line}:${source.loc.column}: SHOW ${source.item.toUpperCase()} is not supported`);
-      const cols: Column[] = [{ name: 'version', type: 'keyword' }, { name: 'date', type: 'keyword' }, { name: 'hash', type: 'keyword' }];
+      if (source.item !== 'info')
+        throw new EsError(
+          400,
+          'parsing_exception',
+          `line ${source.loc.line}:${source.loc.column}: SHOW ${source.item.toUpperCase()} is not supported`,
+        );
+      const cols: Column[] = [
+        { name: 'version', type: 'keyword' },
+        { name: 'date', type: 'keyword' },
+        { name: 'hash', type: 'keyword' },
+      ];
       const row: Value[] = [opts.version.number, '2024-01-01T00:00:00.000Z', opts.version.buildHash];
-      src = { columns: cols, unsupported: new Map(), stage: () => ({ columns: cols, rows: [row] }), documentsFound: 0, valuesLoaded: 0, isPartial: false, indices: [] };
+      src = {
+        columns: cols,
+        unsupported: new Map(),
+        stage: () => ({ columns: cols, rows: [row] }),
+        documentsFound: 0,
+        valuesLoaded: 0,
+        isPartial: false,
+        indices: [],
+      };
       break;
     }
     default:
-      throw new EsError(400, 'parsing_exception', `line ${source.loc.line}:${source.loc.column}: mismatched input '${firstWord(text, source.loc)}' expecting {'row', 'from', 'show'}`);
+      throw new EsError(
+        400,
+        'parsing_exception',
+        `line ${source.loc.line}:${source.loc.column}: mismatched input '${firstWord(text, source.loc)}' expecting {'row', 'from', 'show'}`,
+      );
   }
   const limits = { any: false };
-  const pipeline = planPipeline(q.commands.slice(1) as ProcessingCommand[], { columns: src.columns, unsupported: src.unsupported }, ctx, opts, limits);
+  const pipeline = planPipeline(
+    q.commands.slice(1) as ProcessingCommand[],
+    { columns: src.columns, unsupported: src.unsupported },
+    ctx,
+    opts,
+    limits,
+  );
   if (paramProblems.length > 0) throw new EsError(400, 'parsing_exception', paramProblems.join('\n'));
   if (problems.length > 0) throw verificationError(problems);
   let table = pipeline.stage(src.stage({ columns: [], rows: [] }));
   const defaultLimit = opts.caps.defaultLimit;
   if (!limits.any) {
     warnings.addPlain(`No limit defined, adding default limit of [${defaultLimit}]`);
-    if (table.rows.length > defaultLimit) table = { columns: table.columns, rows: table.rows.slice(0, defaultLimit) };
+    if (table.rows.length > defaultLimit)
+      table = { columns: table.columns, rows: table.rows.slice(0, defaultLimit) };
   }
-  if (table.rows.length > opts.caps.maxLimit) table = { columns: table.columns, rows: table.rows.slice(0, opts.caps.maxLimit) };
+  if (table.rows.length > opts.caps.maxLimit)
+    table = { columns: table.columns, rows: table.rows.slice(0, opts.caps.maxLimit) };
   return {
     columns: pipeline.columns,
     rows: table.rows,

@@ -31,15 +31,26 @@ export function parseDissect(pattern: string): DissectPattern {
     first = false;
     let spec = m[1] ?? '';
     let rightPad = false;
-    if (spec.endsWith('->')) { rightPad = true; spec = spec.slice(0, -2); }
+    if (spec.endsWith('->')) {
+      rightPad = true;
+      spec = spec.slice(0, -2);
+    }
     let append = false;
     let skip = false;
     let order = 0;
-    if (spec.startsWith('+')) { append = true; spec = spec.slice(1); }
-    else if (spec.startsWith('?') || spec === '') { skip = true; spec = spec.replace(/^\?/, ''); }
-    else if (spec.startsWith('&') || spec.startsWith('*')) throw new Error('reference keys are not supported');
+    if (spec.startsWith('+')) {
+      append = true;
+      spec = spec.slice(1);
+    } else if (spec.startsWith('?') || spec === '') {
+      skip = true;
+      spec = spec.replace(/^\?/, '');
+    } else if (spec.startsWith('&') || spec.startsWith('*'))
+      throw new Error('reference keys are not supported');
     const om = /^(.*)\/(\d+)$/.exec(spec);
-    if (om) { spec = om[1] ?? ''; order = Number(om[2]); }
+    if (om) {
+      spec = om[1] ?? '';
+      order = Number(om[2]);
+    }
     keys.push({ key: { name: spec, append, skip, rightPad, order }, delimiter: '' });
     last = re.lastIndex;
   }
@@ -58,7 +69,11 @@ export function dissectColumns(p: DissectPattern): string[] {
 }
 
 /** Returns name -> value, or null when the input does not match. */
-export function applyDissect(p: DissectPattern, input: string, appendSeparator: string): Map<string, string> | null {
+export function applyDissect(
+  p: DissectPattern,
+  input: string,
+  appendSeparator: string,
+): Map<string, string> | null {
   if (!input.startsWith(p.prefix)) return null;
   let pos = p.prefix.length;
   const parts: { key: DissectKey; value: string }[] = [];
@@ -131,11 +146,12 @@ const GROK_BASE: Record<string, string> = {
   HOSTPORT: '%{IPORHOST}:%{POSINT}',
   PATH: '(?:/[^\\s]*)+',
   URIPROTO: '[A-Za-z][A-Za-z0-9+\\-.]+',
-  URIPATH: '(?:/[A-Za-z0-9$.+!*\'(){},~:;=@#%&_\\-]*)+',
-  URIPARAM: '\\?[A-Za-z0-9$.+!*\'|(){},~@#%&/=:;_?\\-\\[\\]<>]*',
+  URIPATH: "(?:/[A-Za-z0-9$.+!*'(){},~:;=@#%&_\\-]*)+",
+  URIPARAM: "\\?[A-Za-z0-9$.+!*'|(){},~@#%&/=:;_?\\-\\[\\]<>]*",
   URIPATHPARAM: '%{URIPATH}(?:%{URIPARAM})?',
   URI: '%{URIPROTO}://(?:%{USER}(?::[^@]*)?@)?(?:%{IPORHOST}(?::%{POSINT})?)?(?:%{URIPATHPARAM})?',
-  MONTH: '\\b(?:[Jj]an(?:uary|uar)?|[Ff]eb(?:ruary|ruar)?|[Mm](?:a|ä)?r(?:ch|z)?|[Aa]pr(?:il)?|[Mm]a(?:y|i)?|[Jj]un(?:e|i)?|[Jj]ul(?:y|i)?|[Aa]ug(?:ust)?|[Ss]ep(?:tember)?|[Oo](?:c|k)?t(?:ober)?|[Nn]ov(?:ember)?|[Dd]e(?:c|z)(?:ember)?)\\b',
+  MONTH:
+    '\\b(?:[Jj]an(?:uary|uar)?|[Ff]eb(?:ruary|ruar)?|[Mm](?:a|ä)?r(?:ch|z)?|[Aa]pr(?:il)?|[Mm]a(?:y|i)?|[Jj]un(?:e|i)?|[Jj]ul(?:y|i)?|[Aa]ug(?:ust)?|[Ss]ep(?:tember)?|[Oo](?:c|k)?t(?:ober)?|[Nn]ov(?:ember)?|[Dd]e(?:c|z)(?:ember)?)\\b',
   MONTHNUM: '(?:0?[1-9]|1[0-2])',
   MONTHDAY: '(?:(?:0[1-9])|(?:[12][0-9])|(?:3[01])|[1-9])',
   DAY: '(?:Mon(?:day)?|Tue(?:sday)?|Wed(?:nesday)?|Thu(?:rsday)?|Fri(?:day)?|Sat(?:urday)?|Sun(?:day)?)',
@@ -145,11 +161,13 @@ const GROK_BASE: Record<string, string> = {
   SECOND: '(?:(?:[0-5]?[0-9]|60)(?:[:.,][0-9]+)?)',
   TIME: '%{HOUR}:%{MINUTE}(?::%{SECOND})?',
   ISO8601_TIMEZONE: '(?:Z|[+-]%{HOUR}(?::?%{MINUTE}))',
-  TIMESTAMP_ISO8601: '%{YEAR}-%{MONTHNUM}-%{MONTHDAY}[T ]%{HOUR}:?%{MINUTE}(?::?%{SECOND})?%{ISO8601_TIMEZONE}?',
+  TIMESTAMP_ISO8601:
+    '%{YEAR}-%{MONTHNUM}-%{MONTHDAY}[T ]%{HOUR}:?%{MINUTE}(?::?%{SECOND})?%{ISO8601_TIMEZONE}?',
   DATE_US: '%{MONTHNUM}[/-]%{MONTHDAY}[/-]%{YEAR}',
   DATE_EU: '%{MONTHDAY}[./-]%{MONTHNUM}[./-]%{YEAR}',
   HTTPDATE: '%{MONTHDAY}/%{MONTH}/%{YEAR}:%{TIME} %{INT}',
-  LOGLEVEL: '(?:[Aa]lert|ALERT|[Tt]race|TRACE|[Dd]ebug|DEBUG|[Nn]otice|NOTICE|[Ii]nfo(?:rmation)?|INFO(?:RMATION)?|[Ww]arn(?:ing)?|WARN(?:ING)?|[Ee]rr(?:or)?|ERR(?:OR)?|[Cc]rit(?:ical)?|CRIT(?:ICAL)?|[Ff]atal|FATAL|[Ss]evere|SEVERE|EMERG(?:ENCY)?|[Ee]merg(?:ency)?)',
+  LOGLEVEL:
+    '(?:[Aa]lert|ALERT|[Tt]race|TRACE|[Dd]ebug|DEBUG|[Nn]otice|NOTICE|[Ii]nfo(?:rmation)?|INFO(?:RMATION)?|[Ww]arn(?:ing)?|WARN(?:ING)?|[Ee]rr(?:or)?|ERR(?:OR)?|[Cc]rit(?:ical)?|CRIT(?:ICAL)?|[Ff]atal|FATAL|[Ss]evere|SEVERE|EMERG(?:ENCY)?|[Ee]merg(?:ency)?)',
 };
 
 export interface GrokPattern {
@@ -160,7 +178,13 @@ export interface GrokPattern {
   groups: Map<string, string>;
 }
 
-const GROK_TYPES: Record<string, 'integer' | 'long' | 'double' | 'boolean'> = { int: 'integer', long: 'long', float: 'double', double: 'double', boolean: 'boolean' };
+const GROK_TYPES: Record<string, 'integer' | 'long' | 'double' | 'boolean'> = {
+  int: 'integer',
+  long: 'long',
+  float: 'double',
+  double: 'double',
+  boolean: 'boolean',
+};
 
 /** Compiles a grok expression into a JavaScript regex with named groups. */
 export function compileGrok(pattern: string): GrokPattern {
@@ -169,16 +193,21 @@ export function compileGrok(pattern: string): GrokPattern {
   let counter = 0;
   const expand = (p: string, depth: number): string => {
     if (depth > 20) throw new Error('grok pattern nesting too deep');
-    return p.replace(/%\{(\w+)(?::([\w.@[\]-]+))?(?::(\w+))?\}/g, (_all, syntax: string, semantic: string | undefined, type: string | undefined) => {
-      const def = GROK_BASE[syntax];
-      if (def === undefined) throw new Error(`Unable to find pattern [${syntax}] in Grok's pattern dictionary`);
-      const body = expand(def, depth + 1);
-      if (!semantic) return `(?:${body})`;
-      const group = `g${counter++}`;
-      groups.set(group, semantic);
-      if (!columns.some((c) => c.name === semantic)) columns.push({ name: semantic, type: type ? (GROK_TYPES[type] ?? 'keyword') : 'keyword' });
-      return `(?<${group}>${body})`;
-    });
+    return p.replace(
+      /%\{(\w+)(?::([\w.@[\]-]+))?(?::(\w+))?\}/g,
+      (_all, syntax: string, semantic: string | undefined, type: string | undefined) => {
+        const def = GROK_BASE[syntax];
+        if (def === undefined)
+          throw new Error(`Unable to find pattern [${syntax}] in Grok's pattern dictionary`);
+        const body = expand(def, depth + 1);
+        if (!semantic) return `(?:${body})`;
+        const group = `g${counter++}`;
+        groups.set(group, semantic);
+        if (!columns.some((c) => c.name === semantic))
+          columns.push({ name: semantic, type: type ? (GROK_TYPES[type] ?? 'keyword') : 'keyword' });
+        return `(?<${group}>${body})`;
+      },
+    );
   };
   let source = expand(pattern, 0);
   source = source.replace(/\(\?<([A-Za-z][\w.]*)>/g, (all, name: string) => {

@@ -60,7 +60,12 @@ function eq(a: unknown, b: unknown): boolean {
 
 function single(q: Record<string, unknown>): [string, unknown] {
   const entries = Object.entries(q);
-  if (entries.length !== 1) throw new EsError(400, 'parsing_exception', `[${Object.keys(q).join(',')}] query malformed, no start_object after query name`);
+  if (entries.length !== 1)
+    throw new EsError(
+      400,
+      'parsing_exception',
+      `[${Object.keys(q).join(',')}] query malformed, no start_object after query name`,
+    );
   return entries[0] as [string, unknown];
 }
 
@@ -69,23 +74,34 @@ function asArray(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [v];
 }
 
-export function evaluateFilter(filter: unknown, doc: Record<string, unknown>, idx: LoadedIndex, now: number): boolean {
+export function evaluateFilter(
+  filter: unknown,
+  doc: Record<string, unknown>,
+  idx: LoadedIndex,
+  now: number,
+): boolean {
   if (filter === null || typeof filter !== 'object' || Array.isArray(filter)) {
     throw new EsError(400, 'parsing_exception', 'query malformed, must start with start_object');
   }
   const [type, body] = single(filter as Record<string, unknown>);
   const b = (body ?? {}) as Record<string, unknown>;
   switch (type) {
-    case 'match_all': return true;
-    case 'match_none': return false;
+    case 'match_all':
+      return true;
+    case 'match_none':
+      return false;
     case 'bool': {
       const all = (k: string): boolean => asArray(b[k]).every((q) => evaluateFilter(q, doc, idx, now));
       if (!all('must') || !all('filter')) return false;
       if (asArray(b.must_not).some((q) => evaluateFilter(q, doc, idx, now))) return false;
       const should = asArray(b.should);
       if (should.length === 0) return true;
-      const min = b.minimum_should_match !== undefined ? Number(b.minimum_should_match)
-        : (asArray(b.must).length + asArray(b.filter).length > 0 ? 0 : 1);
+      const min =
+        b.minimum_should_match !== undefined
+          ? Number(b.minimum_should_match)
+          : asArray(b.must).length + asArray(b.filter).length > 0
+            ? 0
+            : 1;
       return should.filter((q) => evaluateFilter(q, doc, idx, now)).length >= min;
     }
     case 'term':
@@ -99,12 +115,22 @@ export function evaluateFilter(filter: unknown, doc: Record<string, unknown>, id
       if (type === 'exists') return values(doc, idx, String(b.field ?? '')).length > 0;
       const [field, spec] = single(b);
       const vals = values(doc, idx, field);
-      const specObj = spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? spec as Record<string, unknown> : null;
+      const specObj =
+        spec !== null && typeof spec === 'object' && !Array.isArray(spec)
+          ? (spec as Record<string, unknown>)
+          : null;
       if (type === 'terms') return asArray(spec).some((t) => vals.some((v) => eq(v, t)));
       if (type === 'range') {
         const r = specObj ?? {};
         const date = isDateField(idx, field);
-        const conv = (x: unknown): number | string | null => (date ? dateMath(x, now) : typeof x === 'number' ? x : typeof x === 'string' && x !== '' && !Number.isNaN(Number(x)) ? Number(x) : (x as string));
+        const conv = (x: unknown): number | string | null =>
+          date
+            ? dateMath(x, now)
+            : typeof x === 'number'
+              ? x
+              : typeof x === 'string' && x !== '' && !Number.isNaN(Number(x))
+                ? Number(x)
+                : (x as string);
         return vals.some((raw) => {
           const v = date ? parseDate(raw) : typeof raw === 'number' ? raw : (raw as string);
           if (v === null) return false;
@@ -130,16 +156,22 @@ export function evaluateFilter(filter: unknown, doc: Record<string, unknown>, id
       const f = idx.fieldByName.get(field);
       const analysed = f ? effectiveType(f) === 'text' || effectiveType(f) === 'match_only_text' : false;
       if (!analysed) return vals.some((v) => eq(v, value));
-      const tokens = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+      const tokens = (s: string): string[] =>
+        s
+          .toLowerCase()
+          .split(/[^\p{L}\p{N}_]+/u)
+          .filter(Boolean);
       const want = tokens(String(value));
-      if (type === 'match_phrase') return vals.some((v) => ` ${tokens(String(v)).join(' ')} `.includes(` ${want.join(' ')} `));
+      if (type === 'match_phrase')
+        return vals.some((v) => ` ${tokens(String(v)).join(' ')} `.includes(` ${want.join(' ')} `));
       const and = specObj?.operator !== undefined && String(specObj.operator).toLowerCase() === 'and';
       return vals.some((v) => {
         const have = new Set(tokens(String(v)));
         return and ? want.every((w) => have.has(w)) : want.some((w) => have.has(w));
       });
     }
-    case 'ids': return asArray(b.values).some((id) => idx.ids[idx.docs.indexOf(doc)] === id);
+    case 'ids':
+      return asArray(b.values).some((id) => idx.ids[idx.docs.indexOf(doc)] === id);
     default:
       throw new EsError(400, 'parsing_exception', `unknown query [${type}]`, { extra: { line: 1, col: 1 } });
   }

@@ -37,7 +37,10 @@ export class Warnings {
       list = [];
       this.byExpr.set(key, list);
       this.order.push(key);
-      this.headerFor.set(key, `Line ${loc.line}:${loc.column}: evaluation of [${exprText}] failed, treating result as null. Only first 20 failures recorded.`);
+      this.headerFor.set(
+        key,
+        `Line ${loc.line}:${loc.column}: evaluation of [${exprText}] failed, treating result as null. Only first 20 failures recorded.`,
+      );
       this.locFor.set(key, `Line ${loc.line}:${loc.column}`);
     }
     if (list.length < 20) list.push(detail);
@@ -57,7 +60,8 @@ export class Warnings {
     const out: string[] = [...this.plain];
     for (const key of this.order) {
       out.push(this.headerFor.get(key) ?? '');
-      for (const d of [...new Set(this.byExpr.get(key) ?? [])]) out.push(`${this.locFor.get(key) ?? ''}: ${d}`);
+      for (const d of [...new Set(this.byExpr.get(key) ?? [])])
+        out.push(`${this.locFor.get(key) ?? ''}: ${d}`);
     }
     return out;
   }

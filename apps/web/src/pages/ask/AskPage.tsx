@@ -12,9 +12,12 @@ import { RunView } from './RunView.tsx';
 import { ThreadHead } from './ThreadHead.tsx';
 import { useRunStream } from './useRunStream.ts';
 
-
 function useOnboarding() {
-  return useQuery({ queryKey: keys.onboarding, queryFn: () => trpc.auth.onboardingStatus.query(), staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: keys.onboarding,
+    queryFn: () => trpc.auth.onboardingStatus.query(),
+    staleTime: 5 * 60_000,
+  });
 }
 
 export function AskPage({ conversationId }: { conversationId: string | null }) {
@@ -36,7 +39,9 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
   }, [requested]);
   const list = connections.data ?? [];
   const conversationConnection = conversation.data?.connection_id ?? null;
-  const connectionId = conversationId ? conversationConnection : (chosen ?? list.find((c) => !c.paused)?.id ?? null);
+  const connectionId = conversationId
+    ? conversationConnection
+    : (chosen ?? list.find((c) => !c.paused)?.id ?? null);
   const connection = list.find((c) => c.id === connectionId);
 
   const [text, setText] = useState(query.get('q') ?? '');
@@ -44,7 +49,12 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadEndRef = useRef<HTMLDivElement>(null);
   // Leaving the page (or switching conversation) closes the stream, which cancels the run server-side.
-  const { live, running, replaying, ask, stop, dismiss } = useRunStream({ connectionId, conversationId, alwaysChart, onAnswered: () => setText('') });
+  const { live, running, replaying, ask, stop, dismiss } = useRunStream({
+    connectionId,
+    conversationId,
+    alwaysChart,
+    onAnswered: () => setText(''),
+  });
   useEffect(() => {
     threadEndRef.current?.scrollIntoView?.({ block: 'end', behavior: 'smooth' });
   }, [live?.steps.length, live?.done, conversation.data?.runs.length]);
@@ -92,11 +102,22 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
           ) : null}
 
           {newThread && !live ? (
-            <NewThreadHint connection={connection} connectionsLoaded={Boolean(connections.data)} onPick={(q) => { setText(q); inputRef.current?.focus(); }} />
+            <NewThreadHint
+              connection={connection}
+              connectionsLoaded={Boolean(connections.data)}
+              onPick={(q) => {
+                setText(q);
+                inputRef.current?.focus();
+              }}
+            />
           ) : null}
 
           {conversationId && conversation.isPending ? <Spinner label="Loading the conversation…" /> : null}
-          <ErrorNote error={conversation.error} title="The conversation could not be loaded" onRetry={() => void conversation.refetch()} />
+          <ErrorNote
+            error={conversation.error}
+            title="The conversation could not be loaded"
+            onRetry={() => void conversation.refetch()}
+          />
 
           {visibleRuns.map((run) => (
             <RunView
@@ -126,8 +147,6 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
           onAlwaysChart={setAlwaysChart}
         />
       </section>
-
     </div>
   );
 }
-

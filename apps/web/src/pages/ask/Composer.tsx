@@ -20,7 +20,19 @@ export function Composer(props: {
   alwaysChart: boolean;
   onAlwaysChart: (on: boolean) => void;
 }) {
-  const { ref, text, onText, onAsk, onStop, running, newThread, connection, canAsk, alwaysChart, onAlwaysChart } = props;
+  const {
+    ref,
+    text,
+    onText,
+    onAsk,
+    onStop,
+    running,
+    newThread,
+    connection,
+    canAsk,
+    alwaysChart,
+    onAlwaysChart,
+  } = props;
   const tooLong = text.length > MAX;
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -33,49 +45,63 @@ export function Composer(props: {
     }
   };
   return (
-      <form className="composer" onSubmit={submit} aria-label="Ask a question">
-        {connection?.paused ? (
-          <p className="text-warning small">
-            This connection is paused. <Link to="/connections">Resume it</Link> to ask questions.
-          </p>
-        ) : null}
-        <label htmlFor="question" className="visually-hidden">
-          {newThread ? 'Your question' : 'Follow-up question'}
+    <form className="composer" onSubmit={submit} aria-label="Ask a question">
+      {connection?.paused ? (
+        <p className="text-warning small">
+          This connection is paused. <Link to="/connections">Resume it</Link> to ask questions.
+        </p>
+      ) : null}
+      <label htmlFor="question" className="visually-hidden">
+        {newThread ? 'Your question' : 'Follow-up question'}
+      </label>
+      <textarea
+        id="question"
+        ref={ref}
+        rows={2}
+        maxLength={MAX + 200}
+        value={text}
+        onChange={(e) => onText(e.target.value)}
+        onKeyDown={onKeyDown}
+        placeholder={
+          newThread
+            ? 'Ask a question about your data, e.g. “number of orders by status”'
+            : 'Ask a follow-up, e.g. “only for Spain” or “now by month”'
+        }
+        aria-describedby="question-counter question-tip"
+        aria-invalid={tooLong || undefined}
+        disabled={!canAsk}
+      />
+      <div className="composer-bar">
+        <label className="checkbox small">
+          <input type="checkbox" checked={alwaysChart} onChange={(e) => onAlwaysChart(e.target.checked)} />{' '}
+          Draw a chart
         </label>
-        <textarea
-          id="question"
-          ref={ref}
-          rows={2}
-          maxLength={MAX + 200}
-          value={text}
-          onChange={(e) => onText(e.target.value)}
-          onKeyDown={onKeyDown}
-          placeholder={newThread ? 'Ask a question about your data, e.g. “number of orders by status”' : 'Ask a follow-up, e.g. “only for Spain” or “now by month”'}
-          aria-describedby="question-counter question-tip"
-          aria-invalid={tooLong || undefined}
-          disabled={!canAsk}
-        />
-        <div className="composer-bar">
-          <label className="checkbox small">
-            <input type="checkbox" checked={alwaysChart} onChange={(e) => onAlwaysChart(e.target.checked)} /> Draw a chart
-          </label>
-          <span id="question-tip" className="muted small composer-tip">
-            Enter to ask · Shift+Enter for a new line
-          </span>
-          <span id="question-counter" className={`small counter${tooLong ? ' text-danger' : ' muted'}`} aria-live={tooLong ? 'polite' : 'off'}>
-            {text.length}/{MAX}
-          </span>
-          {/* Distinct keys: reusing one <button> would turn the Stop click into a submit. */}
-          {running ? (
-            <Button key="stop" variant="danger" onClick={onStop}>
-              Stop
-            </Button>
-          ) : (
-            <Button key="ask" type="submit" variant="primary" disabled={!text.trim() || tooLong || !canAsk || connection?.paused}>
-              {newThread ? 'Ask' : 'Ask follow-up'}
-            </Button>
-          )}
-        </div>
-      </form>
+        <span id="question-tip" className="muted small composer-tip">
+          Enter to ask · Shift+Enter for a new line
+        </span>
+        <span
+          id="question-counter"
+          className={`small counter${tooLong ? ' text-danger' : ' muted'}`}
+          aria-live={tooLong ? 'polite' : 'off'}
+        >
+          {text.length}/{MAX}
+        </span>
+        {/* Distinct keys: reusing one <button> would turn the Stop click into a submit. */}
+        {running ? (
+          <Button key="stop" variant="danger" onClick={onStop}>
+            Stop
+          </Button>
+        ) : (
+          <Button
+            key="ask"
+            type="submit"
+            variant="primary"
+            disabled={!text.trim() || tooLong || !canAsk || connection?.paused}
+          >
+            {newThread ? 'Ask' : 'Ask follow-up'}
+          </Button>
+        )}
+      </div>
+    </form>
   );
 }

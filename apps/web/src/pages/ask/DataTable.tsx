@@ -1,8 +1,10 @@
 import { useMemo, useState } from 'react';
 import { Button } from '../../components/ui.tsx';
 
-const NUMERIC = /^(long|integer|short|byte|double|float|half_float|scaled_float|unsigned_long|number|numeric|bigint|smallint|int|int2|int4|int8|real|decimal|float4|float8|double precision|counter_long|counter_double|counter_integer)$/i;
-const DATE = /^(date|date_nanos|datetime|timestamp|timestamptz|timestamp with time zone|timestamp without time zone)$/i;
+const NUMERIC =
+  /^(long|integer|short|byte|double|float|half_float|scaled_float|unsigned_long|number|numeric|bigint|smallint|int|int2|int4|int8|real|decimal|float4|float8|double precision|counter_long|counter_double|counter_integer)$/i;
+const DATE =
+  /^(date|date_nanos|datetime|timestamp|timestamptz|timestamp with time zone|timestamp without time zone)$/i;
 const PAGE_SIZES = [25, 50, 100];
 
 function isNumeric(type: string) {
@@ -11,10 +13,18 @@ function isNumeric(type: string) {
 
 function formatCell(value: unknown, type: string): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return isNumeric(type) ? value.toLocaleString(undefined, { maximumFractionDigits: 4 }) : String(value);
+  if (typeof value === 'number')
+    return isNumeric(type) ? value.toLocaleString(undefined, { maximumFractionDigits: 4 }) : String(value);
   if (typeof value === 'string' && DATE.test(type)) {
     const d = new Date(value);
-    if (!Number.isNaN(d.getTime())) return value.length > 10 ? d.toISOString().replace('T', ' ').replace(/\.000Z$|Z$/, ' UTC').replace(/ 00:00:00 UTC$/, '') : value;
+    if (!Number.isNaN(d.getTime()))
+      return value.length > 10
+        ? d
+            .toISOString()
+            .replace('T', ' ')
+            .replace(/\.000Z$|Z$/, ' UTC')
+            .replace(/ 00:00:00 UTC$/, '')
+        : value;
   }
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
@@ -29,7 +39,17 @@ function compare(a: unknown, b: unknown): number {
 }
 
 /** The result table: sortable columns (click a header), paginated. */
-export function DataTable({ columns, rows, caption, truncated }: { columns: { name: string; type: string }[]; rows: unknown[][]; caption: string; truncated: boolean }) {
+export function DataTable({
+  columns,
+  rows,
+  caption,
+  truncated,
+}: {
+  columns: { name: string; type: string }[];
+  rows: unknown[][];
+  caption: string;
+  truncated: boolean;
+}) {
   const [sort, setSort] = useState<{ index: number; dir: 'ascending' | 'descending' } | null>(null);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(PAGE_SIZES[0] ?? 25);
@@ -55,13 +75,24 @@ export function DataTable({ columns, rows, caption, truncated }: { columns: { na
               {columns.map((c, i) => {
                 const dir = sort?.index === i ? sort.dir : undefined;
                 return (
-                  <th key={c.name + i} scope="col" aria-sort={dir ?? 'none'} className={isNumeric(c.type) ? 'num' : ''}>
+                  <th
+                    key={c.name + i}
+                    scope="col"
+                    aria-sort={dir ?? 'none'}
+                    className={isNumeric(c.type) ? 'num' : ''}
+                  >
                     <button
                       type="button"
                       className="sort-button"
                       onClick={() => {
                         setPage(0);
-                        setSort(sort?.index === i ? (sort.dir === 'ascending' ? { index: i, dir: 'descending' } : null) : { index: i, dir: 'ascending' });
+                        setSort(
+                          sort?.index === i
+                            ? sort.dir === 'ascending'
+                              ? { index: i, dir: 'descending' }
+                              : null
+                            : { index: i, dir: 'ascending' },
+                        );
                       }}
                     >
                       <span className="col-name">{c.name}</span>
@@ -82,7 +113,11 @@ export function DataTable({ columns, rows, caption, truncated }: { columns: { na
                   const v = row[i];
                   return (
                     <td key={i} className={isNumeric(c.type) ? 'num' : ''}>
-                      {v === null || v === undefined ? <span className="null">null</span> : formatCell(v, c.type)}
+                      {v === null || v === undefined ? (
+                        <span className="null">null</span>
+                      ) : (
+                        formatCell(v, c.type)
+                      )}
                     </td>
                   );
                 })}
@@ -95,7 +130,9 @@ export function DataTable({ columns, rows, caption, truncated }: { columns: { na
         <span className="muted small">
           {rows.length.toLocaleString()} row{rows.length === 1 ? '' : 's'}
           {truncated ? ' (capped by the row limit)' : ''}
-          {pages > 1 ? ` · rows ${(current * size + 1).toLocaleString()}–${Math.min(sorted.length, (current + 1) * size).toLocaleString()}` : ''}
+          {pages > 1
+            ? ` · rows ${(current * size + 1).toLocaleString()}–${Math.min(sorted.length, (current + 1) * size).toLocaleString()}`
+            : ''}
         </span>
         {rows.length > (PAGE_SIZES[0] ?? 25) ? (
           <div className="row gap-sm">
@@ -115,13 +152,23 @@ export function DataTable({ columns, rows, caption, truncated }: { columns: { na
                 ))}
               </select>
             </label>
-            <Button size="sm" onClick={() => setPage(current - 1)} disabled={current === 0} aria-label="Previous page">
+            <Button
+              size="sm"
+              onClick={() => setPage(current - 1)}
+              disabled={current === 0}
+              aria-label="Previous page"
+            >
               ‹ Prev
             </Button>
             <span className="small" aria-live="polite">
               Page {current + 1} of {pages}
             </span>
-            <Button size="sm" onClick={() => setPage(current + 1)} disabled={current >= pages - 1} aria-label="Next page">
+            <Button
+              size="sm"
+              onClick={() => setPage(current + 1)}
+              disabled={current >= pages - 1}
+              aria-label="Next page"
+            >
               Next ›
             </Button>
           </div>

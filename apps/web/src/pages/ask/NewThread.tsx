@@ -6,17 +6,37 @@ import { useDialect, useEngineNames } from '../connections/hooks.ts';
 
 export const DEMO_QUESTIONS = DEMO_SUGGESTED_QUESTIONS;
 
-export function OnboardingCard({ status, demo, onTryDemo }: { status: Onboarding; demo: Connection | undefined; onTryDemo: () => void }) {
+export function OnboardingCard({
+  status,
+  demo,
+  onTryDemo,
+}: {
+  status: Onboarding;
+  demo: Connection | undefined;
+  onTryDemo: () => void;
+}) {
   const engines = useEngineNames();
   const steps = [
-    { id: 'verify_email', done: status.steps.verify_email, title: 'Confirm your email', body: 'Open the link we emailed you (without SMTP it is in the server log and the outbox_emails table).' },
+    {
+      id: 'verify_email',
+      done: status.steps.verify_email,
+      title: 'Confirm your email',
+      body: 'Open the link we emailed you (without SMTP it is in the server log and the outbox_emails table).',
+    },
     {
       id: 'first_question',
       done: status.steps.first_question,
       title: 'Ask a first question',
-      body: demo ? `Your account includes “${demo.name}”, an embedded demo shop with orders, customers and products.` : 'Pick a connection and ask in plain language.',
+      body: demo
+        ? `Your account includes “${demo.name}”, an embedded demo shop with orders, customers and products.`
+        : 'Pick a connection and ask in plain language.',
     },
-    { id: 'first_connection', done: status.steps.first_connection, title: 'Connect your own data', body: `${engines}, read-only, with your own credentials.` },
+    {
+      id: 'first_connection',
+      done: status.steps.first_connection,
+      title: 'Connect your own data',
+      body: `${engines}, read-only, with your own credentials.`,
+    },
   ];
   const done = steps.filter((s) => s.done).length;
   return (
@@ -55,7 +75,15 @@ export function OnboardingCard({ status, demo, onTryDemo }: { status: Onboarding
   );
 }
 
-export function NewThreadHint({ connection, connectionsLoaded, onPick }: { connection: Connection | undefined; connectionsLoaded: boolean; onPick: (q: string) => void }) {
+export function NewThreadHint({
+  connection,
+  connectionsLoaded,
+  onPick,
+}: {
+  connection: Connection | undefined;
+  connectionsLoaded: boolean;
+  onPick: (q: string) => void;
+}) {
   const dialect = useDialect(connection?.dialect);
   const engines = useEngineNames();
   if (!connectionsLoaded) return <Spinner label="Loading connections…" />;
@@ -79,8 +107,8 @@ export function NewThreadHint({ connection, connectionsLoaded, onPick }: { conne
         Ask <span className="accent">{connection.name}</span> a question
       </h2>
       <p className="muted">
-        Plain language works: counts, totals and averages, “by” a field, per day or month, top N, filters such as “in France” or “last 30 days”. Follow-ups refine the
-        previous answer.
+        Plain language works: counts, totals and averages, “by” a field, per day or month, top N, filters such
+        as “in France” or “last 30 days”. Follow-ups refine the previous answer.
       </p>
       {connection.is_demo ? (
         <div className="suggestions" role="group" aria-label="Example questions">
@@ -93,7 +121,8 @@ export function NewThreadHint({ connection, connectionsLoaded, onPick }: { conne
       ) : (
         <p className="small">
           {dialect ? <Badge>{dialect.query_language}</Badge> : null}{' '}
-          <Link to={`/connections/${connection.id}/schema`}>Browse the schema</Link> to see which fields you can ask about.
+          <Link to={`/connections/${connection.id}/schema`}>Browse the schema</Link> to see which fields you
+          can ask about.
         </p>
       )}
     </div>

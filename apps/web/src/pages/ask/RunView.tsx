@@ -26,7 +26,11 @@ export const STEP_LABELS: Record<string, string> = {
 const PLANNER: Record<string, string> = { offline: 'Offline planner', llm: 'LLM planner' };
 
 /** `error.message` is "symptom: cause fix [Generated query:\n...]"; split it for display. */
-export function splitRunError(message: string): { symptom: string | null; rest: string; query: string | null } {
+export function splitRunError(message: string): {
+  symptom: string | null;
+  rest: string;
+  query: string | null;
+} {
   const queryAt = message.indexOf('Generated query:\n');
   const query = queryAt >= 0 ? message.slice(queryAt + 'Generated query:\n'.length).trim() : null;
   const text = (queryAt >= 0 ? message.slice(0, queryAt) : message).trim();
@@ -35,12 +39,24 @@ export function splitRunError(message: string): { symptom: string | null; rest: 
   return { symptom: null, rest: text, query };
 }
 
-export function RunError({ type, message, suggestions, onAsk }: { type: string; message: string; suggestions?: string[]; onAsk?: (question: string) => void }) {
+export function RunError({
+  type,
+  message,
+  suggestions,
+  onAsk,
+}: {
+  type: string;
+  message: string;
+  suggestions?: string[];
+  onAsk?: (question: string) => void;
+}) {
   const { symptom, rest, query } = splitRunError(message);
   return (
     <div className="callout callout-error run-error" role="alert">
       <div className="callout-body">
-        <strong className="callout-title">{symptom ?? (type === 'unanswerable' ? 'The question could not be answered' : 'The run failed')}</strong>
+        <strong className="callout-title">
+          {symptom ?? (type === 'unanswerable' ? 'The question could not be answered' : 'The run failed')}
+        </strong>
         <p>{rest}</p>
         {suggestions && suggestions.length > 0 && onAsk ? (
           <div className="suggestions" aria-label="Questions you can ask instead">
@@ -92,7 +108,14 @@ export function RunView({
         </h3>
         <div className="turn-actions">
           {onReplay ? (
-            <Button size="sm" variant="ghost" onClick={onReplay} disabled={replayDisabled} aria-label={`Replay “${run.question}”`} title="Ask this question again in place (later turns are removed)">
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={onReplay}
+              disabled={replayDisabled}
+              aria-label={`Replay “${run.question}”`}
+              title="Ask this question again in place (later turns are removed)"
+            >
               ↻ Replay
             </Button>
           ) : null}
@@ -100,7 +123,13 @@ export function RunView({
       </div>
       <div className="answer card">
         <div className="answer-meta">
-          {run.status === 'succeeded' ? <Badge tone="success">Answered</Badge> : run.status === 'cancelled' ? <Badge tone="neutral">Stopped</Badge> : <Badge tone="danger">Failed</Badge>}
+          {run.status === 'succeeded' ? (
+            <Badge tone="success">Answered</Badge>
+          ) : run.status === 'cancelled' ? (
+            <Badge tone="neutral">Stopped</Badge>
+          ) : (
+            <Badge tone="danger">Failed</Badge>
+          )}
           {partial ? (
             <Badge tone="warning" title={partial.message}>
               ⚠ Partial results
@@ -129,23 +158,51 @@ export function RunView({
         ) : null}
 
         {run.error && run.status !== 'succeeded' ? (
-          run.status === 'cancelled' ? <p className="muted">{run.error.message}</p> : <RunError type={run.error.type} message={run.error.message} suggestions={run.error.suggestions} onAsk={replayDisabled ? undefined : onAsk} />
+          run.status === 'cancelled' ? (
+            <p className="muted">{run.error.message}</p>
+          ) : (
+            <RunError
+              type={run.error.type}
+              message={run.error.message}
+              suggestions={run.error.suggestions}
+              onAsk={replayDisabled ? undefined : onAsk}
+            />
+          )
         ) : null}
 
         {chart && table ? (
           <div className="view-switch" role="tablist" aria-label="Result view">
-            <button type="button" role="tab" aria-selected={view === 'chart'} className={view === 'chart' ? 'active' : ''} onClick={() => setView('chart')}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={view === 'chart'}
+              className={view === 'chart' ? 'active' : ''}
+              onClick={() => setView('chart')}
+            >
               Chart
             </button>
-            <button type="button" role="tab" aria-selected={view === 'table'} className={view === 'table' ? 'active' : ''} onClick={() => setView('table')}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={view === 'table'}
+              className={view === 'table' ? 'active' : ''}
+              onClick={() => setView('table')}
+            >
               Table
             </button>
           </div>
         ) : null}
 
-        {chart && (view === 'chart' || !table) ? <Chart option={chart.option} chartType={chart.chart_type} label={run.question} /> : null}
+        {chart && (view === 'chart' || !table) ? (
+          <Chart option={chart.option} chartType={chart.chart_type} label={run.question} />
+        ) : null}
         {table && (!chart || view === 'table') ? (
-          <DataTable columns={table.columns} rows={table.rows} truncated={table.truncated} caption={`Result of “${run.question}”`} />
+          <DataTable
+            columns={table.columns}
+            rows={table.rows}
+            truncated={table.truncated}
+            caption={`Result of “${run.question}”`}
+          />
         ) : null}
         {chart && table && view === 'chart' ? (
           <p className="muted small">
@@ -161,7 +218,10 @@ export function RunView({
           <ul className="warnings" aria-label="Notes">
             {otherWarnings.map((w, i) => (
               <li key={w.code + i}>
-                <Badge tone={w.code === 'planner_note' ? 'neutral' : 'warning'}>{w.code.replace(/_/g, ' ')}</Badge> <span className="small">{w.message}</span>
+                <Badge tone={w.code === 'planner_note' ? 'neutral' : 'warning'}>
+                  {w.code.replace(/_/g, ' ')}
+                </Badge>{' '}
+                <span className="small">{w.message}</span>
               </li>
             ))}
           </ul>
@@ -169,9 +229,7 @@ export function RunView({
 
         {run.query ? (
           <details className="query-block">
-            <summary>
-              Generated {queryLanguageName(dialects.data, run.query.dialect)} query
-            </summary>
+            <summary>Generated {queryLanguageName(dialects.data, run.query.dialect)} query</summary>
             <div className="query-body">
               <pre className="code" aria-label="Generated query (read-only)">
                 <code>{run.query.text}</code>

@@ -13,41 +13,46 @@ export function ThreadHead(props: {
 }) {
   const { newThread, title, connectionDeleted, connections, connection, onChoose, running } = props;
   return (
-      <div className="thread-head">
-        {newThread ? (
-          <div className="connection-picker">
-            <h1 className="visually-hidden">Ask a question</h1>
-            <label htmlFor="ask-connection">Ask</label>
-            <select id="ask-connection" value={connection?.id ?? ''} onChange={(e) => onChoose(e.target.value)} disabled={running || connections.length === 0}>
-              {connections.length === 0 ? <option value="">No connection</option> : null}
-              {connections.map((c) => (
-                <option key={c.id} value={c.id} disabled={c.paused}>
-                  {c.name}
-                  {c.is_demo && !/demo/i.test(c.name) ? ' (demo)' : ''}
-                  {c.paused ? ' — paused' : ''}
-                </option>
-              ))}
-            </select>
+    <div className="thread-head">
+      {newThread ? (
+        <div className="connection-picker">
+          <h1 className="visually-hidden">Ask a question</h1>
+          <label htmlFor="ask-connection">Ask</label>
+          <select
+            id="ask-connection"
+            value={connection?.id ?? ''}
+            onChange={(e) => onChoose(e.target.value)}
+            disabled={running || connections.length === 0}
+          >
+            {connections.length === 0 ? <option value="">No connection</option> : null}
+            {connections.map((c) => (
+              <option key={c.id} value={c.id} disabled={c.paused}>
+                {c.name}
+                {c.is_demo && !/demo/i.test(c.name) ? ' (demo)' : ''}
+                {c.paused ? ' — paused' : ''}
+              </option>
+            ))}
+          </select>
+          {connection ? (
+            <Link to={`/connections/${connection.id}/schema`} className="small">
+              Browse schema
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <div className="thread-title">
+          <h1>{title ?? 'Conversation'}</h1>
+          <span className="muted small">
             {connection ? (
-              <Link to={`/connections/${connection.id}/schema`} className="small">
-                Browse schema
-              </Link>
+              <>
+                on <Link to={`/connections/${connection.id}/schema`}>{connection.name}</Link>
+              </>
+            ) : connectionDeleted ? (
+              'Its connection was deleted'
             ) : null}
-          </div>
-        ) : (
-          <div className="thread-title">
-            <h1>{title ?? 'Conversation'}</h1>
-            <span className="muted small">
-              {connection ? (
-                <>
-                  on <Link to={`/connections/${connection.id}/schema`}>{connection.name}</Link>
-                </>
-              ) : connectionDeleted ? (
-                'Its connection was deleted'
-              ) : null}
-            </span>
-          </div>
-        )}
-      </div>
+          </span>
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { RunPhase } from '@aqs/contracts';
-import { keys, toApiError, trpc, type Conversation, type Onboarding, type Outputs, type RunResult } from '../../lib/api.ts';
+import {
+  keys,
+  toApiError,
+  trpc,
+  type Conversation,
+  type Onboarding,
+  type Outputs,
+  type RunResult,
+} from '../../lib/api.ts';
 import { streamRun, type RunEvent } from '../../lib/run-stream.ts';
 import { navigate } from '../../lib/router.tsx';
 
@@ -33,11 +41,21 @@ export interface LiveRun {
 function storeRun(queryClient: QueryClient, result: RunResult, replacedFrom: number | null): void {
   const now = new Date().toISOString();
   queryClient.setQueryData<ConversationDetail>(keys.conversation(result.conversation_id), (old) => {
-    const kept = (old?.runs ?? []).filter((r) => (replacedFrom === null ? true : r.turn_index < replacedFrom));
+    const kept = (old?.runs ?? []).filter((r) =>
+      replacedFrom === null ? true : r.turn_index < replacedFrom,
+    );
     const runsNext = [...kept.filter((r) => r.id !== result.id), result];
     return old
       ? { ...old, runs: runsNext, turn_count: runsNext.length, updated_at: now }
-      : { id: result.conversation_id, title: result.question.slice(0, 120), connection_id: result.connection_id, turn_count: 1, created_at: result.created_at, updated_at: now, runs: runsNext };
+      : {
+          id: result.conversation_id,
+          title: result.question.slice(0, 120),
+          connection_id: result.connection_id,
+          turn_count: 1,
+          created_at: result.created_at,
+          updated_at: now,
+          runs: runsNext,
+        };
   });
   queryClient.setQueryData<Outputs['conversations']['list']>(keys.conversations, (old) => {
     if (!old) return old;
@@ -45,8 +63,19 @@ function storeRun(queryClient: QueryClient, result: RunResult, replacedFrom: num
     const detail = queryClient.getQueryData<ConversationDetail>(keys.conversation(result.conversation_id));
     const entry: Conversation = existing
       ? { ...existing, turn_count: detail?.turn_count ?? existing.turn_count, updated_at: now }
-      : { id: result.conversation_id, title: result.question.slice(0, 120), connection_id: result.connection_id, turn_count: 1, created_at: result.created_at, updated_at: now };
-    return { ...old, total: existing ? old.total : old.total + 1, conversations: [entry, ...old.conversations.filter((c) => c.id !== entry.id)] };
+      : {
+          id: result.conversation_id,
+          title: result.question.slice(0, 120),
+          connection_id: result.connection_id,
+          turn_count: 1,
+          created_at: result.created_at,
+          updated_at: now,
+        };
+    return {
+      ...old,
+      total: existing ? old.total : old.total + 1,
+      conversations: [entry, ...old.conversations.filter((c) => c.id !== entry.id)],
+    };
   });
   queryClient.setQueryData<Onboarding>(keys.onboarding, (old) => {
     if (!old || old.steps.first_question) return old;
@@ -67,7 +96,14 @@ function applyEvent(l: LiveRun, event: RunEvent): LiveRun {
     case 'step_start':
       return { ...l, steps: [...l.steps, { ...event.data, status: 'running' }] };
     case 'step_complete':
-      return { ...l, steps: l.steps.map((s) => (s.index === event.data.index ? { ...s, status: event.data.status, elapsed_ms: event.data.elapsed_ms } : s)) };
+      return {
+        ...l,
+        steps: l.steps.map((s) =>
+          s.index === event.data.index
+            ? { ...s, status: event.data.status, elapsed_ms: event.data.elapsed_ms }
+            : s,
+        ),
+      };
     case 'error':
       return { ...l, error: { type: event.data.type, message: event.data.message } };
     default:
@@ -81,7 +117,12 @@ function applyEvent(l: LiveRun, event: RunEvent): LiveRun {
  * turns are removed first), and the finished run written into the cache. Leaving the conversation
  * closes the stream.
  */
-export function useRunStream(options: { connectionId: string | null; conversationId: string | null; alwaysChart: boolean; onAnswered: () => void }) {
+export function useRunStream(options: {
+  connectionId: string | null;
+  conversationId: string | null;
+  alwaysChart: boolean;
+  onAnswered: () => void;
+}) {
   const { connectionId, conversationId, alwaysChart, onAnswered } = options;
   const queryClient = useQueryClient();
   const [live, setLive] = useState<LiveRun | null>(null);
@@ -95,7 +136,8 @@ export function useRunStream(options: { connectionId: string | null; conversatio
   }, [conversationId]);
 
   const truncate = useMutation({
-    mutationFn: (v: { id: string; from: number }) => trpc.conversations.truncate.mutate({ id: v.id, from_turn_index: v.from }),
+    mutationFn: (v: { id: string; from: number }) =>
+      trpc.conversations.truncate.mutate({ id: v.id, from_turn_index: v.from }),
   });
 
   const ask = async (question: string, askOptions: { replayFrom?: number } = {}) => {
@@ -104,14 +146,24 @@ export function useRunStream(options: { connectionId: string | null; conversatio
     const controller = new AbortController();
     abortRef.current = controller;
     const replayFrom = askOptions.replayFrom ?? null;
-    setLive({ question: q, phase: null, steps: [], error: null, requestError: null, stopped: false, done: false });
+    setLive({
+      question: q,
+      phase: null,
+      steps: [],
+      error: null,
+      requestError: null,
+      stopped: false,
+      done: false,
+    });
     const update = (fn: (l: LiveRun) => LiveRun) => setLive((l) => (l ? fn(l) : l));
     try {
       if (replayFrom !== null && conversationId) {
         setReplaying(replayFrom);
         await truncate.mutateAsync({ id: conversationId, from: replayFrom });
         queryClient.setQueryData<ConversationDetail>(keys.conversation(conversationId), (old) =>
-          old ? { ...old, runs: old.runs.filter((r) => r.turn_index < replayFrom), turn_count: replayFrom } : old,
+          old
+            ? { ...old, runs: old.runs.filter((r) => r.turn_index < replayFrom), turn_count: replayFrom }
+            : old,
         );
       }
       let completed: RunResult | null = null;
@@ -135,17 +187,35 @@ export function useRunStream(options: { connectionId: string | null; conversatio
         onAnswered();
         if (!conversationId) navigate(`/ask/${result.conversation_id}`);
       } else {
-        update((l) => ({ ...l, done: true, error: l.error ?? { type: 'stream', message: 'The stream ended without an answer. Try again.' } }));
+        update((l) => ({
+          ...l,
+          done: true,
+          error: l.error ?? { type: 'stream', message: 'The stream ended without an answer. Try again.' },
+        }));
       }
     } catch (error) {
       const e = toApiError(error);
       if (controller.signal.aborted || e.code === 'aborted') {
-        update((l) => ({ ...l, done: true, stopped: true, steps: l.steps.map((s) => (s.status === 'running' ? { ...s, status: 'cancelled' } : s)) }));
+        update((l) => ({
+          ...l,
+          done: true,
+          stopped: true,
+          steps: l.steps.map((s) => (s.status === 'running' ? { ...s, status: 'cancelled' } : s)),
+        }));
         // The server stored the run as cancelled; the cached thread is refreshed on the next visit.
         void queryClient.invalidateQueries({ queryKey: keys.conversations, refetchType: 'none' });
-        if (conversationId) void queryClient.invalidateQueries({ queryKey: keys.conversation(conversationId), refetchType: 'none' });
+        if (conversationId)
+          void queryClient.invalidateQueries({
+            queryKey: keys.conversation(conversationId),
+            refetchType: 'none',
+          });
       } else {
-        update((l) => ({ ...l, done: true, requestError: error, steps: l.steps.map((s) => (s.status === 'running' ? { ...s, status: 'error' } : s)) }));
+        update((l) => ({
+          ...l,
+          done: true,
+          requestError: error,
+          steps: l.steps.map((s) => (s.status === 'running' ? { ...s, status: 'error' } : s)),
+        }));
       }
     } finally {
       setReplaying(null);

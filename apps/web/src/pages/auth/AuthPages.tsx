@@ -4,7 +4,17 @@ import { fieldError, keys, trpc, type Me } from '../../lib/api.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { Button, Callout, ErrorNote, Field } from '../../components/ui.tsx';
 
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="auth-page">
       <main className="auth-card" id="main">
@@ -45,7 +55,10 @@ export function SignInPage() {
   const signIn = useSignIn();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    signIn.mutate({ email, password }, { onSuccess: () => navigate(safeNext(query.get('next')), { replace: true }) });
+    signIn.mutate(
+      { email, password },
+      { onSuccess: () => navigate(safeNext(query.get('next')), { replace: true }) },
+    );
   };
   return (
     <AuthLayout
@@ -60,10 +73,32 @@ export function SignInPage() {
       <form onSubmit={submit} className="stack" noValidate>
         <ErrorNote error={signIn.error && !fieldError(signIn.error, 'email') ? signIn.error : null} />
         <Field label="Email" error={fieldError(signIn.error, 'email')}>
-          {(p) => <input {...p} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          )}
         </Field>
-        <Field label="Password" error={fieldError(signIn.error, 'password')} hint={<Link to="/forgot-password">Forgot password?</Link>}>
-          {(p) => <input {...p} type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />}
+        <Field
+          label="Password"
+          error={fieldError(signIn.error, 'password')}
+          hint={<Link to="/forgot-password">Forgot password?</Link>}
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
         <Button type="submit" variant="primary" busy={signIn.isPending} className="btn-block">
           Sign in
@@ -80,11 +115,15 @@ export function RegisterPage() {
   const [accepted, setAccepted] = useState<string | null>(null);
   const signIn = useSignIn();
   const register = useMutation({
-    mutationFn: () => trpc.auth.register.mutate({ email, password, ...(name.trim() ? { name: name.trim() } : {}) }),
+    mutationFn: () =>
+      trpc.auth.register.mutate({ email, password, ...(name.trim() ? { name: name.trim() } : {}) }),
     onSuccess: (res) => {
       setAccepted(res.detail);
       // Sign-in works before the address is confirmed: continue with the same credentials.
-      signIn.mutate({ email, password }, { onSuccess: () => navigate(`/check-email?email=${encodeURIComponent(email)}`, { replace: true }) });
+      signIn.mutate(
+        { email, password },
+        { onSuccess: () => navigate(`/check-email?email=${encodeURIComponent(email)}`, { replace: true }) },
+      );
     },
   });
   const submit = (e: FormEvent) => {
@@ -106,17 +145,58 @@ export function RegisterPage() {
         <ErrorNote error={signIn.error} title="We could not sign you in with these credentials" />
       ) : null}
       <form onSubmit={submit} className="stack" noValidate>
-        <ErrorNote error={register.error && register.error instanceof Error && !fieldError(register.error, 'email') && !fieldError(register.error, 'password') ? register.error : null} />
+        <ErrorNote
+          error={
+            register.error &&
+            register.error instanceof Error &&
+            !fieldError(register.error, 'email') &&
+            !fieldError(register.error, 'password')
+              ? register.error
+              : null
+          }
+        />
         <Field label="Name" help="Optional. Shown in the top bar.">
-          {(p) => <input {...p} type="text" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="text"
+              autoComplete="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Email" error={fieldError(register.error, 'email')}>
-          {(p) => <input {...p} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          )}
         </Field>
         <Field label="Password" help="At least 8 characters." error={fieldError(register.error, 'password')}>
-          {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />}
+          {(p) => (
+            <input
+              {...p}
+              type="password"
+              autoComplete="new-password"
+              required
+              minLength={8}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
         </Field>
-        <Button type="submit" variant="primary" busy={register.isPending || signIn.isPending} className="btn-block">
+        <Button
+          type="submit"
+          variant="primary"
+          busy={register.isPending || signIn.isPending}
+          className="btn-block"
+        >
           Create account
         </Button>
       </form>
@@ -128,13 +208,24 @@ export function RegisterPage() {
 export function CheckEmailPage({ me }: { me: Me }) {
   const resend = useMutation({ mutationFn: () => trpc.auth.resendVerification.mutate({}) });
   return (
-    <AuthLayout title="Check your email" subtitle={<>We sent a confirmation link to <strong>{me.user.email}</strong>.</>}>
+    <AuthLayout
+      title="Check your email"
+      subtitle={
+        <>
+          We sent a confirmation link to <strong>{me.user.email}</strong>.
+        </>
+      }
+    >
       <div className="stack">
-        <p>Open the link to confirm your address. You can already use the app meanwhile; confirming keeps your account recoverable.</p>
+        <p>
+          Open the link to confirm your address. You can already use the app meanwhile; confirming keeps your
+          account recoverable.
+        </p>
         <Callout tone="info" title="Running the service locally without SMTP?">
           <p>
-            Without <code>SMTP_URL</code> no email leaves the server: the message, with its <code>/verify-email?token=…</code> link, is written to the
-            server log and kept in the <code>outbox_emails</code> table.
+            Without <code>SMTP_URL</code> no email leaves the server: the message, with its{' '}
+            <code>/verify-email?token=…</code> link, is written to the server log and kept in the{' '}
+            <code>outbox_emails</code> table.
           </p>
         </Callout>
         {resend.data ? <Callout tone="success">{resend.data.detail}</Callout> : null}
@@ -159,7 +250,9 @@ export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
   const verify = useMutation({
     mutationFn: () => trpc.auth.verifyEmail.mutate({ token }),
     onSuccess: () => {
-      queryClient.setQueryData<Me | null>(keys.me, (me) => (me ? { ...me, email_verified: true, user: { ...me.user, email_verified: true } } : me));
+      queryClient.setQueryData<Me | null>(keys.me, (me) =>
+        me ? { ...me, email_verified: true, user: { ...me.user, email_verified: true } } : me,
+      );
       void queryClient.invalidateQueries({ queryKey: keys.onboarding, refetchType: 'none' });
     },
   });
@@ -172,11 +265,27 @@ export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
   return (
     <AuthLayout title="Confirm your email">
       <div className="stack" aria-live="polite">
-        {!token ? <ErrorNote error={new Error('This link has no token. Open the link from the email again, or ask for a new one from the app.')} /> : null}
+        {!token ? (
+          <ErrorNote
+            error={
+              new Error(
+                'This link has no token. Open the link from the email again, or ask for a new one from the app.',
+              )
+            }
+          />
+        ) : null}
         {verify.isPending ? <p>Confirming your address…</p> : null}
-        {verify.data ? <Callout tone="success" title="Confirmed">{verify.data.detail}</Callout> : null}
+        {verify.data ? (
+          <Callout tone="success" title="Confirmed">
+            {verify.data.detail}
+          </Callout>
+        ) : null}
         <ErrorNote error={verify.error} title="The link did not work" />
-        {verify.error ? <p className="muted">Links work once and expire after 48 hours. Sign in and use “Resend the link” to get a new one.</p> : null}
+        {verify.error ? (
+          <p className="muted">
+            Links work once and expire after 48 hours. Sign in and use “Resend the link” to get a new one.
+          </p>
+        ) : null}
         {(verify.data || verify.error || !token) && (
           <Button variant="primary" onClick={() => navigate(signedIn ? '/ask' : '/login', { replace: true })}>
             {signedIn ? 'Continue to the app' : 'Sign in'}
@@ -200,8 +309,8 @@ export function ForgotPasswordPage() {
         <div className="stack">
           <Callout tone="success">{forgot.data.detail}</Callout>
           <p className="muted">
-            Running locally without SMTP? The email, with its <code>/reset-password?token=…</code> link, is in the server log and the{' '}
-            <code>outbox_emails</code> table. The link expires after an hour.
+            Running locally without SMTP? The email, with its <code>/reset-password?token=…</code> link, is in
+            the server log and the <code>outbox_emails</code> table. The link expires after an hour.
           </p>
         </div>
       ) : (
@@ -215,7 +324,16 @@ export function ForgotPasswordPage() {
         >
           <ErrorNote error={forgot.error && !fieldError(forgot.error, 'email') ? forgot.error : null} />
           <Field label="Email" error={fieldError(forgot.error, 'email')}>
-            {(p) => <input {...p} type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />}
+            {(p) => (
+              <input
+                {...p}
+                type="email"
+                autoComplete="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+              />
+            )}
           </Field>
           <Button type="submit" variant="primary" busy={forgot.isPending} className="btn-block">
             Send the link
@@ -263,15 +381,49 @@ export function ResetPasswordPage() {
             reset.mutate();
           }}
         >
-          {!token ? <ErrorNote error={new Error('This link has no token. Ask for a new reset link.')} /> : null}
+          {!token ? (
+            <ErrorNote error={new Error('This link has no token. Ask for a new reset link.')} />
+          ) : null}
           <ErrorNote error={reset.error && !fieldError(reset.error, 'password') ? reset.error : null} />
-          <Field label="New password" help="At least 8 characters. Every session of your account will be signed out." error={fieldError(reset.error, 'password')}>
-            {(p) => <input {...p} type="password" autoComplete="new-password" required minLength={8} value={password} onChange={(e) => setPassword(e.target.value)} />}
+          <Field
+            label="New password"
+            help="At least 8 characters. Every session of your account will be signed out."
+            error={fieldError(reset.error, 'password')}
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={8}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
           </Field>
-          <Field label="Repeat the new password" error={mismatch ? 'does not match the password above' : undefined}>
-            {(p) => <input {...p} type="password" autoComplete="new-password" required value={confirm} onChange={(e) => setConfirm(e.target.value)} />}
+          <Field
+            label="Repeat the new password"
+            error={mismatch ? 'does not match the password above' : undefined}
+          >
+            {(p) => (
+              <input
+                {...p}
+                type="password"
+                autoComplete="new-password"
+                required
+                value={confirm}
+                onChange={(e) => setConfirm(e.target.value)}
+              />
+            )}
           </Field>
-          <Button type="submit" variant="primary" busy={reset.isPending} className="btn-block" disabled={!token}>
+          <Button
+            type="submit"
+            variant="primary"
+            busy={reset.isPending}
+            className="btn-block"
+            disabled={!token}
+          >
             Set the new password
           </Button>
           {reset.error ? (

@@ -1,6 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { fieldError, toApiError, trpc, type AuthMode, type Connection, type Dialect, type FormField } from '../../lib/api.ts';
+import {
+  fieldError,
+  toApiError,
+  trpc,
+  type AuthMode,
+  type Connection,
+  type Dialect,
+  type FormField,
+} from '../../lib/api.ts';
 import { Link, navigate } from '../../lib/router.tsx';
 import { Badge, Button, Callout, ErrorNote, Field, PageHeader, Spinner } from '../../components/ui.tsx';
 import { useConnection, useConnectionActions, useDialects, useStoreConnection } from './hooks.ts';
@@ -10,7 +18,12 @@ type Values = Record<string, string | boolean>;
 
 function initialValue(field: FormField, connection: Connection | undefined): string | boolean {
   const stored = connection?.config[field.name];
-  if (field.type === 'boolean') return typeof stored === 'boolean' ? stored : field.default === undefined ? false : Boolean(field.default);
+  if (field.type === 'boolean')
+    return typeof stored === 'boolean'
+      ? stored
+      : field.default === undefined
+        ? false
+        : Boolean(field.default);
   if (field.secret) return '';
   const v = stored ?? field.default;
   if (v === undefined || v === null) return '';
@@ -55,7 +68,8 @@ function configOf(mode: AuthMode, values: Values, editing: boolean): Record<stri
 export function ConnectionFormPage({ connectionId }: { connectionId: string | null }) {
   const dialects = useDialects();
   const existing = useConnection(connectionId);
-  if (dialects.isPending || (connectionId && existing.isPending)) return <Spinner label="Loading the form…" />;
+  if (dialects.isPending || (connectionId && existing.isPending))
+    return <Spinner label="Loading the form…" />;
   if (dialects.error || existing.error) {
     return (
       <div className="page">
@@ -67,12 +81,19 @@ export function ConnectionFormPage({ connectionId }: { connectionId: string | nu
   return <ConnectionForm key={connectionId ?? 'new'} dialects={dialects.data} connection={existing.data} />;
 }
 
-function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connection: Connection | undefined }) {
+function ConnectionForm({
+  dialects,
+  connection,
+}: {
+  dialects: Dialect[];
+  connection: Connection | undefined;
+}) {
   const editing = connection !== undefined;
   const firstAvailable = dialects.find((d) => d.availability === 'available');
   const [dialectId, setDialectId] = useState(connection?.dialect ?? firstAvailable?.id ?? '');
   const dialect = dialects.find((d) => d.id === dialectId);
-  const defaultMode = (d: Dialect | undefined) => d?.auth_modes.find((m) => m.recommended)?.id ?? d?.auth_modes[0]?.id ?? '';
+  const defaultMode = (d: Dialect | undefined) =>
+    d?.auth_modes.find((m) => m.recommended)?.id ?? d?.auth_modes[0]?.id ?? '';
   const [modeId, setModeId] = useState(connection?.auth_mode ?? defaultMode(dialect));
   const mode = dialect?.auth_modes.find((m) => m.id === modeId);
   const [name, setName] = useState(connection?.name ?? '');
@@ -98,9 +119,21 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
         .map((t) => t.trim())
         .filter(Boolean);
       if (connection) {
-        return trpc.connections.update.mutate({ id: connection.id, name, auth_mode: mode.id, config: configOf(mode, values, true), tags: tagList });
+        return trpc.connections.update.mutate({
+          id: connection.id,
+          name,
+          auth_mode: mode.id,
+          config: configOf(mode, values, true),
+          tags: tagList,
+        });
       }
-      return trpc.connections.create.mutate({ name, dialect: dialect.id, auth_mode: mode.id, config: configOf(mode, values, false), tags: tagList });
+      return trpc.connections.create.mutate({
+        name,
+        dialect: dialect.id,
+        auth_mode: mode.id,
+        config: configOf(mode, values, false),
+        tags: tagList,
+      });
     },
     onSuccess: (saved) => {
       store(saved);
@@ -116,37 +149,54 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
   const set = (name: string, value: string | boolean) => setValues((v) => ({ ...v, [name]: value }));
   const created = new URLSearchParams(window.location.search).get('created') === '1';
   const topLevelError =
-    save.error && !['name', 'tags', 'dialect', 'auth_mode'].some((f) => fieldError(save.error, f)) && !toApiError(save.error).fieldErrors.some((f) => f.field.startsWith('config.'))
+    save.error &&
+    !['name', 'tags', 'dialect', 'auth_mode'].some((f) => fieldError(save.error, f)) &&
+    !toApiError(save.error).fieldErrors.some((f) => f.field.startsWith('config.'))
       ? save.error
       : null;
 
   return (
     <div className="page page-narrow">
       <nav className="breadcrumb" aria-label="Breadcrumb">
-        <Link to="/connections">Connections</Link> <span aria-hidden="true">/</span> <span>{editing ? connection.name : 'New connection'}</span>
+        <Link to="/connections">Connections</Link> <span aria-hidden="true">/</span>{' '}
+        <span>{editing ? connection.name : 'New connection'}</span>
       </nav>
       <PageHeader
         title={editing ? connection.name : 'New connection'}
-        description={editing ? 'Change settings, then test the connection.' : 'Connect a data source. Credentials are stored encrypted and never shown again.'}
+        description={
+          editing
+            ? 'Change settings, then test the connection.'
+            : 'Connect a data source. Credentials are stored encrypted and never shown again.'
+        }
         actions={
           editing ? (
             <>
               <Button onClick={() => navigate(`/connections/${connection.id}/schema`)}>Browse schema</Button>
-              <Button variant="primary" disabled={connection.paused} onClick={() => navigate(`/ask?connection=${connection.id}`)}>
+              <Button
+                variant="primary"
+                disabled={connection.paused}
+                onClick={() => navigate(`/ask?connection=${connection.id}`)}
+              >
                 Ask a question
               </Button>
             </>
           ) : undefined
         }
       />
-      {editing && created && save.isIdle ? <Callout tone="success">Connection saved. Test it to check reachability, TLS, credentials and privileges.</Callout> : null}
+      {editing && created && save.isIdle ? (
+        <Callout tone="success">
+          Connection saved. Test it to check reachability, TLS, credentials and privileges.
+        </Callout>
+      ) : null}
 
       {editing ? (
         <section className="card test-card" aria-labelledby="test-heading">
           <div className="row space-between">
             <div>
               <h2 id="test-heading">Connection test</h2>
-              <p className="muted small">Checks reachability, TLS, credentials, the query endpoint, privileges and scope.</p>
+              <p className="muted small">
+                Checks reachability, TLS, credentials, the query endpoint, privileges and scope.
+              </p>
             </div>
             <Button variant="primary" onClick={() => test.mutate(connection.id)} busy={test.isPending}>
               {test.isPending ? 'Testing…' : 'Test connection'}
@@ -157,11 +207,14 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
         </section>
       ) : null}
 
-      <form className="card form-card stack" onSubmit={submit} noValidate aria-label={editing ? 'Connection settings' : 'New connection'}>
+      <form
+        className="card form-card stack"
+        onSubmit={submit}
+        noValidate
+        aria-label={editing ? 'Connection settings' : 'New connection'}
+      >
         <ErrorNote error={topLevelError} title="The connection was not saved" />
-        {save.isSuccess && editing ? (
-          <Callout tone="success">Saved.</Callout>
-        ) : null}
+        {save.isSuccess && editing ? <Callout tone="success">Saved.</Callout> : null}
 
         <fieldset className="fieldset">
           <legend>Data source</legend>
@@ -172,7 +225,10 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
                 .map((d) => {
                   const checked = d.id === dialectId;
                   return (
-                    <label key={d.id} className={`dialect-option${checked ? ' checked' : ''}${editing && !checked ? ' disabled' : ''}`}>
+                    <label
+                      key={d.id}
+                      className={`dialect-option${checked ? ' checked' : ''}${editing && !checked ? ' disabled' : ''}`}
+                    >
                       <input
                         type="radio"
                         name="dialect"
@@ -199,8 +255,18 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
                 {dialects
                   .filter((d) => d.availability !== 'available')
                   .map((d) => (
-                    <label key={d.id} className="coming-item" title={d.availability_note ?? 'Not available yet'}>
-                      <input type="radio" name="dialect" value={d.id} disabled aria-describedby={`coming-${d.id}`} />
+                    <label
+                      key={d.id}
+                      className="coming-item"
+                      title={d.availability_note ?? 'Not available yet'}
+                    >
+                      <input
+                        type="radio"
+                        name="dialect"
+                        value={d.id}
+                        disabled
+                        aria-describedby={`coming-${d.id}`}
+                      />
                       {d.name}
                       <span id={`coming-${d.id}`} className="visually-hidden">
                         {d.availability_note ?? 'Not available yet'}
@@ -210,11 +276,23 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
               </div>
             ) : null}
           </div>
-          {fieldError(save.error, 'dialect') ? <p className="field-error">{fieldError(save.error, 'dialect')}</p> : null}
+          {fieldError(save.error, 'dialect') ? (
+            <p className="field-error">{fieldError(save.error, 'dialect')}</p>
+          ) : null}
         </fieldset>
 
         <Field label="Name" error={fieldError(save.error, 'name')}>
-          {(p) => <input {...p} type="text" required maxLength={120} value={name} onChange={(e) => setName(e.target.value)} placeholder="Production analytics" />}
+          {(p) => (
+            <input
+              {...p}
+              type="text"
+              required
+              maxLength={120}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="Production analytics"
+            />
+          )}
         </Field>
 
         {dialect && dialect.auth_modes.length > 1 ? (
@@ -223,7 +301,13 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
             <div className="mode-grid">
               {dialect.auth_modes.map((m) => (
                 <label key={m.id} className={`mode-option${m.id === modeId ? ' checked' : ''}`}>
-                  <input type="radio" name="auth_mode" value={m.id} checked={m.id === modeId} onChange={() => setModeId(m.id)} />
+                  <input
+                    type="radio"
+                    name="auth_mode"
+                    value={m.id}
+                    checked={m.id === modeId}
+                    onChange={() => setModeId(m.id)}
+                  />
                   <span className="mode-name">
                     {m.name} {m.recommended ? <Badge tone="success">Recommended</Badge> : null}
                   </span>
@@ -231,7 +315,9 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
                 </label>
               ))}
             </div>
-            {fieldError(save.error, 'auth_mode') ? <p className="field-error">{fieldError(save.error, 'auth_mode')}</p> : null}
+            {fieldError(save.error, 'auth_mode') ? (
+              <p className="field-error">{fieldError(save.error, 'auth_mode')}</p>
+            ) : null}
           </fieldset>
         ) : null}
         {mode?.warning ? (
@@ -245,14 +331,33 @@ function ConnectionForm({ dialects, connection }: { dialects: Dialect[]; connect
             <legend>Settings</legend>
             <div className="stack">
               {mode.fields.map((f) => (
-                <ConfigField key={f.name} field={f} values={values} set={set} connection={connection} error={fieldError(save.error, `config.${f.name}`)} />
+                <ConfigField
+                  key={f.name}
+                  field={f}
+                  values={values}
+                  set={set}
+                  connection={connection}
+                  error={fieldError(save.error, `config.${f.name}`)}
+                />
               ))}
             </div>
           </fieldset>
         ) : null}
 
-        <Field label="Tags" help="Comma-separated, e.g. production, team-web. Filter the connection list by tag." error={fieldError(save.error, 'tags')}>
-          {(p) => <input {...p} type="text" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="production, logs" />}
+        <Field
+          label="Tags"
+          help="Comma-separated, e.g. production, team-web. Filter the connection list by tag."
+          error={fieldError(save.error, 'tags')}
+        >
+          {(p) => (
+            <input
+              {...p}
+              type="text"
+              value={tags}
+              onChange={(e) => setTags(e.target.value)}
+              placeholder="production, logs"
+            />
+          )}
         </Field>
 
         <div className="row gap form-actions">
@@ -290,7 +395,13 @@ function ConfigField({
     return (
       <div className={`field${error ? ' field-invalid' : ''}`}>
         <label className="switch">
-          <input type="checkbox" role="switch" checked={on} onChange={(e) => set(f.name, e.target.checked)} aria-describedby={`${f.name}-help`} />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={on}
+            onChange={(e) => set(f.name, e.target.checked)}
+            aria-describedby={`${f.name}-help`}
+          />
           <span className="switch-track" aria-hidden="true" />
           <span className="switch-label">{f.label}</span>
         </label>
@@ -300,7 +411,11 @@ function ConfigField({
         </p>
         {f.name === 'verify_tls' && !on ? (
           <Callout tone="warning" title="TLS verification is off">
-            <p>For development only: without verification anyone on the network path can impersonate the cluster (man-in-the-middle). Paste the CA cert PEM instead if the cluster uses a self-signed or internal CA.</p>
+            <p>
+              For development only: without verification anyone on the network path can impersonate the
+              cluster (man-in-the-middle). Paste the CA cert PEM instead if the cluster uses a self-signed or
+              internal CA.
+            </p>
           </Callout>
         ) : null}
       </div>

@@ -1,7 +1,16 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import type { Connection } from '../../lib/api.ts';
 import { Link, navigate } from '../../lib/router.tsx';
-import { Badge, Button, ConfirmDialog, EmptyState, ErrorNote, PageHeader, Spinner, formatDate } from '../../components/ui.tsx';
+import {
+  Badge,
+  Button,
+  ConfirmDialog,
+  EmptyState,
+  ErrorNote,
+  PageHeader,
+  Spinner,
+  formatDate,
+} from '../../components/ui.tsx';
 import { dialectName, useConnectionActions, useEngineNames, useConnections, useDialects } from './hooks.ts';
 import { TestResultView } from './TestResultView.tsx';
 
@@ -13,7 +22,10 @@ export function ConnectionsPage() {
   const [toDelete, setToDelete] = useState<Connection | null>(null);
   const actions = useConnectionActions();
 
-  const allTags = useMemo(() => [...new Set((connections.data ?? []).flatMap((c) => c.tags))].sort(), [connections.data]);
+  const allTags = useMemo(
+    () => [...new Set((connections.data ?? []).flatMap((c) => c.tags))].sort(),
+    [connections.data],
+  );
   // Filtering the cached list costs no request (the server also filters with ?tag=).
   const shown = (connections.data ?? []).filter((c) => !tag || c.tags.includes(tag));
 
@@ -31,11 +43,22 @@ export function ConnectionsPage() {
       {allTags.length > 0 ? (
         <div className="tag-filter" role="group" aria-label="Filter by tag">
           <span className="muted small">Tags</span>
-          <button type="button" className={`chip${tag === null ? ' chip-active' : ''}`} aria-pressed={tag === null} onClick={() => setTag(null)}>
+          <button
+            type="button"
+            className={`chip${tag === null ? ' chip-active' : ''}`}
+            aria-pressed={tag === null}
+            onClick={() => setTag(null)}
+          >
             All
           </button>
           {allTags.map((t) => (
-            <button key={t} type="button" className={`chip${tag === t ? ' chip-active' : ''}`} aria-pressed={tag === t} onClick={() => setTag(tag === t ? null : t)}>
+            <button
+              key={t}
+              type="button"
+              className={`chip${tag === t ? ' chip-active' : ''}`}
+              aria-pressed={tag === t}
+              onClick={() => setTag(tag === t ? null : t)}
+            >
               {t}
             </button>
           ))}
@@ -43,10 +66,17 @@ export function ConnectionsPage() {
       ) : null}
       <ErrorNote error={actions.setPaused.error ?? actions.duplicate.error} />
       {connections.isPending ? <Spinner label="Loading connections…" /> : null}
-      <ErrorNote error={connections.error} title="The connections could not be loaded" onRetry={() => void connections.refetch()} />
+      <ErrorNote
+        error={connections.error}
+        title="The connections could not be loaded"
+        onRetry={() => void connections.refetch()}
+      />
       {connections.data && shown.length === 0 ? (
         tag ? (
-          <EmptyState title={`No connection is tagged “${tag}”`} action={<Button onClick={() => setTag(null)}>Show all</Button>} />
+          <EmptyState
+            title={`No connection is tagged “${tag}”`}
+            action={<Button onClick={() => setTag(null)}>Show all</Button>}
+          />
         ) : (
           <EmptyState
             title="No connections yet"
@@ -69,7 +99,11 @@ export function ConnectionsPage() {
             <li key={c.id} className={`card conn-card${c.paused ? ' is-paused' : ''}`}>
               <div className="conn-main">
                 <div className="conn-title-row">
-                  <span className="dialect-dot" style={{ background: dialects.data?.find((d) => d.id === c.dialect)?.color }} aria-hidden="true" />
+                  <span
+                    className="dialect-dot"
+                    style={{ background: dialects.data?.find((d) => d.id === c.dialect)?.color }}
+                    aria-hidden="true"
+                  />
                   <h2 className="conn-name">
                     <Link to={`/connections/${c.id}`}>{c.name}</Link>
                   </h2>
@@ -86,7 +120,12 @@ export function ConnectionsPage() {
                   <ul className="tags" aria-label="Tags">
                     {c.tags.map((t) => (
                       <li key={t}>
-                        <button type="button" className="tag" onClick={() => setTag(t)} aria-label={`Filter by tag ${t}`}>
+                        <button
+                          type="button"
+                          className="tag"
+                          onClick={() => setTag(t)}
+                          aria-label={`Filter by tag ${t}`}
+                        >
                           {t}
                         </button>
                       </li>
@@ -104,13 +143,28 @@ export function ConnectionsPage() {
                 ) : null}
               </div>
               <div className="conn-actions">
-                <Button variant="primary" size="sm" disabled={c.paused} onClick={() => navigate(`/ask?connection=${c.id}`)} aria-label={`Ask ${c.name}`}>
+                <Button
+                  variant="primary"
+                  size="sm"
+                  disabled={c.paused}
+                  onClick={() => navigate(`/ask?connection=${c.id}`)}
+                  aria-label={`Ask ${c.name}`}
+                >
                   Ask
                 </Button>
-                <Button size="sm" onClick={() => navigate(`/connections/${c.id}/schema`)} aria-label={`Browse the schema of ${c.name}`}>
+                <Button
+                  size="sm"
+                  onClick={() => navigate(`/connections/${c.id}/schema`)}
+                  aria-label={`Browse the schema of ${c.name}`}
+                >
                   Schema
                 </Button>
-                <Button size="sm" busy={testing} onClick={() => actions.test.mutate(c.id)} aria-label={`Test ${c.name}`}>
+                <Button
+                  size="sm"
+                  busy={testing}
+                  onClick={() => actions.test.mutate(c.id)}
+                  aria-label={`Test ${c.name}`}
+                >
                   Test
                 </Button>
                 <details className="more">
@@ -119,11 +173,18 @@ export function ConnectionsPage() {
                   </summary>
                   <div className="menu" role="menu">
                     {!c.is_demo ? (
-                      <button type="button" role="menuitem" className="menu-item" onClick={() => navigate(`/connections/${c.id}`)}>
+                      <button
+                        type="button"
+                        role="menuitem"
+                        className="menu-item"
+                        onClick={() => navigate(`/connections/${c.id}`)}
+                      >
                         Edit
                       </button>
                     ) : null}
-                    <MenuItem onSelect={() => actions.setPaused.mutate({ id: c.id, paused: !c.paused })}>{c.paused ? 'Resume' : 'Pause'}</MenuItem>
+                    <MenuItem onSelect={() => actions.setPaused.mutate({ id: c.id, paused: !c.paused })}>
+                      {c.paused ? 'Resume' : 'Pause'}
+                    </MenuItem>
                     {!c.is_demo ? (
                       <MenuItem onSelect={() => actions.duplicate.mutate(c.id)}>Duplicate</MenuItem>
                     ) : null}
@@ -148,7 +209,10 @@ export function ConnectionsPage() {
                 </div>
               ) : null}
               {c.paused ? (
-                <p className="small muted conn-paused-note">Paused: questions are refused until you resume it. Pausing frees a connection slot; nothing is deleted.</p>
+                <p className="small muted conn-paused-note">
+                  Paused: questions are refused until you resume it. Pausing frees a connection slot; nothing
+                  is deleted.
+                </p>
               ) : null}
             </li>
           );
@@ -165,15 +229,28 @@ export function ConnectionsPage() {
           if (toDelete) actions.remove.mutate(toDelete.id, { onSuccess: () => setToDelete(null) });
         }}
       >
-        <p>The connection, its stored schema, and its conversations and runs are deleted. This cannot be undone.</p>
-        <p className="muted small">To stop using it for a while instead, pause it: pausing deletes nothing.</p>
+        <p>
+          The connection, its stored schema, and its conversations and runs are deleted. This cannot be
+          undone.
+        </p>
+        <p className="muted small">
+          To stop using it for a while instead, pause it: pausing deletes nothing.
+        </p>
       </ConfirmDialog>
     </div>
   );
 }
 
 /** An item of a <details> menu: closes the menu, then acts. */
-function MenuItem({ onSelect, danger = false, children }: { onSelect: () => void; danger?: boolean; children: ReactNode }) {
+function MenuItem({
+  onSelect,
+  danger = false,
+  children,
+}: {
+  onSelect: () => void;
+  danger?: boolean;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"

@@ -2,7 +2,15 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { keys, trpc } from '../../lib/api.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
-import { Badge, Button, EmptyState, ErrorNote, PageHeader, Spinner, formatDate } from '../../components/ui.tsx';
+import {
+  Badge,
+  Button,
+  EmptyState,
+  ErrorNote,
+  PageHeader,
+  Spinner,
+  formatDate,
+} from '../../components/ui.tsx';
 import { tableNoun, useConnection, useDialect } from './hooks.ts';
 
 const KIND: Record<string, string> = {
@@ -25,34 +33,48 @@ export function SchemaPage({ connectionId }: { connectionId: string }) {
   });
   const [filter, setFilter] = useState('');
   const selected = query.get('table') ?? tables.data?.tables[0]?.name ?? null;
-  const list = (tables.data?.tables ?? []).filter((t) => t.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const list = (tables.data?.tables ?? []).filter((t) =>
+    t.name.toLowerCase().includes(filter.trim().toLowerCase()),
+  );
   const noun = tableNoun(useDialect(connection.data?.dialect));
 
   return (
     <div className="page">
       <nav className="breadcrumb" aria-label="Breadcrumb">
         <Link to="/connections">Connections</Link> <span aria-hidden="true">/</span>{' '}
-        <Link to={`/connections/${connectionId}`}>{connection.data?.name ?? 'Connection'}</Link> <span aria-hidden="true">/</span> <span>Schema</span>
+        <Link to={`/connections/${connectionId}`}>{connection.data?.name ?? 'Connection'}</Link>{' '}
+        <span aria-hidden="true">/</span> <span>Schema</span>
       </nav>
       <PageHeader
         title={`Schema${connection.data ? ` of ${connection.data.name}` : ''}`}
         description={
           tables.data ? (
             <>
-              {tables.data.tables.length} {noun.many} in scope · read {formatDate(tables.data.introspected_at)}
+              {tables.data.tables.length} {noun.many} in scope · read{' '}
+              {formatDate(tables.data.introspected_at)}
             </>
           ) : (
             'What the planner can see in this connection.'
           )
         }
         actions={
-          <Button variant="primary" disabled={connection.data?.paused} onClick={() => navigate(`/ask?connection=${connectionId}`)}>
+          <Button
+            variant="primary"
+            disabled={connection.data?.paused}
+            onClick={() => navigate(`/ask?connection=${connectionId}`)}
+          >
             Ask a question
           </Button>
         }
       />
-      {tables.isPending ? <Spinner label="Reading the schema (the first time, the service introspects the connection)…" /> : null}
-      <ErrorNote error={tables.error} title="The schema could not be read" onRetry={() => void tables.refetch()} />
+      {tables.isPending ? (
+        <Spinner label="Reading the schema (the first time, the service introspects the connection)…" />
+      ) : null}
+      <ErrorNote
+        error={tables.error}
+        title="The schema could not be read"
+        onRetry={() => void tables.refetch()}
+      />
       {tables.data && tables.data.tables.length === 0 ? (
         <EmptyState title="Nothing in scope">
           {`No ${noun.one} in this connection’s scope is readable. Check the scope in the connection’s settings and the privileges of its credentials (the connection test names what is missing).`}
@@ -64,7 +86,13 @@ export function SchemaPage({ connectionId }: { connectionId: string }) {
             <label className="visually-hidden" htmlFor="table-filter">
               Filter {noun.many}
             </label>
-            <input id="table-filter" type="search" placeholder={`Filter ${noun.many}…`} value={filter} onChange={(e) => setFilter(e.target.value)} />
+            <input
+              id="table-filter"
+              type="search"
+              placeholder={`Filter ${noun.many}…`}
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+            />
             <ul className="table-list">
               {list.map((t) => (
                 <li key={t.name}>
@@ -98,7 +126,14 @@ function TableDetailView({ connectionId, name }: { connectionId: string; name: s
   });
   const [filter, setFilter] = useState('');
   if (table.isPending) return <Spinner label={`Loading ${name}…`} />;
-  if (table.error) return <ErrorNote error={table.error} title={`${name} could not be read`} onRetry={() => void table.refetch()} />;
+  if (table.error)
+    return (
+      <ErrorNote
+        error={table.error}
+        title={`${name} could not be read`}
+        onRetry={() => void table.refetch()}
+      />
+    );
   const t = table.data;
   const columns = t.columns.filter((c) => c.name.toLowerCase().includes(filter.trim().toLowerCase()));
   return (
@@ -110,7 +145,8 @@ function TableDetailView({ connectionId, name }: { connectionId: string; name: s
           </h2>
           <p className="muted small">
             {KIND[t.kind] ?? t.kind}
-            {t.row_estimate !== null ? ` · about ${t.row_estimate.toLocaleString()} rows` : ''} · {t.columns.length} columns
+            {t.row_estimate !== null ? ` · about ${t.row_estimate.toLocaleString()} rows` : ''} ·{' '}
+            {t.columns.length} columns
             {t.description ? ` · ${t.description}` : ''}
           </p>
         </div>
@@ -118,7 +154,13 @@ function TableDetailView({ connectionId, name }: { connectionId: string; name: s
           <label className="visually-hidden" htmlFor="column-filter">
             Filter columns
           </label>
-          <input id="column-filter" type="search" placeholder="Filter columns…" value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <input
+            id="column-filter"
+            type="search"
+            placeholder="Filter columns…"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
         </div>
       </div>
       {t.members.length > 0 ? (
@@ -135,13 +177,16 @@ function TableDetailView({ connectionId, name }: { connectionId: string; name: s
           ) : null}
           {t.foreign_keys.map((fk) => (
             <p key={fk.columns.join(',') + fk.references.table}>
-              <Badge>Foreign key</Badge> <code>{fk.columns.join(', ')}</code> → <code>{[fk.references.schema, fk.references.table].filter(Boolean).join('.')}</code>(
+              <Badge>Foreign key</Badge> <code>{fk.columns.join(', ')}</code> →{' '}
+              <code>{[fk.references.schema, fk.references.table].filter(Boolean).join('.')}</code>(
               <code>{fk.references.columns.join(', ')}</code>)
             </p>
           ))}
         </div>
       ) : t.kind === 'index' || t.kind === 'alias' || t.kind === 'data_stream' ? (
-        <p className="muted small">Indices have no primary or foreign keys; nested fields appear as dot-notation columns.</p>
+        <p className="muted small">
+          Indices have no primary or foreign keys; nested fields appear as dot-notation columns.
+        </p>
       ) : null}
       {t.warnings.map((w) => (
         <p key={w} className="text-warning small">
@@ -175,7 +220,10 @@ function TableDetailView({ connectionId, name }: { connectionId: string; name: s
                   {c.is_primary_key ? <Badge tone="info">PK</Badge> : null}
                   {c.references ? (
                     <span title={`References ${c.references.table}.${c.references.column}`}>
-                      <Badge>FK</Badge> <code>{c.references.table}.{c.references.column}</code>
+                      <Badge>FK</Badge>{' '}
+                      <code>
+                        {c.references.table}.{c.references.column}
+                      </code>
                     </span>
                   ) : null}
                 </td>

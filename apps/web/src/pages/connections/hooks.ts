@@ -38,7 +38,10 @@ export function useEngineNames(): string {
 
 /** The display name of a run's query language (`ES|QL`, `SQL`) from its id. */
 export function queryLanguageName(dialects: Dialect[] | undefined, languageId: string): string {
-  return dialects?.find((d) => d.capabilities?.query_language_id === languageId)?.query_language ?? languageId.toUpperCase();
+  return (
+    dialects?.find((d) => d.capabilities?.query_language_id === languageId)?.query_language ??
+    languageId.toUpperCase()
+  );
 }
 
 export function useConnection(id: string | null) {
@@ -60,7 +63,9 @@ export function useStoreConnection() {
     queryClient.setQueryData(keys.connection(connection.id), connection);
     queryClient.setQueryData<Connection[]>(keys.connections(), (list) => {
       if (!list) return list;
-      return list.some((c) => c.id === connection.id) ? list.map((c) => (c.id === connection.id ? connection : c)) : [...list, connection];
+      return list.some((c) => c.id === connection.id)
+        ? list.map((c) => (c.id === connection.id ? connection : c))
+        : [...list, connection];
     });
   };
 }
@@ -94,4 +99,3 @@ export function useConnectionActions() {
 export function dialectName(dialects: { id: string; name: string }[] | undefined, id: string): string {
   return dialects?.find((d) => d.id === id)?.name ?? id;
 }
-

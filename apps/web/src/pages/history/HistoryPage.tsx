@@ -2,7 +2,16 @@ import { useState, type ReactNode } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { keys, trpc, type RunResult } from '../../lib/api.ts';
 import { Link } from '../../lib/router.tsx';
-import { Badge, Button, EmptyState, ErrorNote, PageHeader, Spinner, formatDate, formatMs } from '../../components/ui.tsx';
+import {
+  Badge,
+  Button,
+  EmptyState,
+  ErrorNote,
+  PageHeader,
+  Spinner,
+  formatDate,
+  formatMs,
+} from '../../components/ui.tsx';
 import { useConnections } from '../connections/hooks.ts';
 import { RunView } from '../ask/RunView.tsx';
 
@@ -23,7 +32,11 @@ export function HistoryPage() {
   const [connectionId, setConnectionId] = useState('');
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const filters = { offset, ...(status ? { status } : {}), ...(connectionId ? { connection_id: connectionId } : {}) };
+  const filters = {
+    offset,
+    ...(status ? { status } : {}),
+    ...(connectionId ? { connection_id: connectionId } : {}),
+  };
   const runs = useQuery({
     queryKey: keys.runs(filters),
     queryFn: () => trpc.runs.list.query({ limit: LIMIT, ...filters }),
@@ -77,10 +90,16 @@ export function HistoryPage() {
             ))}
           </select>
         </div>
-        {runs.isFetching && runs.data ? <span className="spinner spinner-inline" role="status" aria-label="Updating" /> : null}
+        {runs.isFetching && runs.data ? (
+          <span className="spinner spinner-inline" role="status" aria-label="Updating" />
+        ) : null}
       </div>
       {runs.isPending ? <Spinner label="Loading runs…" /> : null}
-      <ErrorNote error={runs.error} title="The history could not be loaded" onRetry={() => void runs.refetch()} />
+      <ErrorNote
+        error={runs.error}
+        title="The history could not be loaded"
+        onRetry={() => void runs.refetch()}
+      />
       {runs.data && runs.data.runs.length === 0 ? (
         <EmptyState
           title={status || connectionId ? 'No run matches these filters' : 'No questions asked yet'}
@@ -112,7 +131,12 @@ export function HistoryPage() {
                 {runs.data.runs.map((r) => {
                   const ms = r.timings_ms.building_context + r.timings_ms.planning + r.timings_ms.executing;
                   return (
-                    <HistoryRow key={r.id} run={r} open={open === r.id} onToggle={() => setOpen(open === r.id ? null : r.id)}>
+                    <HistoryRow
+                      key={r.id}
+                      run={r}
+                      open={open === r.id}
+                      onToggle={() => setOpen(open === r.id ? null : r.id)}
+                    >
                       <td>{statusBadge(r.status)}</td>
                       <td>{r.connection_id ? (names.get(r.connection_id) ?? '—') : 'Deleted'}</td>
                       <td className="small">{r.planner ?? '—'}</td>
@@ -129,7 +153,11 @@ export function HistoryPage() {
               {offset + 1}–{Math.min(offset + LIMIT, total)} of {total}
             </span>
             <div className="row gap-sm">
-              <Button size="sm" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - LIMIT))}>
+              <Button
+                size="sm"
+                disabled={offset === 0}
+                onClick={() => setOffset(Math.max(0, offset - LIMIT))}
+              >
                 ‹ Newer
               </Button>
               <Button size="sm" disabled={offset + LIMIT >= total} onClick={() => setOffset(offset + LIMIT)}>
@@ -143,12 +171,27 @@ export function HistoryPage() {
   );
 }
 
-function HistoryRow({ run, open, onToggle, children }: { run: RunResult; open: boolean; onToggle: () => void; children: ReactNode }) {
+function HistoryRow({
+  run,
+  open,
+  onToggle,
+  children,
+}: {
+  run: RunResult;
+  open: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
   return (
     <>
       <tr className={open ? 'row-open' : ''}>
         <td>
-          <button type="button" className="link-button history-question" aria-expanded={open} onClick={onToggle}>
+          <button
+            type="button"
+            className="link-button history-question"
+            aria-expanded={open}
+            onClick={onToggle}
+          >
             {run.question}
           </button>
           <div className="small">

@@ -30,7 +30,15 @@ function startSession(ctx: Context, issued: { token: string; absoluteExpiresAt: 
 
 export const authRouter = router({
   providers: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/auth/providers', tags, protect: false, summary: 'Enabled sign-in methods' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/auth/providers',
+        tags,
+        protect: false,
+        summary: 'Enabled sign-in methods',
+      },
+    })
     .input(z.void())
     .output(authProvidersSchema)
     .query(() => ({
@@ -39,7 +47,13 @@ export const authRouter = router({
           id: 'email',
           name: 'Email and password',
           enabled: true,
-          routes: ['/auth/email/register', '/auth/email/login', '/auth/email/forgot-password', '/auth/email/reset-password', '/auth/email/verify'],
+          routes: [
+            '/auth/email/register',
+            '/auth/email/login',
+            '/auth/email/forgot-password',
+            '/auth/email/reset-password',
+            '/auth/email/verify',
+          ],
         },
       ],
     })),
@@ -111,7 +125,8 @@ export const authRouter = router({
         tags,
         protect: false,
         summary: 'Set a new password with the emailed token',
-        description: 'The token works once and expires after an hour. Every session of the account ends; sign in again.',
+        description:
+          'The token works once and expires after an hour. Every session of the account ends; sign in again.',
       },
     })
     .input(resetPasswordInputSchema)
@@ -119,7 +134,9 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       await accounts.resetPassword(ctx.deps, input.token, input.password);
       ctx.session.clear();
-      return { detail: 'Your password was changed and every session was signed out. Sign in with the new password.' };
+      return {
+        detail: 'Your password was changed and every session was signed out. Sign in with the new password.',
+      };
     }),
 
   verifyEmail: authLimitedProcedure
@@ -181,7 +198,8 @@ export const authRouter = router({
         tags,
         protect: false,
         summary: 'Sign out',
-        description: 'Ends the session on the server and clears the cookie. Answers 200 even without a session.',
+        description:
+          'Ends the session on the server and clears the cookie. Answers 200 even without a session.',
       },
     })
     .input(noInput)
@@ -193,14 +211,21 @@ export const authRouter = router({
     }),
 
   me: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/auth/me', tags, summary: 'The signed-in user, workspace and plan' } })
+    .meta({
+      openapi: { method: 'GET', path: '/auth/me', tags, summary: 'The signed-in user, workspace and plan' },
+    })
     .input(z.void())
     .output(meSchema)
     .query(({ ctx }) => accounts.getMe(ctx.deps, ctx.principal)),
 
   onboardingStatus: authedProcedure
     .meta({
-      openapi: { method: 'GET', path: '/auth/me/onboarding-status', tags, summary: 'Which first steps are done' },
+      openapi: {
+        method: 'GET',
+        path: '/auth/me/onboarding-status',
+        tags,
+        summary: 'Which first steps are done',
+      },
     })
     .input(z.void())
     .output(onboardingStatusSchema)

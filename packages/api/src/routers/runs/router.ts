@@ -24,13 +24,24 @@ export const runsRouter = router({
     .mutation(({ ctx, input }) => executeRun(ctx.deps, ctx.principal, input, undefined, ctx.signal)),
 
   list: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/api/v1/runs', tags, summary: 'Run history, newest first', description: '`limit` 1-100 (default 20), `offset` default 0; filter by `connection_id` and `status` (`succeeded`, `failed`, `cancelled`).' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/v1/runs',
+        tags,
+        summary: 'Run history, newest first',
+        description:
+          '`limit` 1-100 (default 20), `offset` default 0; filter by `connection_id` and `status` (`succeeded`, `failed`, `cancelled`).',
+      },
+    })
     .input(runListInputSchema)
     .output(runListSchema)
     .query(({ ctx, input }) => runs.listRuns(ctx.deps.db, ctx.principal, input)),
 
   get: authedProcedure
-    .meta({ openapi: { method: 'GET', path: '/api/v1/runs/{run_id}', tags, summary: 'One run with its artifacts' } })
+    .meta({
+      openapi: { method: 'GET', path: '/api/v1/runs/{run_id}', tags, summary: 'One run with its artifacts' },
+    })
     .input(z.strictObject({ run_id: z.string().min(1).max(64) }))
     .output(runResultSchema)
     .query(({ ctx, input }) => runs.getRun(ctx.deps.db, ctx.principal, input.run_id)),
