@@ -1,6 +1,10 @@
+import type { Context as HonoContext } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { appRouter, type Context as ApiContext } from '@aqs/api';
+import { appRouter, toProblem, type Context as ApiContext } from '@aqs/api';
 import { DomainError } from '@aqs/core';
+import { logProblem, noRoute, problemResponse, type AppEnv } from './env.ts';
 
 interface OpenApiMeta {
   openapi?: { method: string; path: string };
@@ -215,4 +219,38 @@ export function parseJsonObjectBody(text: string): Record<string, unknown> | und
     });
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The Hono handler of `/api/*` and `/auth/*`: the JSON body (when the method takes one) parsed from
+ * the text the guard read, the procedure called, its answer or its problem sent.
+ */
+export function restRoute(
+  contextFor: (c: HonoContext<AppEnv>, setCookie: (value: string) => void) => ApiContext,
+) {
+  const restApi = createRestApi();
+  return async (c: HonoContext<AppEnv>) => {
+    const method = c.req.method;
+    try {
+      let body: Record<string, unknown> | undefined;
+      if (takesBody(method)) {
+        const text = c.get('bodyText');
+        const type = c.req.header('content-type') ?? '';
+        if (text.trim() !== '' && !type.toLowerCase().startsWith('application/json')) {
+          throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content-type' });
+        }
+        body = parseJsonObjectBody(text);
+      }
+      const ctx = contextFor(c, (value) => c.header('Set-Cookie', value, { append: true }));
+      const outcome = await restApi.handle({ method, url: new URL(c.req.url), body }, ctx);
+      if (outcome === null) return c.json(noRoute(c), 404);
+      for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
+      return outcome.body === undefined
+        ? c.body(null, outcome.status as ContentfulStatusCode)
+        : c.json(outcome.body, outcome.status as ContentfulStatusCode);
+    } catch (error) {
+      logProblem(c.get('log'), error);
+      return problemResponse(c, toProblem(error));
+    }
+  };
 }
