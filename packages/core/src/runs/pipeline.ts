@@ -174,19 +174,9 @@ export async function prepareRun(
   };
 }
 
-async function runPipeline(
-  deps: RunDeps,
-  principal: Principal,
-  request: RunRequest,
-  row: ConnectionRow,
-  connector: Connector,
-  observer: RunObserver,
-  signal: AbortSignal | undefined,
-  runId: string,
-): Promise<RunResult> {
-  const createdAt = new Date();
-  const timings = { building_context: 0, planning: 0, executing: 0 };
-  const run: FinishedRun = {
+/** The record a run fills in as it goes; stored whole at the end, whatever happened. */
+function newRun(principal: Principal, request: RunRequest, row: ConnectionRow, runId: string): FinishedRun {
+  return {
     id: runId,
     charged: true,
     principal,
@@ -208,13 +198,26 @@ async function runPipeline(
     warnings: [],
     error: null,
     usage: { prompt_tokens: 0, completion_tokens: 0 },
-    timings,
+    timings: { building_context: 0, planning: 0, executing: 0 },
     artifacts: [],
-    createdAt,
+    createdAt: new Date(),
   };
+}
 
+type Step = <T>(op: string, ref: string, work: () => Promise<T>) => Promise<T>;
+type Phase = <T>(name: RunPhase, work: () => Promise<T>) => Promise<T>;
+
+/**
+ * Steps and phases as the observer sees them: each step is announced, timed and closed (`ok`,
+ * `error`, or `cancelled` once the signal fired); each phase adds its time to the run's timings.
+ */
+function progress(
+  observer: RunObserver,
+  signal: AbortSignal | undefined,
+  timings: FinishedRun['timings'],
+): { step: Step; phase: Phase } {
   let stepIndex = 0;
-  const step = async <T>(op: string, ref: string, work: () => Promise<T>): Promise<T> => {
+  const step: Step = async (op, ref, work) => {
     if (signal?.aborted) throw new RunCancelled();
     const index = stepIndex++;
     const started = performance.now();
@@ -233,7 +236,7 @@ async function runPipeline(
       throw cancelled ? new RunCancelled() : error;
     }
   };
-  const phase = async <T>(name: RunPhase, work: () => Promise<T>): Promise<T> => {
+  const phase: Phase = async (name, work) => {
     observer.status(name);
     const started = performance.now();
     try {
@@ -242,45 +245,125 @@ async function runPipeline(
       timings[name] += Math.round(performance.now() - started);
     }
   };
+  return { step, phase };
+}
 
+/**
+ * building_context: the stored structure (introspecting first if needed), sampled values and
+ * multi-valued fields, the conversation's history, and the schema pruned to what the question needs.
+ */
+async function buildRunContext(
+  deps: RunDeps,
+  principal: Principal,
+  request: RunRequest,
+  row: ConnectionRow,
+  connector: Connector,
+  step: Step,
+  signal: AbortSignal | undefined,
+) {
+  const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row, signal));
+  const fingerprint = structureFingerprint(structure.introspection);
+  const { full, multiValued } = await step(
+    'sample_values',
+    `${structure.introspection.tables.length} tables`,
+    async () => {
+      const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
+      const schema = fromIntrospection(
+        structure.introspection,
+        connector.capabilities,
+        plannerExtras(structure.curated, structure.overrides, samples),
+      );
+      const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
+      return { full: markMultiValued(schema, fields), multiValued: fields };
+    },
+  );
+  const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id
+    ? await historyOf(deps.db, request.conversation_id)
+    : { turns: [], lastTurnUnanswered: false };
+  const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
+    buildContext(request.question, full, {
+      history,
+      selectedTables: request.selected_tables_override ?? structure.selectedTables,
+      selectedColumns: request.selected_columns_override ?? null,
+    }),
+  );
+  const uniqueKeys = Object.fromEntries(
+    full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]),
+  );
+  return { schema: pruned.schema, history, unanswered, uniqueKeys, multiValued };
+}
+
+/** The table, and a chart when one was asked for or suits the result. */
+function artifactsOf(
+  result: { columns: { name: string; type: string }[]; rows: unknown[][]; truncated: boolean },
+  plan: Plan,
+  request: RunRequest,
+): FinishedRun['artifacts'] {
+  const artifacts: FinishedRun['artifacts'] = [
+    {
+      kind: 'table',
+      columns: result.columns,
+      rows: result.rows,
+      row_count: result.rows.length,
+      truncated: result.truncated,
+    },
+  ];
+  const chart = buildChart({
+    columns: result.columns,
+    rows: result.rows,
+    spec: plan.spec,
+    requested: request.chart_requested || plan.chart_type !== null,
+    preferredType: plan.chart_type,
+    title: request.question,
+  });
+  if (chart) artifacts.push({ kind: 'chart', chart_type: chart.chart_type, option: chart.option });
+  return artifacts;
+}
+
+/** A run that ended without an answer: cancelled (its stream closed) or failed with its reason. */
+function endWithout(
+  run: FinishedRun,
+  error: unknown,
+  deps: RunDeps,
+  observer: RunObserver,
+  signal: AbortSignal | undefined,
+): void {
+  run.artifacts = [];
+  if (error instanceof RunCancelled || signal?.aborted) {
+    run.status = 'cancelled';
+    run.error = { type: 'cancelled', message: 'The run was cancelled: its stream was closed.' };
+    return;
+  }
+  const failed = failure(error);
+  if (failed.type === 'internal')
+    deps.logger.error({ err: error, connectionId: run.connectionId }, 'run failed unexpectedly');
+  run.status = 'failed';
+  run.error = {
+    type: failed.type,
+    message: storableText(failed.message),
+    ...(failed.suggestions ? { suggestions: failed.suggestions.map(storableText) } : {}),
+  };
+  observer.error(failed);
+}
+
+async function runPipeline(
+  deps: RunDeps,
+  principal: Principal,
+  request: RunRequest,
+  row: ConnectionRow,
+  connector: Connector,
+  observer: RunObserver,
+  signal: AbortSignal | undefined,
+  runId: string,
+): Promise<RunResult> {
+  const run = newRun(principal, request, row, runId);
+  const { step, phase } = progress(observer, signal, run.timings);
   try {
     const target = targetOf(deps, row);
     const ctx = await connectorContext(deps, row, signal);
-
-    const context = await phase('building_context', async () => {
-      const structure = await step('load_schema', row.name, () =>
-        loadStructure(deps, principal, row, signal),
-      );
-      const fingerprint = structureFingerprint(structure.introspection);
-      const { full, multiValued } = await step(
-        'sample_values',
-        `${structure.introspection.tables.length} tables`,
-        async () => {
-          const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
-          const schema = fromIntrospection(
-            structure.introspection,
-            connector.capabilities,
-            plannerExtras(structure.curated, structure.overrides, samples),
-          );
-          const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
-          return { full: markMultiValued(schema, fields), multiValued: fields };
-        },
-      );
-      const { turns: history, lastTurnUnanswered: unanswered } = request.conversation_id
-        ? await historyOf(deps.db, request.conversation_id)
-        : { turns: [], lastTurnUnanswered: false };
-      const pruned = await step('select_context', `${full.tables.length} tables`, async () =>
-        buildContext(request.question, full, {
-          history,
-          selectedTables: request.selected_tables_override ?? structure.selectedTables,
-          selectedColumns: request.selected_columns_override ?? null,
-        }),
-      );
-      const uniqueKeys = Object.fromEntries(
-        full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]),
-      );
-      return { schema: pruned.schema, history, unanswered, uniqueKeys, multiValued };
-    });
+    const context = await phase('building_context', () =>
+      buildRunContext(deps, principal, request, row, connector, step, signal),
+    );
 
     const plan: Plan = await phase('planning', () =>
       step('plan', deps.planner.id, () =>
@@ -301,14 +384,13 @@ async function runPipeline(
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
     const language = connector.capabilities.query_language_id;
+    const compileOptions = {
+      uniqueKeys: context.uniqueKeys,
+      multiValued: context.multiValued,
+      ...(deps.now ? { now: nowOf(deps) } : {}),
+    };
     const text = await phase('planning', () =>
-      step('compile', language, async () =>
-        connector.compile(plan.spec, {
-          uniqueKeys: context.uniqueKeys,
-          multiValued: context.multiValued,
-          ...(deps.now ? { now: nowOf(deps) } : {}),
-        }),
-      ),
+      step('compile', language, async () => connector.compile(plan.spec, compileOptions)),
     );
     const validated = await phase('planning', () =>
       step('validate', language, async () =>
@@ -330,44 +412,12 @@ async function runPipeline(
       ),
     );
     run.warnings.push(...result.warnings);
-
     await step('build_artifacts', `${result.rows.length} rows`, async () => {
-      run.artifacts.push({
-        kind: 'table',
-        columns: result.columns,
-        rows: result.rows,
-        row_count: result.rows.length,
-        truncated: result.truncated,
-      });
-      const chart = buildChart({
-        columns: result.columns,
-        rows: result.rows,
-        spec: plan.spec,
-        requested: request.chart_requested || plan.chart_type !== null,
-        preferredType: plan.chart_type,
-        title: request.question,
-      });
-      if (chart) run.artifacts.push({ kind: 'chart', chart_type: chart.chart_type, option: chart.option });
+      run.artifacts.push(...artifactsOf(result, plan, request));
     });
     run.status = 'succeeded';
   } catch (error) {
-    if (error instanceof RunCancelled || signal?.aborted) {
-      run.status = 'cancelled';
-      run.error = { type: 'cancelled', message: 'The run was cancelled: its stream was closed.' };
-      run.artifacts = [];
-    } else {
-      const failed = failure(error);
-      if (failed.type === 'internal')
-        deps.logger.error({ err: error, connectionId: row.id }, 'run failed unexpectedly');
-      run.status = 'failed';
-      run.error = {
-        type: failed.type,
-        message: storableText(failed.message),
-        ...(failed.suggestions ? { suggestions: failed.suggestions.map(storableText) } : {}),
-      };
-      run.artifacts = [];
-      observer.error(failed);
-    }
+    endWithout(run, error, deps, observer, signal);
   }
 
   try {
