@@ -148,6 +148,9 @@ describe('one error mapping, strict JSON bodies', () => {
     const res = await browser.get('/api/v1/runs?limit=two');
     expect(res.status).toBe(422);
     expect(res.json.errors[0].field).toBe('limit');
+    const twice = await browser.get('/api/v1/runs?limit=2&limit=3');
+    expect(twice.status).toBe(422);
+    expect(twice.json.errors[0].field).toBe('limit');
   });
 
   it('a path that exists under another method is a 405 naming the methods it takes', async () => {

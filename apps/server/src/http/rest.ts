@@ -112,9 +112,11 @@ function fromQuery(
     if (def?.type === 'array') {
       const element = def.element ? bare(def.element) : undefined;
       out[key] = values.map((v) => (element ? coerceText(element, v) : v));
+    } else if (values.length === 1) {
+      out[key] = def ? coerceText(def, values[0]!) : values[0];
     } else {
-      const text = values[values.length - 1] ?? '';
-      out[key] = def ? coerceText(def, text) : values.length === 1 ? text : values;
+      // A parameter that takes one value, given several: the schema refuses it, naming the parameter.
+      out[key] = values;
     }
   }
   for (const [key, text] of Object.entries(pathInput)) {
