@@ -119,7 +119,7 @@ function loadSecretKey(dataDir: string, fromEnv: string | undefined): Config['se
 }
 
 /** Where `npm run build -w @aqs/web` writes the app in this repository. */
-const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The only reader of the environment. Relative DATA_DIR is taken from where the command was run. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

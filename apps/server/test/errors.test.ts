@@ -156,7 +156,14 @@ describe('one error mapping, strict JSON bodies', () => {
   it('a path that exists under another method is a 405 naming the methods it takes', async () => {
     const res = await fetch(`${server.url}/auth/me`, { method: 'PUT' });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+    // The route is decided before the body is read: an unknown one is a 404 whatever was sent.
+    const unknown = await fetch(`${server.url}/api/v1/nope`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
+    expect(unknown.status).toBe(404);
   });
 });
 

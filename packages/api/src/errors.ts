@@ -131,7 +131,11 @@ function problemOf(error: unknown): ProblemResponse {
     const code = TRPC_CODE_OF_KIND[cause.kind];
     return { code, status: statusOf(code), body, headers };
   }
-  if (isZodError(cause)) return validationProblem(fieldErrorsOf(cause.issues));
+  // A schema refusing the caller's input (tRPC says BAD_REQUEST; the code middleware, UNPROCESSABLE_CONTENT) is a 422 naming the fields; one refusing
+  // a procedure's own output is a server fault, and says nothing about the output's fields.
+  const inputRefused =
+    !(error instanceof TRPCError) || error.code === 'BAD_REQUEST' || error.code === 'UNPROCESSABLE_CONTENT';
+  if (isZodError(cause) && inputRefused) return validationProblem(fieldErrorsOf(cause.issues));
   if (error instanceof TRPCError) {
     const known = TRPC_DETAIL[error.code];
     if (known) {

@@ -4,7 +4,7 @@ import { accounts, createSecretBox, defaultAuthSettings, type Principal, type Ru
 import { openDemoDatabase } from '@aqs/connectors';
 import { createTestStore, type TestStore } from '@aqs/db/testing';
 import { offlinePlanner } from '@aqs/planner';
-import { appRouter, type Context } from '../src/index.ts';
+import { appRouter, toProblem, type Context } from '../src/index.ts';
 
 /**
  * Every router through a server-side caller, in process on PGlite: what the procedures do, without
@@ -153,5 +153,28 @@ describe('runs, conversations and schema on the demo shop', () => {
     await caller.conversations.delete({ id: run.conversation_id });
     expect(await codeOf(caller.conversations.get({ id: run.conversation_id }))).toBe('NOT_FOUND');
     expect(await codeOf(caller.runs.get({ run_id: run.id }))).toBe('NOT_FOUND');
+  });
+});
+
+describe('toProblem', () => {
+  it("a schema refusing the input is a 422 naming the fields; one refusing a procedure's output is a 500", () => {
+    const issues = [
+      {
+        code: 'invalid_type',
+        path: ['target'],
+        message: 'Invalid input: expected string, received undefined',
+      },
+    ];
+    const zodError = Object.assign(new Error('invalid'), { name: 'ZodError', issues });
+    const input = toProblem(
+      new TRPCError({ code: 'BAD_REQUEST', message: 'Input validation failed', cause: zodError }),
+    );
+    expect(input.status).toBe(422);
+    expect(input.body.errors).toEqual([{ field: 'target', message: 'is required' }]);
+    const output = toProblem(
+      new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Output validation failed', cause: zodError }),
+    );
+    expect(output.status).toBe(500);
+    expect(JSON.stringify(output.body)).not.toContain('target');
   });
 });

@@ -104,7 +104,8 @@ function fromQuery(
   pathInput: Record<string, string>,
 ): Record<string, unknown> {
   const shape = input ? bare(input).shape : undefined;
-  const out: Record<string, unknown> = {};
+  // No prototype: a parameter named `__proto__` is a key like any other (and refused by the schema).
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   const keys = new Set(params.keys());
   for (const key of keys) {
     const values = params.getAll(key);
@@ -174,26 +175,30 @@ export function createRestApi() {
   }
 
   /**
-   * Serves one REST call. `body` is the parsed JSON object of a method that takes one (undefined
-   * when none was sent); GET and DELETE read the query string.
+   * Serves one REST call. `readBody` gives the parsed JSON object of a method that takes one
+   * (undefined when none was sent) or throws why the body is refused; GET and DELETE read the
+   * query string.
    */
   async function handle(
-    request: { method: string; url: URL; body: Record<string, unknown> | undefined },
+    request: { method: string; url: URL; readBody: () => Record<string, unknown> | undefined },
     ctx: ApiContext,
   ): Promise<RestOutcome | null> {
     const found = match(request.method, request.url.pathname);
     if (found === null) return null;
     if ('allowed' in found) {
-      const allow = [...new Set(found.allowed)].join(', ');
+      const methods = new Set(found.allowed);
+      if (methods.has('GET')) methods.add('HEAD');
+      const allow = [...methods].join(', ');
       return {
         status: 405,
         headers: { Allow: allow },
         body: { detail: `Method ${request.method} is not allowed on ${request.url.pathname}. Use ${allow}.` },
       };
     }
+    // The body is read only once the route is known: an unknown route is a 404 whatever was sent.
     const { route, pathInput } = found;
     const input = takesBody(route.method)
-      ? { ...(request.body ?? {}), ...pathInput }
+      ? { ...(request.readBody() ?? {}), ...pathInput }
       : fromQuery(route.input, request.url.searchParams, pathInput);
     const data = await call(
       route,
@@ -234,17 +239,16 @@ export function restRoute(
   return async (c: HonoContext<AppEnv>) => {
     const method = c.req.method;
     try {
-      let body: Record<string, unknown> | undefined;
-      if (takesBody(method)) {
+      const readBody = (): Record<string, unknown> | undefined => {
         const text = c.get('bodyText');
         const type = c.req.header('content-type') ?? '';
         if (text.trim() !== '' && !type.toLowerCase().startsWith('application/json')) {
           throw new TRPCError({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content-type' });
         }
-        body = parseJsonObjectBody(text);
-      }
+        return parseJsonObjectBody(text);
+      };
       const ctx = contextFor(c, (value) => c.header('Set-Cookie', value, { append: true }));
-      const outcome = await restApi.handle({ method, url: new URL(c.req.url), body }, ctx);
+      const outcome = await restApi.handle({ method, url: new URL(c.req.url), readBody }, ctx);
       if (outcome === null) return c.json(noRoute(c), 404);
       for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
       return outcome.body === undefined

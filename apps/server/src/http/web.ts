@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { Env, Hono } from 'hono';
 
 const TYPES: Record<string, string> = {
@@ -30,7 +30,9 @@ const API = /^\/(api|auth|trpc|docs|openapi\.json|healthz|readyz)(\/|$)/;
  * caching, and index.html for every other GET that asks for HTML (client-side routes such as
  * /verify-email from the emails).
  */
-export function mountWeb<E extends Env>(app: Hono<E>, distDir: string): void {
+export function mountWeb<E extends Env>(app: Hono<E>, dir: string): void {
+  // One spelling of the folder (no trailing separator), so the containment checks below hold.
+  const distDir = resolve(dir);
   let indexHtml: string | undefined;
   const index = () => {
     if (indexHtml !== undefined) return indexHtml;
