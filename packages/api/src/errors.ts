@@ -31,8 +31,16 @@ const TRPC_CODE_OF_KIND: Record<DomainErrorKind, TrpcCode> = {
   unavailable: 'SERVICE_UNAVAILABLE',
 };
 
+const statusOfCode = new Map<TrpcCode, number>();
+
+/** The HTTP status of a tRPC code, from tRPC's own table (asked once per code). */
 function statusOf(code: TrpcCode): number {
-  return getHTTPStatusCodeFromError(new TRPCError({ code }));
+  let status = statusOfCode.get(code);
+  if (status === undefined) {
+    status = getHTTPStatusCodeFromError(new TRPCError({ code }));
+    statusOfCode.set(code, status);
+  }
+  return status;
 }
 
 interface ZodLikeIssue {

@@ -7,5 +7,5 @@ export {
   NO_ROUTE_DETAIL,
   type ProblemResponse,
 } from './errors.ts';
-export { procedureMeta } from './procedures.ts';
+export { listProcedures, procedureMeta } from './procedures.ts';
 export { buildOpenApiDocument, API_TITLE, API_VERSION } from './openapi.ts';

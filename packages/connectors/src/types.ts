@@ -246,9 +246,11 @@ export interface ParsedConfig {
   secrets: Record<string, string>;
 }
 
+/** The descriptor of a dialect that has a connector: its capabilities are always known. */
+export type AvailableDialectDescriptor = DialectDescriptor & { capabilities: DialectCapabilities };
+
 export interface Connector {
-  readonly descriptor: DialectDescriptor;
-  readonly capabilities: DialectCapabilities;
+  readonly descriptor: AvailableDialectDescriptor;
   /**
    * Validates a whole configuration for an auth mode and splits it into non-secret config and
    * secrets. Errors name fields as `config.<name>` with a sentence that says how to fix them.
@@ -262,7 +264,7 @@ export interface Connector {
   /** Standing warnings of a connection (basic auth, TLS verification off, ...). */
   warnings(target: ConnectionTarget): string[];
   /** Where a connection points, in a few words for lists: `prod-db / analytics`, `logs-*`. */
-  describeTarget(authMode: string, config: Record<string, unknown>): string;
+  describeTarget(target: ConnectionTarget): string;
   /** The query text of a QuerySpec in this engine's language. Throws CompileError for a shape it cannot express. */
   compile(spec: QuerySpec, options?: CompileOptions): string;
   /**

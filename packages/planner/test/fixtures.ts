@@ -12,7 +12,7 @@ import { fromIntrospection, type PlannerSchema } from '../src/index.ts';
 
 /** What the named engine's connector can run. */
 export function capabilitiesOf(dialect: string): DialectCapabilities {
-  return connectorFor(dialect)!.capabilities;
+  return connectorFor(dialect)!.descriptor.capabilities;
 }
 
 /** The schema on an engine that can (or cannot) join tables. */

@@ -16,7 +16,7 @@ import {
 } from '@aqs/planner';
 
 function capabilitiesOf(dialect: string): DialectCapabilities {
-  return connectorFor(dialect)!.capabilities;
+  return connectorFor(dialect)!.descriptor.capabilities;
 }
 
 function column(

@@ -2,20 +2,9 @@ import type { Context as HonoContext } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { appRouter, toProblem, type Context as ApiContext } from '@aqs/api';
+import { appRouter, listProcedures, toProblem, type Context as ApiContext } from '@aqs/api';
 import { DomainError } from '@aqs/core';
 import { logProblem, noRoute, problemResponse, type AppEnv } from './env.ts';
-
-interface OpenApiMeta {
-  openapi?: { method: string; path: string };
-  successStatus?: number;
-}
-
-interface ProcedureDef {
-  type: 'query' | 'mutation' | 'subscription';
-  meta?: OpenApiMeta;
-  inputs: z.ZodType[];
-}
 
 interface RestRoute {
   method: string;
@@ -39,11 +28,10 @@ export function takesBody(method: string): boolean {
 }
 
 function routesOf(): RestRoute[] {
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: ProcedureDef }>;
   const routes: RestRoute[] = [];
-  for (const [name, procedure] of Object.entries(procedures)) {
-    const openapi = procedure._def.meta?.openapi;
-    if (!openapi || procedure._def.type === 'subscription') continue;
+  for (const { path: name, meta, input } of listProcedures()) {
+    const openapi = meta?.openapi;
+    if (!openapi) continue;
     const segments = openapi.path
       .split('/')
       .filter(Boolean)
@@ -56,8 +44,8 @@ function routesOf(): RestRoute[] {
       method: openapi.method,
       pattern,
       procedure: name,
-      input: procedure._def.inputs[0],
-      successStatus: procedure._def.meta?.successStatus,
+      input,
+      successStatus: meta?.successStatus,
     });
   }
   return routes;

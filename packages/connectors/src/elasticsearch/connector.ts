@@ -9,7 +9,6 @@ import {
   BASIC_AUTH_WARNING,
   PLAIN_HTTP_WARNING,
   VERIFY_TLS_OFF_WARNING,
-  elasticsearchCapabilities,
   elasticsearchDescriptor,
 } from './descriptor.ts';
 import { executeEs } from './execute.ts';
@@ -30,17 +29,12 @@ function warnings(target: ConnectionTarget): string[] {
   return out;
 }
 
-function describeTarget(_authMode: string, config: Record<string, unknown>): string {
-  const allowed = Array.isArray(config.allowed_indices)
-    ? config.allowed_indices.filter((x): x is string => typeof x === 'string')
-    : [];
-  if (allowed.length > 0) return allowed.join(', ');
-  return typeof config.index_pattern === 'string' ? config.index_pattern : '';
+function describeTarget(target: ConnectionTarget): string {
+  return scopePatterns(readConfig(target)).join(', ');
 }
 
 export const elasticsearchConnector: Connector = {
   descriptor: elasticsearchDescriptor,
-  capabilities: elasticsearchCapabilities,
   parseConfig: parseEsConfig,
   warnings,
   describeTarget,

@@ -1,4 +1,9 @@
-import type { AuthModeDescriptor, DialectCapabilities, DialectDescriptor, FormField } from '../types.ts';
+import type {
+  AuthModeDescriptor,
+  AvailableDialectDescriptor,
+  DialectCapabilities,
+  FormField,
+} from '../types.ts';
 
 export const BASIC_AUTH_WARNING =
   'Basic auth is for development only: every request is attributed to one user, so there is no per-connection audit trail, and rotating the credentials requires editing the connection. Prefer an API key.';
@@ -140,7 +145,7 @@ export const elasticsearchCapabilities: DialectCapabilities = {
   grouped_sources: true,
 };
 
-export const elasticsearchDescriptor: DialectDescriptor = {
+export const elasticsearchDescriptor: AvailableDialectDescriptor = {
   id: 'elasticsearch',
   name: 'Elasticsearch',
   availability: 'available',

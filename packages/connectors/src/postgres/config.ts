@@ -6,7 +6,7 @@ import type {
   AuthModeDescriptor,
   ConnectionTarget,
   DialectCapabilities,
-  DialectDescriptor,
+  AvailableDialectDescriptor,
   FormField,
   ParsedConfig,
 } from '../types.ts';
@@ -134,7 +134,7 @@ export const capabilities: DialectCapabilities = {
   grouped_sources: false,
 };
 
-export const descriptor: DialectDescriptor = {
+export const descriptor: AvailableDialectDescriptor = {
   id: 'postgres',
   name: 'PostgreSQL',
   availability: 'available',

@@ -18,7 +18,6 @@ import {
 import { openClient, type SocketState, type Sql } from './client.ts';
 import { compileSql } from '../compile/sql.ts';
 import {
-  capabilities,
   descriptor,
   EMBEDDED_AUTH_MODE,
   parsePgConfig,
@@ -417,15 +416,14 @@ async function runExecute(
   }
 }
 
-function describeTarget(authMode: string, config: Record<string, unknown>): string {
-  if (authMode === EMBEDDED_AUTH_MODE) return 'Demo shop (embedded PostgreSQL)';
-  const text = (key: string) => (typeof config[key] === 'string' ? (config[key] as string) : '');
-  return [text('host'), text('database')].filter(Boolean).join(' / ');
+function describeTarget(target: ConnectionTarget): string {
+  if (isEmbedded(target)) return 'Demo shop (embedded PostgreSQL)';
+  const { host, database } = readConfig(target);
+  return [host, database].filter(Boolean).join(' / ');
 }
 
 export const postgresConnector: Connector = {
   descriptor,
-  capabilities,
   parseConfig: parsePgConfig,
   warnings: pgWarnings,
   describeTarget,

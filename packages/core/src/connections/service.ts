@@ -165,7 +165,7 @@ export function toConnection(row: ConnectionRow): Connection {
     tags: row.tags,
     paused: row.paused,
     is_demo: row.isDemo,
-    target: connector?.describeTarget(row.authMode, row.config) ?? '',
+    target: connector?.describeTarget(target) ?? '',
     warnings: connector && row.authMode !== EMBEDDED_AUTH_MODE ? connector.warnings(target) : [],
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -270,7 +270,7 @@ async function buildRunContext(
       const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
       const schema = fromIntrospection(
         structure.introspection,
-        connector.capabilities,
+        connector.descriptor.capabilities,
         plannerExtras(structure.curated, structure.overrides, samples),
       );
       const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
@@ -383,7 +383,7 @@ async function runPipeline(
     run.querySpec = plan.spec;
     run.warnings.push(...plan.notes.map((message) => ({ code: 'planner_note', message })));
 
-    const language = connector.capabilities.query_language_id;
+    const language = connector.descriptor.capabilities.query_language_id;
     const compileOptions = {
       uniqueKeys: context.uniqueKeys,
       multiValued: context.multiValued,

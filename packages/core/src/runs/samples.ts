@@ -145,7 +145,7 @@ export async function ensureSamples(
   const bound = signal
     ? AbortSignal.any([signal, AbortSignal.timeout(budgetMs)])
     : AbortSignal.timeout(budgetMs);
-  const list = candidates(introspection, connector.capabilities);
+  const list = candidates(introspection, connector.descriptor.capabilities);
   const first = Math.min(pending?.next ?? 0, list.length);
   let index = first;
   let stopped: string | undefined;
@@ -271,7 +271,7 @@ export async function ensureMultiValued(
   signal?: AbortSignal,
 ): Promise<MultiValued> {
   const connector = connectorFor(row.dialect);
-  const probe = connector?.capabilities.multi_valued_fields
+  const probe = connector?.descriptor.capabilities.multi_valued_fields
     ? connector.multiValuedProbe?.bind(connector)
     : undefined;
   if (!connector || !probe) return {};
