@@ -105,3 +105,23 @@ export function bounded(connector: Connector): Connector {
     },
   };
 }
+
+/**
+ * The operation's own end: the caller's signal (with bounded()'s deadline) or, when the connector is
+ * called directly, the same deadline set here. Everything the operation opened closes when it fires.
+ */
+export interface Operation {
+  signal: AbortSignal;
+  budgetMs: number;
+  done(): void;
+}
+
+export function operation(ctx: ConnectorContext, budgetMs: number): Operation {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
+    budgetMs,
+  );
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
+  return { signal, budgetMs, done: () => clearTimeout(timer) };
+}

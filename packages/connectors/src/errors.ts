@@ -46,3 +46,35 @@ export class ConnectorError extends Error {
     this.recoverable = init.recoverable ?? false;
   }
 }
+
+/** Longest server-provided text (error message) that reaches a ConnectorError. */
+const MAX_SERVER_TEXT = 500;
+
+/** Server text bounded to MAX_SERVER_TEXT characters (a hostile server may send megabytes). */
+export function clip(text: string): string {
+  return text.length > MAX_SERVER_TEXT ? `${text.slice(0, MAX_SERVER_TEXT)}...` : text;
+}
+
+/** `text` with every secret replaced: no credential reaches a message, whatever the server or driver put there. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
+  return out;
+}
+
+/** Node's codes for a TLS handshake or certificate failure. */
+export const TLS_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_UNTRUSTED',
+  'CERT_REVOKED',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+]);

@@ -1,6 +1,7 @@
 import type { Connector, DialectDescriptor } from './types.ts';
 import { elasticsearchConnector } from './elasticsearch/connector.ts';
 import { postgresConnector } from './postgres/connector.ts';
+import { mysqlConnector } from './mysql/connector.ts';
 import { bounded } from './bounded.ts';
 
 export * from './types.ts';
@@ -14,12 +15,12 @@ export { CompileError, pinRange, type CompileOptions } from './compile/index.ts'
 const connectors: Record<string, Connector> = {
   elasticsearch: bounded(elasticsearchConnector),
   postgres: bounded(postgresConnector),
+  mysql: bounded(mysqlConnector),
 };
 
 /** Engines users ask for that are not supported yet: listed so clients can show them as coming. */
 const unavailable: DialectDescriptor[] = [
   ['opensearch', 'OpenSearch', 'OpenSearch implements PPL, not ES|QL; it is not supported.'],
-  ['mysql', 'MySQL / MariaDB', 'Planned after PostgreSQL.'],
   ['bigquery', 'Google BigQuery', 'Planned.'],
   ['snowflake', 'Snowflake', 'Planned.'],
   ['clickhouse', 'ClickHouse', 'Planned.'],

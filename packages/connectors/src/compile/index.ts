@@ -1,3 +1,3 @@
 export { CompileError, pinRange, truncate, type CompileOptions } from './common.ts';
 export { compileEsql, compileMultiValuedProbe } from './esql.ts';
-export { compileSql, quoteIdent, quoteTable } from './sql.ts';
+export { compileSql, compileMysql, quoteIdent, quoteTable } from './sql.ts';

@@ -1,5 +1,6 @@
 import {
   measuredColumns,
+  type TimeUnit,
   type Aggregate,
   type ColumnRef,
   type Condition,
@@ -19,22 +20,138 @@ import {
   type CompileOptions,
 } from './common.ts';
 
-export function quoteIdent(name: string): string {
-  if (name.includes('\0')) throw new CompileError('Identifiers cannot contain NUL characters.');
-  return `"${name.replace(/"/g, '""')}"`;
+/**
+ * What differs between the SQL engines the compiler writes for: quoting, literals, time arithmetic,
+ * case-insensitive matching, filtered aggregates and ordering of NULLs. Everything else (the join
+ * graph, the grains, the wrapping for shares, having and top N) is shared.
+ */
+export interface SqlFlavour {
+  /** As messages name it. */
+  engine: string;
+  quoteIdent(name: string): string;
+  quoteLiteral(value: string): string;
+  /** An instant (ISO string, UTC) as the engine compares it with a date column. */
+  instant(iso: string): string;
+  now: string;
+  /** `expr` moved back by `count` units. */
+  minus(expr: string, count: number, unit: TimeUnit): string;
+  /** The start of the unit holding `expr` (weeks start on Monday). */
+  truncate(unit: TimeUnit, expr: string): string;
+  /** Case-insensitive match of the column's text against a LIKE pattern built with `likeEscape`. */
+  ilike(expr: string, pattern: string): string;
+  /** Case-sensitive match of the column's text against a LIKE pattern. */
+  like(expr: string, pattern: string): string;
+  /** The character that escapes `%` and `_` (and itself) in a LIKE pattern. */
+  likeEscape: string;
+  elapsedSeconds(from: string, to: string): string;
+  /** Division that keeps decimals (and NULL on a zero divisor). */
+  divide(left: string, right: string): string;
+  /** An aggregate (`render` writes it over a value; null: over rows) over the rows meeting `where` only. */
+  filtered(render: (value: string | null) => string, value: string | null, where: string): string;
+  /** `percentile_cont(p)` when the engine has one; null when it has not. */
+  percentile(fraction: number, value: string | null): string | null;
+  /** Equality that also matches NULL with NULL. */
+  sameGroup(left: string, right: string): string;
+  /** ORDER BY terms: descending puts NULLs last, and so does ascending (PostgreSQL's default). */
+  order(expr: string, direction: 'asc' | 'desc'): string;
 }
 
-function quoteLiteral(value: string): string {
+function plainLiteral(value: string): string {
   if (value.includes('\0')) throw new CompileError('Values cannot contain NUL characters.');
-  // A value with a backslash is written as an escape string (E'...', backslashes and quotes doubled),
-  // which reads the same whatever the server's standard_conforming_strings says. The session pins that
-  // setting too (postgres/session.ts); this keeps the compiled text safe on its own.
-  if (value.includes('\\')) return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-function literal(value: string | number | boolean): string {
-  if (typeof value === 'string') return quoteLiteral(value);
+const INTERVAL_UNIT: Record<TimeUnit, string> = {
+  minute: 'MINUTE',
+  hour: 'HOUR',
+  day: 'DAY',
+  week: 'WEEK',
+  month: 'MONTH',
+  quarter: 'QUARTER',
+  year: 'YEAR',
+};
+
+export const POSTGRES_SQL: SqlFlavour = {
+  engine: 'PostgreSQL',
+  quoteIdent(name) {
+    if (name.includes('\0')) throw new CompileError('Identifiers cannot contain NUL characters.');
+    return `"${name.replace(/"/g, '""')}"`;
+  },
+  quoteLiteral(value) {
+    // A value with a backslash is written as an escape string (E'...', backslashes and quotes doubled),
+    // which reads the same whatever the server's standard_conforming_strings says. The session pins that
+    // setting too (postgres/session.ts); this keeps the compiled text safe on its own.
+    if (value.includes('\\') && !value.includes('\0'))
+      return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+    return plainLiteral(value);
+  },
+  instant: (iso) => `${plainLiteral(iso)}::timestamptz`,
+  now: 'now()',
+  minus: (expr, count, unit) =>
+    `${expr} - interval '${unit === 'quarter' ? `${count * 3} months` : `${count} ${unit}s`}'`,
+  truncate: (unit, expr) => `date_trunc('${unit}', ${expr})`,
+  ilike: (expr, pattern) => `${expr}::text ILIKE ${pattern}`,
+  like: (expr, pattern) => `${expr}::text LIKE ${pattern}`,
+  likeEscape: '\\',
+  elapsedSeconds: (from, to) => `EXTRACT(EPOCH FROM (${to}::timestamptz - ${from}::timestamptz))`,
+  divide: (left, right) => `(${left}::numeric / NULLIF(${right}, 0))`,
+  filtered: (render, value, where) => `${render(value)} FILTER (WHERE ${where})`,
+  percentile: (fraction, value) => `percentile_cont(${fraction}) WITHIN GROUP (ORDER BY ${value})`,
+  sameGroup: (left, right) => `${left} IS NOT DISTINCT FROM ${right}`,
+  order: (expr, direction) => (direction === 'desc' ? `${expr} DESC NULLS LAST` : `${expr} ASC`),
+};
+
+/**
+ * MySQL 8 and MariaDB 10.5+. The session pins NO_BACKSLASH_ESCAPES and the validator refuses any
+ * backslash, so a value holding one is spelled with CHAR(92) rather than inside a literal.
+ */
+export const MYSQL_SQL: SqlFlavour = {
+  engine: 'MySQL',
+  quoteIdent(name) {
+    if (name.includes('\0')) throw new CompileError('Identifiers cannot contain NUL characters.');
+    if (name.includes('\\'))
+      throw new CompileError(`The name ${name} holds a backslash, which MySQL queries here cannot carry.`);
+    return `\`${name.replace(/`/g, '``')}\``;
+  },
+  quoteLiteral(value) {
+    if (!value.includes('\\')) return plainLiteral(value);
+    const parts = value.split('\\').map((part) => (part === '' ? null : plainLiteral(part)));
+    return `CONCAT(${parts.flatMap((part, i) => [...(i > 0 ? ['CHAR(92)'] : []), ...(part ? [part] : [])]).join(', ')})`;
+  },
+  instant: (iso) => `CAST(${plainLiteral(iso.replace('T', ' ').replace(/Z$/, ''))} AS DATETIME(3))`,
+  now: 'NOW()',
+  minus: (expr, count, unit) => `${expr} - INTERVAL ${count} ${INTERVAL_UNIT[unit]}`,
+  truncate(unit, expr) {
+    switch (unit) {
+      case 'minute':
+        return `CAST(DATE_FORMAT(${expr}, '%Y-%m-%d %H:%i:00') AS DATETIME)`;
+      case 'hour':
+        return `CAST(DATE_FORMAT(${expr}, '%Y-%m-%d %H:00:00') AS DATETIME)`;
+      case 'day':
+        return `CAST(DATE(${expr}) AS DATETIME)`;
+      case 'week':
+        return `CAST(DATE(${expr}) - INTERVAL WEEKDAY(${expr}) DAY AS DATETIME)`;
+      case 'month':
+        return `CAST(DATE_FORMAT(${expr}, '%Y-%m-01') AS DATETIME)`;
+      case 'quarter':
+        return `CAST(MAKEDATE(YEAR(${expr}), 1) + INTERVAL QUARTER(${expr}) * 3 - 3 MONTH AS DATETIME)`;
+      case 'year':
+        return `CAST(MAKEDATE(YEAR(${expr}), 1) AS DATETIME)`;
+    }
+  },
+  ilike: (expr, pattern) => `LOWER(CAST(${expr} AS CHAR)) LIKE LOWER(${pattern}) ESCAPE '!'`,
+  like: (expr, pattern) => `CAST(${expr} AS CHAR) LIKE BINARY ${pattern} ESCAPE '!'`,
+  likeEscape: '!',
+  elapsedSeconds: (from, to) => `(TIMESTAMPDIFF(MICROSECOND, ${from}, ${to}) / 1000000.0)`,
+  divide: (left, right) => `(${left} / NULLIF(${right}, 0))`,
+  filtered: (render, value, where) => render(`CASE WHEN ${where} THEN ${value ?? 1} END`),
+  percentile: () => null,
+  sameGroup: (left, right) => `(${left} = ${right} OR (${left} IS NULL AND ${right} IS NULL))`,
+  order: (expr, direction) => (direction === 'desc' ? `${expr} DESC` : `${expr} IS NULL, ${expr} ASC`),
+};
+
+function literalOf(value: string | number | boolean, f: SqlFlavour): string {
+  if (typeof value === 'string') return f.quoteLiteral(value);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new CompileError(`${value} is not a finite number.`);
     return String(value);
@@ -43,20 +160,24 @@ function literal(value: string | number | boolean): string {
 }
 
 /** `schema.table` -> `"schema"."table"`; a bare name stays unqualified. */
-export function quoteTable(qualified: string): string {
+export function quoteTable(qualified: string, f: SqlFlavour = POSTGRES_SQL): string {
   const dot = qualified.indexOf('.');
   return dot === -1
-    ? quoteIdent(qualified)
-    : `${quoteIdent(qualified.slice(0, dot))}.${quoteIdent(qualified.slice(dot + 1))}`;
+    ? f.quoteIdent(qualified)
+    : `${f.quoteIdent(qualified.slice(0, dot))}.${f.quoteIdent(qualified.slice(dot + 1))}`;
 }
+
+export const quoteIdent = (name: string): string => POSTGRES_SQL.quoteIdent(name);
 
 function tableAlias(qualified: string): string {
   const dot = qualified.indexOf('.');
   return dot === -1 ? qualified : qualified.slice(dot + 1);
 }
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+function likePattern(value: string, f: SqlFlavour, before: string, after: string): string {
+  const special = new Set(['%', '_', f.likeEscape]);
+  const escaped = [...value].map((c) => (special.has(c) ? `${f.likeEscape}${c}` : c)).join('');
+  return f.quoteLiteral(`${before}${escaped}${after}`);
 }
 
 const SECONDS: Record<Extract<MeasureExpression, { op: 'elapsed' }>['unit'], number> = {
@@ -70,6 +191,7 @@ const ARITHMETIC = { add: '+', subtract: '-', multiply: '*' } as const;
 /** Which table each alias in a FROM clause stands for; an `exists` subquery opens an inner scope. */
 class Scope {
   constructor(
+    readonly f: SqlFlavour,
     private readonly aliases: ReadonlyMap<string, string>,
     private readonly defaultTable: string,
     private readonly outer: Scope | null = null,
@@ -77,7 +199,7 @@ class Scope {
 
   column(ref: ColumnRef): string {
     const alias = this.aliases.get(ref.table ?? this.defaultTable);
-    if (alias !== undefined) return `${quoteIdent(alias)}.${quoteIdent(ref.column)}`;
+    if (alias !== undefined) return `${this.f.quoteIdent(alias)}.${this.f.quoteIdent(ref.column)}`;
     if (this.outer) return this.outer.column(ref);
     throw new CompileError(`Column ${ref.column} names table ${ref.table}, which the query does not read.`);
   }
@@ -97,7 +219,7 @@ class Scope {
     const taken = this.allAliases();
     let alias = `${tableAlias(table)}_related`;
     for (let i = 2; taken.has(alias); i++) alias = `${tableAlias(table)}_related${i}`;
-    return new Scope(new Map([[table, alias]]), table, this);
+    return new Scope(this.f, new Map([[table, alias]]), table, this);
   }
 
   aliasOf(table: string): string {
@@ -107,27 +229,26 @@ class Scope {
   }
 }
 
-function timeCondition(c: string, range: TimeRange): string {
+function timeCondition(c: string, range: TimeRange, f: SqlFlavour): string {
   if (range.kind === 'relative') {
-    const interval = range.unit === 'quarter' ? `${range.count * 3} months` : `${range.count} ${range.unit}s`;
     if (range.calendar) {
-      const start = `date_trunc('${range.unit}', now())`;
+      const start = f.truncate(range.unit, f.now);
       if (range.count === 1) return `${c} >= ${start}`;
-      const back =
-        range.unit === 'quarter' ? `${(range.count - 1) * 3} months` : `${range.count - 1} ${range.unit}s`;
-      return `${c} >= ${start} - interval '${back}'`;
+      return `${c} >= ${f.minus(start, range.count - 1, range.unit)}`;
     }
-    return `${c} >= now() - interval '${interval}'`;
+    return `${c} >= ${f.minus(f.now, range.count, range.unit)}`;
   }
   const { from, to } = absoluteBounds(range);
   const parts: string[] = [];
-  if (from) parts.push(`${c} >= ${quoteLiteral(from)}::timestamptz`);
-  if (to) parts.push(`${c} < ${quoteLiteral(to)}::timestamptz`);
+  if (from) parts.push(`${c} >= ${f.instant(from)}`);
+  if (to) parts.push(`${c} < ${f.instant(to)}`);
   return parts.join(' AND ');
 }
 
 function condition(c: Condition, scope: Scope): string {
+  const f = scope.f;
   const col = (ref: ColumnRef) => scope.column(ref);
+  const literal = (value: string | number | boolean) => literalOf(value, f);
   switch (c.op) {
     case 'eq':
       return `${col(c.column)} = ${literal(c.value)}`;
@@ -146,17 +267,17 @@ function condition(c: Condition, scope: Scope): string {
     case 'not_in':
       return `${col(c.column)} NOT IN (${c.values.map(literal).join(', ')})`;
     case 'contains':
-      return `${col(c.column)}::text ILIKE ${quoteLiteral(`%${escapeLike(c.value)}%`)}`;
+      return f.ilike(col(c.column), likePattern(c.value, f, '%', '%'));
     case 'starts_with':
-      return `${col(c.column)}::text LIKE ${quoteLiteral(`${escapeLike(c.value)}%`)}`;
+      return f.like(col(c.column), likePattern(c.value, f, '', '%'));
     case 'ends_with':
-      return `${col(c.column)}::text LIKE ${quoteLiteral(`%${escapeLike(c.value)}`)}`;
+      return f.like(col(c.column), likePattern(c.value, f, '%', ''));
     case 'is_null':
       return `${col(c.column)} IS NULL`;
     case 'is_not_null':
       return `${col(c.column)} IS NOT NULL`;
     case 'time_range':
-      return `(${timeCondition(col(c.column), c.range)})`;
+      return `(${timeCondition(col(c.column), c.range, f)})`;
     case 'and':
     case 'or':
       return `(${c.conditions.map((x) => condition(x, scope)).join(` ${c.op.toUpperCase()} `)})`;
@@ -169,7 +290,7 @@ function condition(c: Condition, scope: Scope): string {
         (o) => `${inner.column({ ...o.right, table: o.right.table ?? c.table })} = ${scope.column(o.left)}`,
       );
       if (c.filter) links.push(condition(c.filter, inner));
-      const sub = `SELECT 1 FROM ${quoteTable(c.table)} AS ${quoteIdent(inner.aliasOf(c.table))} WHERE ${links.join(' AND ')}`;
+      const sub = `SELECT 1 FROM ${quoteTable(c.table, f)} AS ${f.quoteIdent(inner.aliasOf(c.table))} WHERE ${links.join(' AND ')}`;
       return `${c.op === 'not_exists' ? 'NOT ' : ''}EXISTS (${sub})`;
     }
   }
@@ -177,37 +298,42 @@ function condition(c: Condition, scope: Scope): string {
 
 /** The per-row value an aggregate reads: a column, or an expression over columns. */
 function valueOf(a: Aggregate, scope: Scope): string | null {
+  const f = scope.f;
   if (a.expression) {
     const e = a.expression;
-    if (e.op === 'elapsed') {
-      return `(EXTRACT(EPOCH FROM (${scope.column(e.to)}::timestamptz - ${scope.column(e.from)}::timestamptz)) / ${SECONDS[e.unit]}.0)`;
-    }
-    if (e.op === 'scale') return `(${scope.column(e.column)} * ${literal(e.factor)})`;
-    if (e.op === 'divide') return `(${scope.column(e.left)}::numeric / NULLIF(${scope.column(e.right)}, 0))`;
+    if (e.op === 'elapsed')
+      return `(${f.elapsedSeconds(scope.column(e.from), scope.column(e.to))} / ${SECONDS[e.unit]}.0)`;
+    if (e.op === 'scale') return `(${scope.column(e.column)} * ${literalOf(e.factor, f)})`;
+    if (e.op === 'divide') return f.divide(scope.column(e.left), scope.column(e.right));
     return `(${scope.column(e.left)} ${ARITHMETIC[e.op]} ${scope.column(e.right)})`;
   }
   return a.column ? scope.column(a.column) : null;
 }
 
-function aggregateOf(a: Aggregate, value: string | null, where: string | null = null): string {
-  const plain = plainAggregate(a, value);
+function aggregateOf(a: Aggregate, value: string | null, f: SqlFlavour, where: string | null = null): string {
+  const render = (over: string | null) => plainAggregate(a, over, f);
+  const plain = render(value);
   if (where === null) return plain;
-  const filtered = `${plain} FILTER (WHERE ${where})`;
+  const filtered = f.filtered(render, value, where);
   return a.share ? `(100.0 * ${filtered} / NULLIF(${plain}, 0))` : filtered;
 }
 
-function plainAggregate(a: Aggregate, value: string | null): string {
-  switch (a.fn) {
+function plainAggregate(a: Aggregate, value: string | null, f: SqlFlavour): string {
+  const fn = a.fn;
+  switch (fn) {
     case 'count':
       return value === null ? 'count(*)' : `count(${value})`;
     case 'count_distinct':
       return `count(DISTINCT ${value})`;
     case 'median':
-      return `percentile_cont(0.5) WITHIN GROUP (ORDER BY ${value})`;
-    case 'percentile':
-      return `percentile_cont(${(a.percentile ?? 50) / 100}) WITHIN GROUP (ORDER BY ${value})`;
+    case 'percentile': {
+      const text = f.percentile(fn === 'median' ? 0.5 : (a.percentile ?? 50) / 100, value);
+      if (text === null)
+        throw new CompileError(`${f.engine} has no ${fn === 'median' ? 'median' : 'percentile'} function.`);
+      return text;
+    }
     default:
-      return `${a.fn}(${value})`;
+      return `${fn}(${value})`;
   }
 }
 
@@ -288,9 +414,12 @@ interface Part {
   dedupBy: string[] | null;
 }
 
-/** Compiles a QuerySpec to one PostgreSQL SELECT (the validator parses it and applies the row cap). */
-export function compileSql(input: QuerySpec, options: CompileOptions = {}): string {
+/** Compiles a QuerySpec to one SELECT in the flavour's SQL (the validator parses it and applies the row cap). */
+export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: CompileOptions = {}): string {
   const spec = applyOptions(input, options);
+  const id = (name: string): string => f.quoteIdent(name);
+  const [rows, keys] = [id('rows'), id('keys')];
+  const literal = (value: string | number | boolean) => literalOf(value, f);
   const aliases = new Map<string, string>([[spec.source, tableAlias(spec.source)]]);
   for (const join of spec.joins) {
     const alias = tableAlias(join.table);
@@ -298,9 +427,9 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
       throw new CompileError(`Two joined tables are both called ${alias}; join each table once.`);
     aliases.set(join.table, alias);
   }
-  const scope = new Scope(aliases, spec.source);
+  const scope = new Scope(f, aliases, spec.source);
 
-  const from = [`FROM ${quoteTable(spec.source)} AS ${quoteIdent(tableAlias(spec.source))}`];
+  const from = [`FROM ${quoteTable(spec.source, f)} AS ${id(tableAlias(spec.source))}`];
   for (const join of spec.joins) {
     const on = join.on
       .map(
@@ -309,7 +438,7 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
       )
       .join(' AND ');
     from.push(
-      `${join.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${quoteTable(join.table)} AS ${quoteIdent(tableAlias(join.table))} ON ${on}`,
+      `${join.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${quoteTable(join.table, f)} AS ${id(tableAlias(join.table))} ON ${on}`,
     );
   }
   if (spec.filter) from.push(`WHERE ${condition(spec.filter, scope)}`);
@@ -323,18 +452,16 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     if (spec.columns.length > 0) {
       for (const c of spec.columns)
         select.push(
-          c.table
-            ? `${scope.column(c)} AS ${quoteIdent(`${tableAlias(c.table)}.${c.column}`)}`
-            : scope.column(c),
+          c.table ? `${scope.column(c)} AS ${id(`${tableAlias(c.table)}.${c.column}`)}` : scope.column(c),
         );
     } else {
-      select.push(`${quoteIdent(tableAlias(spec.source))}.*`);
+      select.push(`${id(tableAlias(spec.source))}.*`);
     }
     const lines = [`SELECT ${select.join(', ')}`, ...from];
     if (spec.order_by.length > 0) {
       const defined = definedAliases(spec);
       lines.push(
-        `ORDER BY ${spec.order_by.map((o) => `${defined.has(o.ref) ? quoteIdent(o.ref) : scope.column({ column: o.ref })} ${direction(o.direction)}`).join(', ')}`,
+        `ORDER BY ${spec.order_by.map((o) => `${f.order(defined.has(o.ref) ? id(o.ref) : scope.column({ column: o.ref }), o.direction)}`).join(', ')}`,
       );
     }
     if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);
@@ -343,9 +470,7 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
 
   const groups = spec.group_by.map((g) => ({
     alias: g.alias,
-    expr: g.time_bucket
-      ? `date_trunc('${g.time_bucket}', ${scope.column(g.column)})`
-      : scope.column(g.column),
+    expr: g.time_bucket ? f.truncate(g.time_bucket, scope.column(g.column)) : scope.column(g.column),
   }));
   // Groups without aggregates list the distinct values of the groups.
   const aggregates: Aggregate[] = spec.aggregates;
@@ -372,53 +497,50 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   const partSql = (part: Part): string => {
     if (part.dedupBy === null) {
       const select = [
-        ...groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`),
+        ...groups.map((g) => `${g.expr} AS ${id(g.alias)}`),
         ...part.aggregates.map(
           (a) =>
-            `${aggregateOf(a, valueOf(a, scope), a.where ? condition(a.where, scope) : null)} AS ${quoteIdent(a.alias)}`,
+            `${aggregateOf(a, valueOf(a, scope), f, a.where ? condition(a.where, scope) : null)} AS ${id(a.alias)}`,
         ),
       ];
       const lines = [`SELECT ${select.join(', ')}`, ...from];
       if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => g.expr).join(', ')}`);
       return lines.join('\n');
     }
-    const inner: string[] = groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`);
+    const inner: string[] = groups.map((g) => `${g.expr} AS ${id(g.alias)}`);
     part.dedupBy.forEach((table, t) =>
       graph
         .keyOf(table)!
-        .forEach((k, i) =>
-          inner.push(`${scope.column({ table, column: k })} AS ${quoteIdent(`__key${t}_${i}`)}`),
-        ),
+        .forEach((k, i) => inner.push(`${scope.column({ table, column: k })} AS ${id(`__key${t}_${i}`)}`)),
     );
     const values = part.aggregates.map((a, i) => {
       const value = valueOf(a, scope);
-      if (a.where) inner.push(`(${condition(a.where, scope)}) AS ${quoteIdent(`__where${i}`)}`);
+      if (a.where) inner.push(`(${condition(a.where, scope)}) AS ${id(`__where${i}`)}`);
       if (value === null) return null;
-      inner.push(`${value} AS ${quoteIdent(`__value${i}`)}`);
-      return `rows.${quoteIdent(`__value${i}`)}`;
+      inner.push(`${value} AS ${id(`__value${i}`)}`);
+      return `${rows}.${id(`__value${i}`)}`;
     });
     const select = [
-      ...groups.map((g) => `rows.${quoteIdent(g.alias)}`),
+      ...groups.map((g) => `${rows}.${id(g.alias)}`),
       ...part.aggregates.map(
         (a, i) =>
-          `${aggregateOf(a, values[i]!, a.where ? `rows.${quoteIdent(`__where${i}`)}` : null)} AS ${quoteIdent(a.alias)}`,
+          `${aggregateOf(a, values[i]!, f, a.where ? `${rows}.${id(`__where${i}`)}` : null)} AS ${id(a.alias)}`,
       ),
     ];
     const lines = [
       `SELECT ${select.join(', ')}`,
       `FROM (SELECT DISTINCT ${inner.join(', ')}`,
       ...from,
-      ') AS rows',
+      `) AS ${rows}`,
     ];
-    if (groups.length > 0)
-      lines.push(`GROUP BY ${groups.map((g) => `rows.${quoteIdent(g.alias)}`).join(', ')}`);
+    if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => `${rows}.${id(g.alias)}`).join(', ')}`);
     return lines.join('\n');
   };
 
   let core: string;
   if (used.length === 0) {
     core = [
-      `SELECT ${groups.map((g) => `${g.expr} AS ${quoteIdent(g.alias)}`).join(', ')}`,
+      `SELECT ${groups.map((g) => `${g.expr} AS ${id(g.alias)}`).join(', ')}`,
       ...from,
       `GROUP BY ${groups.map((g) => g.expr).join(', ')}`,
     ].join('\n');
@@ -430,21 +552,21 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     const names = used.map((_, i) => `part${i}`);
     const partOf = new Map(used.flatMap((p, i) => p.aggregates.map((a) => [a.alias, names[i]!] as const)));
     const ctes = `WITH ${used.map((p, i) => `${names[i]} AS (${partSql(p)})`).join(',\n')}`;
-    const groupList = groups.map((g) => quoteIdent(g.alias)).join(', ');
+    const groupList = groups.map((g) => id(g.alias)).join(', ');
     const lines =
       groups.length === 0
         ? [
             ctes,
-            `SELECT ${aggregates.map((a) => `${partOf.get(a.alias)}.${quoteIdent(a.alias)}`).join(', ')}`,
+            `SELECT ${aggregates.map((a) => `${partOf.get(a.alias)}.${id(a.alias)}`).join(', ')}`,
             `FROM ${names.join(' CROSS JOIN ')}`,
           ]
         : [
             ctes,
-            `SELECT ${[...groups.map((g) => `keys.${quoteIdent(g.alias)}`), ...aggregates.map((a) => `${partOf.get(a.alias)}.${quoteIdent(a.alias)}`)].join(', ')}`,
-            `FROM (${names.map((n) => `SELECT ${groupList} FROM ${n}`).join(' UNION ')}) AS keys`,
+            `SELECT ${[...groups.map((g) => `${keys}.${id(g.alias)}`), ...aggregates.map((a) => `${partOf.get(a.alias)}.${id(a.alias)}`)].join(', ')}`,
+            `FROM (${names.map((n) => `SELECT ${groupList} FROM ${n}`).join(' UNION ')}) AS ${keys}`,
             ...names.map(
               (n) =>
-                `LEFT JOIN ${n} ON ${groups.map((g) => `keys.${quoteIdent(g.alias)} IS NOT DISTINCT FROM ${n}.${quoteIdent(g.alias)}`).join(' AND ')}`,
+                `LEFT JOIN ${n} ON ${groups.map((g) => f.sameGroup(`${keys}.${id(g.alias)}`, `${n}.${id(g.alias)}`)).join(' AND ')}`,
             ),
           ];
     core = lines.join('\n');
@@ -462,9 +584,9 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
       throw new CompileError(
         `order_by names ${o.ref}, which is not a group or aggregate alias (${outputs.join(', ')}).`,
       );
-    return `${quoteIdent(o.ref)} ${direction(o.direction)}`;
+    return f.order(id(o.ref), o.direction);
   });
-  const plain = outputs.map((alias) => `q.${quoteIdent(alias)}`);
+  const plain = outputs.map((alias) => `q.${id(alias)}`);
 
   let query = core;
   const wrap = (select: string[], where: string[] = []) => {
@@ -479,8 +601,8 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     wrap(
       outputs.map((alias) =>
         shared.has(alias)
-          ? `(q.${quoteIdent(alias)} * 100.0 / NULLIF(sum(q.${quoteIdent(alias)}) OVER (), 0)) AS ${quoteIdent(alias)}`
-          : `q.${quoteIdent(alias)}`,
+          ? `(q.${id(alias)} * 100.0 / NULLIF(sum(q.${id(alias)}) OVER (), 0)) AS ${id(alias)}`
+          : `q.${id(alias)}`,
       ),
     );
   }
@@ -488,7 +610,7 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
     const ops = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
     wrap(
       plain,
-      spec.having.map((h) => `q.${quoteIdent(h.ref)} ${ops[h.op]} ${literal(h.value)}`),
+      spec.having.map((h) => `q.${id(h.ref)} ${ops[h.op]} ${literal(h.value)}`),
     );
   }
   if (spec.limit_per_group) {
@@ -498,13 +620,13 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
         throw new CompileError(`limit_per_group partitions by ${p}, which is not a group alias.`);
     const within =
       orderBy.length > 0
-        ? spec.order_by.map((o) => `q.${quoteIdent(o.ref)} ${direction(o.direction)}`)
-        : [`q.${quoteIdent(aggregates[0]!.alias)} DESC NULLS LAST`];
+        ? spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction))
+        : [f.order(`q.${id(aggregates[0]!.alias)}`, 'desc')];
     query = [
       `SELECT ${plain.join(', ')}`,
-      `FROM (SELECT q.*, row_number() OVER (PARTITION BY ${partition_by.map((p) => `q.${quoteIdent(p)}`).join(', ')} ORDER BY ${within.join(', ')}) AS "__rank"`,
+      `FROM (SELECT q.*, row_number() OVER (PARTITION BY ${partition_by.map((p) => `q.${id(p)}`).join(', ')} ORDER BY ${within.join(', ')}) AS ${id('__rank')}`,
       `FROM (${query}) AS q) AS q`,
-      `WHERE q."__rank" <= ${n}`,
+      `WHERE q.${id('__rank')} <= ${n}`,
     ].join('\n');
   }
   const tail: string[] = [];
@@ -514,9 +636,9 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   if (visible.length < outputs.length) {
     // Hidden measures filter or sort, then are left out of the result; the outer query sorts, so the
     // order does not rest on a subquery's.
-    const outerOrder = spec.order_by.map((o) => `q.${quoteIdent(o.ref)} ${direction(o.direction)}`);
+    const outerOrder = spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction));
     return [
-      `SELECT ${visible.map((alias) => `q.${quoteIdent(alias)}`).join(', ')}`,
+      `SELECT ${visible.map((alias) => `q.${id(alias)}`).join(', ')}`,
       `FROM (${query}) AS q`,
       ...(outerOrder.length > 0 ? [`ORDER BY ${outerOrder.join(', ')}`] : []),
       ...(spec.limit !== null ? [`LIMIT ${spec.limit}`] : []),
@@ -525,6 +647,8 @@ export function compileSql(input: QuerySpec, options: CompileOptions = {}): stri
   return [query, ...tail].join('\n');
 }
 
-function direction(d: 'asc' | 'desc'): string {
-  return d === 'desc' ? 'DESC NULLS LAST' : 'ASC';
-}
+export const compileSql = (spec: QuerySpec, options?: CompileOptions): string =>
+  compileSqlWith(POSTGRES_SQL, spec, options);
+
+export const compileMysql = (spec: QuerySpec, options?: CompileOptions): string =>
+  compileSqlWith(MYSQL_SQL, spec, options);

@@ -44,6 +44,7 @@ import { blockedAddressError, guardedLookup, isBlockedAddress } from '../network
 import type { PgConfig } from './config.ts';
 import { wireError, type WireFailure, type WirePhase } from './pg-errors.ts';
 import { ARRAY_ELEMENTS, parseArrayLiteral, parseElement } from './results.ts';
+import { cleartextAllowed } from '../server-config.ts';
 
 export const APPLICATION_NAME = 'aqs-connector';
 
@@ -119,9 +120,7 @@ export function tlsOptions(config: PgConfig): false | ConnectionOptions {
 }
 
 /** Cleartext password authentication is allowed on a verified TLS channel, or when the operator allows insecure transport. */
-export function cleartextAllowed(sslMode: PgConfig['ssl_mode'], allowInsecureTransport: boolean): boolean {
-  return allowInsecureTransport || sslMode === 'verify-ca' || sslMode === 'verify-full';
-}
+export { cleartextAllowed };
 
 // ---------- the wire guard: frames and checks what the server sends ----------
 

@@ -1,4 +1,4 @@
-import { abortedError, DEADLINE_GRACE_MS } from '../bounded.ts';
+import { abortedError, DEADLINE_GRACE_MS, operation, type Operation } from '../bounded.ts';
 import { ConnectorError } from '../errors.ts';
 import { assertHostAllowed } from '../network.ts';
 import {
@@ -69,26 +69,6 @@ interface Handle {
   meta: MetaQuery;
   state: SocketState;
   close(): Promise<void>;
-}
-
-/**
- * The operation's own end: the caller's signal (with bounded()'s deadline) or, when the connector is
- * called directly, the same deadline set here. Everything the operation opened closes when it fires.
- */
-interface Operation {
-  signal: AbortSignal;
-  budgetMs: number;
-  done(): void;
-}
-
-function operation(ctx: ConnectorContext, budgetMs: number): Operation {
-  const controller = new AbortController();
-  const timer = setTimeout(
-    () => controller.abort(new DOMException('The operation timed out.', 'TimeoutError')),
-    budgetMs,
-  );
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
-  return { signal, budgetMs, done: () => clearTimeout(timer) };
 }
 
 /** Once the operation's signal fired, its outcome is the cancellation or the timeout, whatever failed on the way. */

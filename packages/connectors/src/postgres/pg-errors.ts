@@ -3,11 +3,10 @@
  * Messages are built from our own words plus the server's message text; the password is scrubbed
  * from anything that reaches a message, whatever the server or the driver put there.
  */
-import { ConnectorError } from '../errors.ts';
+import { ConnectorError, clip, scrub, TLS_CODES } from '../errors.ts';
 import type { SocketState } from './client.ts';
 
-/** Longest server-provided text (error message) that reaches a ConnectorError. */
-const MAX_SERVER_TEXT = 500;
+export { scrub };
 
 export interface ErrorContext {
   host: string;
@@ -24,28 +23,6 @@ export interface ErrorContext {
   timeoutMs?: number;
 }
 
-export function scrub(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s) out = out.split(s).join('[redacted]');
-  return out;
-}
-
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'CERT_SIGNATURE_FAILURE',
-  'CERT_UNTRUSTED',
-  'CERT_REVOKED',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'EPROTO',
-]);
-
 function field(error: unknown, key: string): string | undefined {
   if (error && typeof error === 'object' && key in error) {
     const v = (error as Record<string, unknown>)[key];
@@ -58,11 +35,6 @@ function field(error: unknown, key: string): string | undefined {
 export function sqlState(error: unknown): string | undefined {
   const code = field(error, 'code');
   return code && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('E') ? code : undefined;
-}
-
-/** Server text bounded to MAX_SERVER_TEXT characters (a hostile server may send megabytes). */
-function clip(text: string): string {
-  return text.length > MAX_SERVER_TEXT ? `${text.slice(0, MAX_SERVER_TEXT)}...` : text;
 }
 
 export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {

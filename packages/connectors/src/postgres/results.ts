@@ -10,6 +10,7 @@
  *   invented); timestamptz -> ISO 8601 in UTC (`...Z`); time / timetz / interval -> server text.
  * - bytea -> `\x` followed by hex; json/jsonb -> the parsed value; arrays element by element.
  */
+import { decimalValue } from '../values.ts';
 
 /** Names of the built-in types by OID (the stable OIDs of pg_type.dat). */
 const TYPE_NAMES: Record<number, string> = {
@@ -103,16 +104,7 @@ function elementOid(oid: number): number {
   }
 }
 
-/** A decimal string as a number when the number prints back to the same value, else the string. */
-export function decimalValue(text: string): number | string {
-  const trimmed = text.trim();
-  if (!/^-?\d+(\.\d+)?$/.test(trimmed)) return trimmed;
-  const n = Number(trimmed);
-  if (!Number.isFinite(n)) return trimmed;
-  if (!trimmed.includes('.')) return Number.isSafeInteger(n) ? n : trimmed;
-  const digits = trimmed.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
-  return digits.length <= 15 ? n : trimmed;
-}
+export { decimalValue };
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');

@@ -1,0 +1,317 @@
+/**
+ * One MySQL / MariaDB session for one operation, on mysql2. What the service adds around the driver:
+ * - the socket is opened by us, after the SSRF guard checked the address it connects to, and every
+ *   byte the server sends is counted against a budget; a driver exception on a hostile byte ends the
+ *   session instead of the process;
+ * - TLS as the ssl_mode says (no silent fall-back to clear text), LOAD DATA LOCAL off, cleartext
+ *   password plugins only over verified TLS or with ALLOW_INSECURE_TRANSPORT;
+ * - the session pins what changes how a literal is read (NO_BACKSLASH_ESCAPES, no ANSI_QUOTES), the
+ *   time zone, a statement timeout on the server, and runs the query in a READ ONLY transaction;
+ * - rows are read until the cap and no further; cancelling sends KILL QUERY on a second connection.
+ */
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { Duplex } from 'node:stream';
+import { createConnection, type Connection, type ConnectionOptions, type FieldPacket } from 'mysql2';
+import { guardedLookup } from '../network.ts';
+import { cleartextAllowed } from '../server-config.ts';
+import type { MysqlConfig } from './config.ts';
+
+/** Most bytes one session may receive from the server (a hostile server cannot fill memory). */
+export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
+const KILL_TIMEOUT_MS = 2000;
+
+/** Everything the server sends is in UTF-8; these are the modes a session runs with (literal parsing pinned). */
+export const SESSION_SQL_MODE =
+  'NO_BACKSLASH_ESCAPES,ONLY_FULL_GROUP_BY,STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+
+export interface SessionOptions {
+  allowPrivateNetworks: boolean;
+  allowInsecureTransport: boolean;
+  connectTimeoutMs: number;
+  /** Ends the session: the query in flight is killed and the socket destroyed. */
+  signal: AbortSignal;
+  maxTotalBytes?: number;
+}
+
+/** A failure the session itself decided (budget, refused auth plugin), mapped like a driver error. */
+export class SessionError extends Error {
+  constructor(
+    readonly code: 'BYTE_BUDGET' | 'CLEARTEXT_REFUSED' | 'PROTOCOL',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+/** The socket mysql2 reads and writes: the real one behind a byte budget and an exception fence. */
+class BudgetedStream extends Duplex {
+  private received = 0;
+
+  constructor(
+    private readonly inner: Socket,
+    private readonly maxBytes: number,
+  ) {
+    super();
+    inner.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      if (this.received > this.maxBytes) {
+        this.destroy(
+          new SessionError('BYTE_BUDGET', `The server sent more than ${this.maxBytes} bytes in one session.`),
+        );
+        return;
+      }
+      try {
+        if (!this.push(chunk)) inner.pause();
+      } catch (error) {
+        // The driver threw while reading what the server sent: that session is over, not the process.
+        this.destroy(
+          new SessionError(
+            'PROTOCOL',
+            `The server sent data the driver could not read (${error instanceof Error ? error.message : String(error)}).`,
+          ),
+        );
+      }
+    });
+    inner.on('end', () => this.push(null));
+    inner.on('error', (error) => this.destroy(error));
+    inner.on('close', () => {
+      if (!this.destroyed) this.destroy();
+    });
+    inner.on('connect', () => this.emit('connect'));
+  }
+
+  override _read(): void {
+    this.inner.resume();
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.inner.destroyed) return callback(new SessionError('PROTOCOL', 'The connection is closed.'));
+    this.inner.write(chunk, callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.inner.end(callback);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.inner.destroy();
+    callback(error);
+  }
+
+  setNoDelay(): this {
+    this.inner.setNoDelay(true);
+    return this;
+  }
+
+  setKeepAlive(enable?: boolean, delay?: number): this {
+    this.inner.setKeepAlive(enable, delay);
+    return this;
+  }
+}
+
+function tlsOptions(config: MysqlConfig): ConnectionOptions['ssl'] {
+  if (config.ssl_mode === 'disable') return undefined;
+  const verify = config.ssl_mode === 'verify-ca' || config.ssl_mode === 'verify-full';
+  return {
+    rejectUnauthorized: verify,
+    verifyIdentity: config.ssl_mode === 'verify-full',
+    ...(config.ca_cert_pem ? { ca: config.ca_cert_pem } : {}),
+    minVersion: 'TLSv1.2',
+  };
+}
+
+function connectionOptions(
+  config: MysqlConfig,
+  password: string,
+  options: SessionOptions,
+): ConnectionOptions {
+  const lookup = guardedLookup(options.allowPrivateNetworks);
+  const maxBytes = options.maxTotalBytes ?? MAX_TOTAL_BYTES;
+  const mayDisclose = cleartextAllowed(config.ssl_mode, options.allowInsecureTransport);
+  return {
+    host: config.host,
+    port: config.port,
+    user: config.username,
+    password,
+    database: config.database,
+    ssl: tlsOptions(config),
+    connectTimeout: options.connectTimeoutMs,
+    stream: () =>
+      new BudgetedStream(
+        netConnect({ host: config.host, port: config.port, ...(isIP(config.host) ? {} : { lookup }) }),
+        maxBytes,
+      ),
+    // LOAD DATA LOCAL lets a server ask the client for any file: never.
+    flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
+    multipleStatements: false,
+    charset: 'UTF8MB4_GENERAL_CI',
+    rowsAsArray: true,
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    decimalNumbers: false,
+    timezone: 'Z',
+    authPlugins: {
+      mysql_clear_password: () => () => {
+        if (!mayDisclose)
+          throw new SessionError(
+            'CLEARTEXT_REFUSED',
+            'The server asked for the password in clear text (mysql_clear_password) without a verified TLS channel.',
+          );
+        return Buffer.from(`${password}\0`);
+      },
+    },
+  };
+}
+
+export interface QueryResult {
+  fields: FieldPacket[];
+  rows: unknown[][];
+  /** Reading stopped at `maxRows`: the statement had more rows. */
+  stopped: boolean;
+}
+
+export interface MysqlSession {
+  readonly serverVersion: string;
+  readonly mariadb: boolean;
+  /** Runs one statement; reads at most `maxRows` rows (then stops and kills the rest). */
+  query(text: string, maxRows?: number): Promise<QueryResult>;
+  /** Runs one statement with bound parameters (a server-side prepared statement). */
+  execute(text: string, params: (string | number)[]): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+export async function openSession(
+  config: MysqlConfig,
+  password: string,
+  options: SessionOptions,
+): Promise<MysqlSession> {
+  const settings = connectionOptions(config, password, options);
+  const connection: Connection = createConnection(settings);
+  let closed = false;
+  let failure: Error | null = null;
+  let busy = false;
+  const killInFlight = () => {
+    if (!busy || !connection.threadId) return;
+    void killQuery(settings, connection.threadId);
+  };
+  const destroy = () => {
+    if (closed) return;
+    closed = true;
+    killInFlight();
+    connection.destroy();
+  };
+  connection.on('error', (error: Error) => {
+    failure ??= error;
+    destroy();
+  });
+  const onAbort = () => {
+    failure ??= asError(options.signal.reason);
+    destroy();
+  };
+  options.signal.addEventListener('abort', onAbort, { once: true });
+  if (options.signal.aborted) onAbort();
+
+  await new Promise<void>((resolve, reject) => {
+    if (closed) return reject(failure ?? new Error('The session was closed.'));
+    connection.connect((error) => (error ? reject(error) : resolve()));
+    options.signal.addEventListener('abort', () => reject(failure ?? asError(options.signal.reason)), {
+      once: true,
+    });
+  }).catch((error: unknown) => {
+    destroy();
+    options.signal.removeEventListener('abort', onAbort);
+    throw error;
+  });
+
+  const handshake = (connection as unknown as { _handshakePacket?: { serverVersion?: unknown } })
+    ._handshakePacket;
+  const serverVersion = typeof handshake?.serverVersion === 'string' ? handshake.serverVersion : '';
+  const session: MysqlSession = {
+    serverVersion,
+    mariadb: /mariadb/i.test(serverVersion),
+    query(text, maxRows = Infinity) {
+      return new Promise<QueryResult>((resolve, reject) => {
+        if (closed) return reject(failure ?? new Error('The session is closed.'));
+        busy = true;
+        let fields: FieldPacket[] = [];
+        const rows: unknown[][] = [];
+        let settled = false;
+        const settle = (error: Error | null, stopped = false) => {
+          if (settled) return;
+          settled = true;
+          busy = stopped;
+          options.signal.removeEventListener('abort', onCancel);
+          if (error) reject(error);
+          else resolve({ fields, rows, stopped });
+          if (stopped) destroy();
+        };
+        const onCancel = () => settle(failure ?? asError(options.signal.reason));
+        options.signal.addEventListener('abort', onCancel, { once: true });
+        const query = connection.query({ sql: text, rowsAsArray: true });
+        query.on('fields', (packets: FieldPacket[]) => {
+          fields = packets;
+        });
+        query.on('result', (row: unknown) => {
+          if (settled) return;
+          rows.push(Array.isArray(row) ? row : [row]);
+          if (rows.length >= maxRows) settle(null, true);
+        });
+        query.on('error', (error: Error) => settle(error));
+        query.on('end', () => settle(null));
+      });
+    },
+    async execute(text, params) {
+      if (closed) throw failure ?? new Error('The session is closed.');
+      const [rows] = await connection.promise().execute({ sql: text, values: params, rowsAsArray: false });
+      return rows as Record<string, unknown>[];
+    },
+    async close() {
+      options.signal.removeEventListener('abort', onAbort);
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          connection.destroy();
+          resolve();
+        }, 500);
+        connection.end(() => {
+          clearTimeout(timer);
+          connection.destroy();
+          resolve();
+        });
+      });
+    },
+  };
+  return session;
+}
+
+/** Stops the statement running on `threadId` (KILL QUERY, on a connection of its own), within a bounded wait. */
+async function killQuery(settings: ConnectionOptions, threadId: number): Promise<void> {
+  const killer = createConnection({ ...settings, connectTimeout: KILL_TIMEOUT_MS });
+  killer.on('error', () => undefined);
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, KILL_TIMEOUT_MS);
+    killer.query(`KILL QUERY ${Number(threadId)}`, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+  killer.destroy();
+}
+
+/** The statements that open a session for a query: pinned literal parsing, UTC, a server-side timeout, read only. */
+export function sessionStatements(mariadb: boolean, timeoutMs: number): string[] {
+  const timeout = mariadb
+    ? `max_statement_time = ${Math.max(0.001, timeoutMs / 1000).toFixed(3)}`
+    : `max_execution_time = ${Math.max(1, Math.ceil(timeoutMs))}`;
+  return [
+    `SET SESSION sql_mode = '${SESSION_SQL_MODE}', time_zone = '+00:00', div_precision_increment = 20, ${timeout}`,
+    'START TRANSACTION READ ONLY',
+  ];
+}

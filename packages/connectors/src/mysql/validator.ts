@@ -1,0 +1,293 @@
+/**
+ * Read-only validator for generated MySQL / MariaDB SQL, on node-sql-parser's MariaDB grammar. The
+ * text that runs is the parsed tree printed again, never the input: no comment (not even MySQL's
+ * executable kind) carries code past the check, and what was checked is what runs.
+ *
+ * Rules (SECURITY.md, "Read-only execution"):
+ * - exactly one statement, a SELECT (set operations and WITH included);
+ * - every node of the tree is of an allowed kind; no `INTO` (OUTFILE, DUMPFILE, variables), no
+ *   locking read, no user or system variable, no query option, no `?` parameter;
+ * - functions on an allow-list (functions.ts);
+ * - tables in scope only: unqualified (the connection's database) or qualified with that database;
+ *   the system databases never;
+ * - no backslash anywhere: the session pins NO_BACKSLASH_ESCAPES while the parser reads `\` as an
+ *   escape, so a backslash is the one place where they could read a literal differently;
+ * - the row cap: the top-level LIMIT is lowered to the cap (or added).
+ */
+import { createRequire } from 'node:module';
+import type { AST, Parser as SqlParser } from 'node-sql-parser';
+import { ConnectorError } from '../errors.ts';
+import { ALLOWED_FUNCTIONS } from './functions.ts';
+
+// The MariaDB build alone (the full package bundles every dialect's grammar).
+const { Parser } = createRequire(import.meta.url)('node-sql-parser/build/mariadb.js') as {
+  Parser: new () => SqlParser;
+};
+const parser = new Parser();
+const OPTIONS = { database: 'MariaDB' };
+
+/** Databases a query may never name, and that can never be the scope. */
+const SYSTEM_DATABASES: ReadonlySet<string> = new Set([
+  'information_schema',
+  'mysql',
+  'performance_schema',
+  'sys',
+]);
+
+export function isSystemDatabase(name: string): boolean {
+  return SYSTEM_DATABASES.has(name.toLowerCase());
+}
+
+/** Node kinds an analytics SELECT is made of. Any other kind is refused. */
+const ALLOWED_NODES: ReadonlySet<string> = new Set([
+  'select',
+  'column_ref',
+  'aggr_func',
+  'function',
+  'star',
+  'number',
+  'bigint',
+  'single_quote_string',
+  'double_quote_string',
+  'natural_string',
+  'hex_string',
+  'full_hex_string',
+  'bit_string',
+  'bool',
+  'null',
+  'binary_expr',
+  'unary_expr',
+  'expr_list',
+  'case',
+  'when',
+  'else',
+  'cast',
+  'interval',
+  'window',
+  'extract',
+  'datetime',
+  'date',
+  'time',
+  'timestamp',
+  'default',
+  'origin',
+  'backticks_quote_string',
+  'dual',
+  'fulltext_search',
+  'tables',
+  'datatype',
+  'collate',
+  // not node kinds: the direction of an ORDER BY item, the ESCAPE of a LIKE
+  'ASC',
+  'DESC',
+  'ESCAPE',
+]);
+
+const NODE_NAMES: Record<string, string> = {
+  var: 'a user or system variable (@name, @@name)',
+  param: 'a query parameter',
+  insert: 'INSERT',
+  update: 'UPDATE',
+  delete: 'DELETE',
+  replace: 'REPLACE',
+  create: 'CREATE',
+  alter: 'ALTER',
+  drop: 'DROP',
+  truncate: 'TRUNCATE',
+  rename: 'RENAME',
+  set: 'SET',
+  use: 'USE',
+  lock: 'LOCK TABLES',
+  unlock: 'UNLOCK TABLES',
+  show: 'SHOW',
+  desc: 'DESCRIBE',
+  explain: 'EXPLAIN',
+  call: 'CALL',
+  grant: 'GRANT',
+  load_data: 'LOAD DATA',
+  transaction: 'a transaction statement',
+};
+
+export interface MysqlValidationResult {
+  /** The statement as it will run: printed from the checked tree, with the row cap applied. */
+  text: string;
+  /** The LIMIT the query set itself at its top level, or null. */
+  ownLimit: number | null;
+  /** The text's top-level LIMIT is at most the cap (false for a set operation: the reader stops at the cap). */
+  capped: boolean;
+}
+
+function reject(message: string, query: string, kind: 'query_rejected' | 'out_of_scope' = 'query_rejected') {
+  return new ConnectorError({
+    kind,
+    symptom: kind === 'out_of_scope' ? 'Table is not in scope' : 'Query rejected',
+    cause: message,
+    fix:
+      kind === 'out_of_scope'
+        ? "Ask about tables of the connection's database, or create a connection to the other database."
+        : "Only a single read-only SELECT on the connection's database can run; rephrase the question.",
+    query,
+    message: `Query rejected: ${message}`,
+  });
+}
+
+type Node = { [key: string]: unknown };
+
+function isNode(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function functionName(node: Node): string {
+  if (node.type === 'aggr_func') return String(node.name).toLowerCase();
+  const name = node.name;
+  if (isNode(name) && Array.isArray(name.name))
+    return name.name
+      .map((part) => (isNode(part) ? String(part.value) : String(part)))
+      .join('.')
+      .toLowerCase();
+  return String(name).toLowerCase();
+}
+
+interface Check {
+  database: string;
+  query: string;
+  ctes: Set<string>;
+}
+
+function checkTable(entry: Node, check: Check): void {
+  if (typeof entry.table !== 'string') return;
+  const db = typeof entry.db === 'string' && entry.db !== '' ? entry.db : null;
+  if (db === null && check.ctes.has(entry.table)) return;
+  const named = db ?? check.database;
+  if (isSystemDatabase(named) || (db === null && isSystemDatabase(entry.table)))
+    throw reject(
+      `${db ? `${db}.` : ''}${entry.table} is a system table; only the connection's tables can be read.`,
+      check.query,
+      'out_of_scope',
+    );
+  if (db !== null && db !== check.database)
+    throw reject(
+      `${db}.${entry.table} is in database "${db}", outside this connection's database "${check.database}".`,
+      check.query,
+      'out_of_scope',
+    );
+}
+
+function checkSelect(node: Node, check: Check): void {
+  if (isNode(node.into) && (node.into.keyword || node.into.expr))
+    throw reject(
+      'SELECT ... INTO (a file or a variable) is not allowed; only a plain SELECT can run.',
+      check.query,
+    );
+  if (node.locking_read)
+    throw reject(`${String(node.locking_read)} takes locks; only a plain SELECT can run.`, check.query);
+  if (Array.isArray(node.options) && node.options.length > 0)
+    throw reject(`query options (${node.options.map(String).join(', ')}) are not accepted.`, check.query);
+  if (Array.isArray(node.with))
+    for (const cte of node.with)
+      if (isNode(cte) && isNode(cte.name) && typeof cte.name.value === 'string')
+        check.ctes.add(cte.name.value);
+  if (Array.isArray(node.from)) for (const entry of node.from) if (isNode(entry)) checkTable(entry, check);
+}
+
+function visit(value: unknown, check: Check): void {
+  if (Array.isArray(value)) {
+    for (const item of value) visit(item, check);
+    return;
+  }
+  if (!isNode(value)) return;
+  const type = value.type;
+  if (typeof type === 'string') {
+    if (!ALLOWED_NODES.has(type) && type !== 'into')
+      throw reject(`${NODE_NAMES[type] ?? `"${type}"`} is not allowed in a read-only query.`, check.query);
+    if (type === 'select') checkSelect(value, check);
+    if (type === 'function' || type === 'aggr_func') {
+      const name = functionName(value);
+      if (!ALLOWED_FUNCTIONS.has(name))
+        throw reject(
+          `the function ${name}() is not allowed (not on the list of read-only analytics functions).`,
+          check.query,
+        );
+    }
+  }
+  for (const [key, child] of Object.entries(value)) if (key !== 'type') visit(child, check);
+}
+
+function parse(text: string): AST {
+  if (text.includes('\\'))
+    throw reject(
+      'backslashes are not accepted in MySQL queries (the server and the validator could read them differently); write CHAR(92) for a backslash.',
+      text,
+    );
+  if (/\/\*[M]?!/i.test(text)) throw reject('executable comments (/*! ... */) are not accepted.', text);
+  let ast: AST | AST[];
+  try {
+    ast = parser.astify(text, OPTIONS);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'syntax error';
+    throw new ConnectorError({
+      kind: 'query_syntax',
+      symptom: 'SQL syntax error',
+      cause: `The query could not be parsed: ${detail}`,
+      fix: 'Correct the query: a single SELECT in MySQL syntax.',
+      query: text,
+    });
+  }
+  const list = Array.isArray(ast) ? ast : [ast];
+  if (list.length === 0) throw reject('the query is empty.', text);
+  if (list.length > 1)
+    throw reject('only a single statement can run (found several statements separated by ";").', text);
+  return list[0]!;
+}
+
+/** The top-level LIMIT of a plain SELECT: the row count and, when given, the offset (`LIMIT o, n` or `LIMIT n OFFSET o`). */
+function limitOf(select: Node, query: string): { count: number; offset: number | null } | null {
+  const limit = select.limit;
+  if (!isNode(limit) || !Array.isArray(limit.value) || limit.value.length === 0) return null;
+  const values = limit.value.map((v) => (isNode(v) && v.type === 'number' ? Number(v.value) : NaN));
+  if (values.some((v) => !Number.isInteger(v) || v < 0)) throw reject('LIMIT must be a whole number.', query);
+  if (values.length === 1) return { count: values[0]!, offset: null };
+  return limit.seperator === ','
+    ? { count: values[1]!, offset: values[0]! }
+    : { count: values[0]!, offset: values[1]! };
+}
+
+function setLimit(select: Node, count: number, offset: number | null): void {
+  const number = (value: number) => ({ type: 'number', value });
+  select.limit =
+    offset === null
+      ? { seperator: '', value: [number(count)] }
+      : { seperator: 'offset', value: [number(count), number(offset)] };
+}
+
+/**
+ * Validates `text` and returns the statement to run: the checked tree printed again. A plain SELECT
+ * gets the row cap as its LIMIT (lowered or added; the executor asks for `fetchLimit`, one row more,
+ * to tell whether there were more; a query whose own LIMIT is the cap is read the same way). A set operation (UNION, ...) keeps its own: the
+ * parser cannot say which part a trailing LIMIT belongs to, so the executor stops reading at the cap.
+ */
+export function validateMysql(
+  text: string,
+  database: string,
+  rowCap: number,
+  fetchLimit: number = rowCap,
+): MysqlValidationResult {
+  if (!Number.isInteger(rowCap) || rowCap < 1) throw reject('the row cap must be a positive integer.', text);
+  const ast = parse(text) as unknown as Node;
+  if (ast.type !== 'select')
+    throw reject(
+      `${NODE_NAMES[String(ast.type)] ?? String(ast.type)} is not allowed; only a single read-only SELECT can run.`,
+      text,
+    );
+  visit(ast, { database, query: text, ctes: new Set() });
+  const setOperation = isNode(ast._next);
+  const own = setOperation ? null : limitOf(ast, text);
+  if (!setOperation && (own === null || own.count >= rowCap)) setLimit(ast, fetchLimit, own?.offset ?? null);
+  const printed = parser.sqlify(ast as unknown as AST, OPTIONS);
+  // What runs is parsed and checked once more: the printer must give back a tree that passes.
+  const again = parse(printed) as unknown as Node;
+  visit(again, { database, query: text, ctes: new Set() });
+  if (!setOperation && (limitOf(again, text)?.count ?? Infinity) > Math.max(rowCap, fetchLimit))
+    throw reject('the query could not be given the row cap.', text);
+  return { text: printed, ownLimit: own?.count ?? null, capped: !setOperation };
+}
