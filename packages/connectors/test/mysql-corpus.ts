@@ -27,10 +27,12 @@ export const ESCAPE_CORPUS: readonly CorpusCase[] = [
   { name: 'stacked after a trailing comment', text: 'SELECT 1 -- x\n; DELETE FROM items', server: 'refuses' },
   { name: 'data-modifying CTE', text: 'WITH d AS (SELECT 1) DELETE FROM items', server: 'refuses' },
   { name: 'commit, then write', text: 'COMMIT; DELETE FROM items', server: 'refuses' },
+  { name: 'leaving the read-only transaction', text: 'SET TRANSACTION READ WRITE', server: 'refuses' },
   {
-    name: 'leaving the read-only transaction',
+    name: 'read-write for the next transaction',
     text: 'SET SESSION TRANSACTION READ WRITE',
-    server: 'refuses',
+    server: 'harmless',
+    why: 'it applies to the next transaction, and the session runs one statement before it ends',
   },
   {
     name: 'SELECT INTO OUTFILE',
