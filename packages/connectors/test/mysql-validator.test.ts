@@ -185,7 +185,7 @@ describe('mysql validator: what runs', () => {
 describe('mysql compiler flavour', () => {
   const spec = (input: QuerySpecInput) => querySpecSchema.parse(input);
 
-  it('writes MySQL: backticks, CASE instead of FILTER, DATE_FORMAT buckets, NULLs ordered as PostgreSQL does', () => {
+  it('writes MySQL: backticks, CASE instead of FILTER, DATE_FORMAT buckets, NULLs ordered as PostgreSQL does, outputs sorted from outside', () => {
     const text = mysql.compile(
       spec({
         source: 'orders',
@@ -203,7 +203,7 @@ describe('mysql compiler flavour', () => {
     );
     expect(text).toContain("CAST(DATE_FORMAT(`orders`.`created_at`, '%Y-%m-01') AS DATETIME)");
     expect(text).toContain("count(CASE WHEN `orders`.`status` = 'paid' THEN 1 END)");
-    expect(text).toContain('`month` IS NULL, `month` ASC');
+    expect(text).toContain('ORDER BY q.`month` IS NULL, q.`month` ASC');
     expect(text).not.toMatch(/FILTER|"|::/);
     expect(() => mysql.validateQuery(target, text, { rowCap: 100 })).not.toThrow();
   });

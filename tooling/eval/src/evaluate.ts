@@ -22,6 +22,7 @@ import { offlinePlanner, type Planner } from '@aqs/planner';
 import { startTestCluster } from '@aqs/es-test-cluster';
 import { conversationOf, isUnanswerable, loadSet, type EvalCase, type EvalSet } from './cases.ts';
 import { compareResults } from './compare.ts';
+import { copyToMysql, type MysqlCopy } from './mysql-copy.ts';
 
 /** correct: the right table, or a refusal of an unanswerable question; wrong: an answer that is not right; refused: no answer. */
 export type Outcome = 'correct' | 'wrong' | 'refused' | 'broken_case';
@@ -91,9 +92,12 @@ async function setDatabase(set: EvalSet): Promise<EmbeddedDatabase & { close(): 
  * compile, validate, execute), follow-ups inside the conversation of the case they follow, and
  * compares each answer with the result of the case's gold query on the same data.
  */
+/** Engines a PostgreSQL set can be asked on besides its own: the set's data copied there, gold still run on PostgreSQL. */
+export type AskEngine = 'mysql';
+
 export async function evaluateSet(
   set: EvalSet,
-  options: { planner?: Planner; store: Store; only?: string[] },
+  options: { planner?: Planner; store: Store; only?: string[]; engine?: AskEngine },
 ): Promise<CaseResult[]> {
   const { store } = options;
   const planner = options.planner ?? offlinePlanner;
@@ -106,6 +110,7 @@ export async function evaluateSet(
           now: () => Date.parse(set.now),
         })
       : null;
+  let mysqlCopy: MysqlCopy | null = null;
   let pinnedNow = new Date(set.now);
   const deps: RunDeps = {
     db: store.db,
@@ -174,6 +179,19 @@ export async function evaluateSet(
         config: { ...es.config, allowed_indices: [...set.scope!, ...aliases] },
         secrets: { password: 'changeme' },
       };
+    }
+    if (options.engine === 'mysql') {
+      if (set.dialect !== 'postgres')
+        throw new Error(`${set.name} is not a PostgreSQL set; only those can be copied to MySQL.`);
+      mysqlCopy = await copyToMysql(database!, set.schema!, set.name);
+      const copy = await connections.createConnection(deps, principal, {
+        name: `${set.name} (MySQL copy)`,
+        dialect: 'mysql',
+        auth_mode: 'password',
+        config: { ...mysqlCopy.config, password: mysqlCopy.password },
+        tags: [],
+      });
+      connectionId = copy.id;
     }
     const connector = connectorFor(set.dialect)!;
     const ctx = {
@@ -259,6 +277,7 @@ export async function evaluateSet(
   } finally {
     await cluster?.stop();
     await database?.close();
+    await mysqlCopy?.drop();
   }
 }
 
@@ -266,18 +285,26 @@ export async function runEvaluation(options: {
   sets: string[];
   planner?: Planner;
   only?: string[];
+  engine?: AskEngine;
 }): Promise<EvaluationReport> {
   const store = await openStore({ kind: 'pglite-memory' });
   const results: CaseResult[] = [];
   try {
     for (const name of options.sets) {
       const set = loadSet(name);
-      results.push(...(await evaluateSet(set, { store, planner: options.planner, only: options.only })));
+      results.push(
+        ...(await evaluateSet(set, {
+          store,
+          planner: options.planner,
+          only: options.only,
+          engine: options.engine,
+        })),
+      );
     }
   } finally {
     await store.close();
   }
-  const dialectOf = new Map(options.sets.map((name) => [name, loadSet(name).dialect]));
+  const dialectOf = new Map(options.sets.map((name) => [name, options.engine ?? loadSet(name).dialect]));
   return {
     results,
     bySet: tally(results, (r) => r.set),

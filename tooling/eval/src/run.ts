@@ -10,6 +10,7 @@ const { values } = parseArgs({
     planner: { type: 'string', default: 'offline' },
     summary: { type: 'boolean', default: false },
     case: { type: 'string', multiple: true },
+    engine: { type: 'string' },
   },
 });
 
@@ -18,6 +19,15 @@ const sets = values.set?.length
   ? values.set
   : listSets().filter((name) => values.holdout || loadSet(name).status !== 'holdout');
 const planner = plannerFromEnvironment(values.planner ?? 'offline');
-const report = await runEvaluation({ sets, planner: planner.planner, only: values.case });
+if (values.engine !== undefined && values.engine !== 'mysql')
+  throw new Error(
+    `--engine ${values.engine}: the only other engine a PostgreSQL set can be asked on is mysql.`,
+  );
+const report = await runEvaluation({
+  sets,
+  planner: planner.planner,
+  only: values.case,
+  ...(values.engine === 'mysql' ? { engine: 'mysql' as const } : {}),
+});
 console.log(`planner: ${planner.description}`);
 console.log(formatReport(report, !values.summary));

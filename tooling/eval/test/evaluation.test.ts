@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accuracy, formatReport, precision, runEvaluation } from '../src/evaluate.ts';
 import { listSets, loadSet } from '../src/cases.ts';
+import { isMysqlAvailable } from '@aqs/connectors/testing';
 
 /**
  * Floors the service's own pipeline (offline planner) must keep on each evaluation set: the figures
@@ -62,4 +63,16 @@ describe('evaluation sets', () => {
       expect(precision(tally), `${name} precision`).toBeGreaterThanOrEqual(floor.precision);
     }
   }, 600_000);
+
+  it('answers the demo shop copied into MySQL / MariaDB as well as on PostgreSQL (gold run on PostgreSQL)', async (context) => {
+    if (!(await isMysqlAvailable())) return context.skip();
+    const [postgres, mysql] = [
+      await runEvaluation({ sets: ['demo'] }),
+      await runEvaluation({ sets: ['demo'], engine: 'mysql' }),
+    ];
+    console.log(formatReport(mysql, false));
+    expect(mysql.results.filter((r) => r.outcome === 'broken_case')).toEqual([]);
+    expect(mysql.overall.correct).toBeGreaterThanOrEqual(postgres.overall.correct);
+    expect(precision(mysql.overall)).toBeGreaterThanOrEqual(precision(postgres.overall));
+  }, 300_000);
 });

@@ -54,6 +54,11 @@ export interface SqlFlavour {
   sameGroup(left: string, right: string): string;
   /** ORDER BY terms: descending puts NULLs last, and so does ascending (PostgreSQL's default). */
   order(expr: string, direction: 'asc' | 'desc'): string;
+  /**
+   * Output aliases are sorted from an outer query: the engine cannot use an alias inside an ORDER BY
+   * expression (`alias IS NULL`) when it names an aggregate, or a column of a joined table as well.
+   */
+  sortsOutputsOutside: boolean;
 }
 
 function plainLiteral(value: string): string {
@@ -99,6 +104,7 @@ export const POSTGRES_SQL: SqlFlavour = {
   percentile: (fraction, value) => `percentile_cont(${fraction}) WITHIN GROUP (ORDER BY ${value})`,
   sameGroup: (left, right) => `${left} IS NOT DISTINCT FROM ${right}`,
   order: (expr, direction) => (direction === 'desc' ? `${expr} DESC NULLS LAST` : `${expr} ASC`),
+  sortsOutputsOutside: false,
 };
 
 /**
@@ -148,6 +154,7 @@ export const MYSQL_SQL: SqlFlavour = {
   percentile: () => null,
   sameGroup: (left, right) => `(${left} = ${right} OR (${left} IS NULL AND ${right} IS NULL))`,
   order: (expr, direction) => (direction === 'desc' ? `${expr} DESC` : `${expr} IS NULL, ${expr} ASC`),
+  sortsOutputsOutside: true,
 };
 
 function literalOf(value: string | number | boolean, f: SqlFlavour): string {
@@ -633,9 +640,10 @@ export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: Compile
   if (orderBy.length > 0) tail.push(`ORDER BY ${orderBy.join(', ')}`);
   if (spec.limit !== null) tail.push(`LIMIT ${spec.limit}`);
   const visible = visibleAliases({ ...spec, aggregates });
-  if (visible.length < outputs.length) {
+  if (visible.length < outputs.length || (f.sortsOutputsOutside && orderBy.length > 0)) {
     // Hidden measures filter or sort, then are left out of the result; the outer query sorts, so the
-    // order does not rest on a subquery's.
+    // order does not rest on a subquery's. Engines that cannot test an output alias in ORDER BY sort
+    // outside too.
     const outerOrder = spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction));
     return [
       `SELECT ${visible.map((alias) => `q.${id(alias)}`).join(', ')}`,
