@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { querySpecSchema, type QuerySpecInput } from '@aqs/contracts';
 import { connectorFor, findDialect } from '../src/index.ts';
 import { ConnectorError } from '../src/errors.ts';
-import { validateMysql } from '../src/mysql/validator.ts';
+import { quoteNameWords, validateMysql } from '../src/mysql/validator.ts';
 import { ESCAPE_CORPUS } from './mysql-corpus.ts';
 import type { ConnectionTarget } from '../src/types.ts';
 
@@ -173,6 +173,19 @@ describe('mysql validator: what runs', () => {
       'SELECT CAST(total AS DECIMAL(10, 2)), COALESCE(note, CONCAT(a, CHAR(92), b)) FROM orders',
     ])
       expect(() => validateMysql(text, 'shop', 100), text).not.toThrow();
+  });
+
+  it('reads status, global and session as names, as MySQL does, but never inside strings, quoted names or comments', () => {
+    expect(
+      validateMysql('SELECT status, COUNT(*) AS n FROM orders o GROUP BY o.status', 'shop', 10).text,
+    ).toBe('SELECT `status`, COUNT(*) AS `n` FROM `orders` AS `o` GROUP BY `o`.`status` LIMIT 10');
+    expect(
+      quoteNameWords('SELECT \'status\' AS `status`, "session" -- status\n, 1 # global\n/* session */'),
+    ).toBe('SELECT \'status\' AS `status`, "session" -- status\n, 1 # global\n/* session */');
+    expect(quoteNameWords('SELECT statuses, global_id, a--status\n')).toBe(
+      'SELECT statuses, global_id, a--`status`\n',
+    );
+    expect(() => validateMysql('SELECT @@session.sql_mode', 'shop', 10)).toThrow(/variable/);
   });
 
   it('lets the reader stop a set operation at the cap: its trailing LIMIT is not rewritten', () => {

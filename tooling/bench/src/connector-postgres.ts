@@ -68,7 +68,7 @@ function benchValidator(connector: Connector): void {
 const RESULT_SQL = `SELECT g AS id, 'customer ' || g AS name, (g * 1.25)::numeric(12, 2) AS amount, g % 7 = 0 AS flagged,
   timestamptz '2024-01-01 00:00:00+00' + g * interval '1 minute' AS at FROM generate_series(1, 5000) AS g`;
 
-async function median(times: number, budgetMs: number, fn: () => Promise<unknown>): Promise<number> {
+export async function median(times: number, budgetMs: number, fn: () => Promise<unknown>): Promise<number> {
   const samples: number[] = [];
   const start = performance.now();
   while (samples.length < times && performance.now() - start < budgetMs) {

@@ -3,6 +3,7 @@ import { benchEsqlParser } from './esql-parser.ts';
 import { benchEsTestCluster } from './es-test-cluster.ts';
 import { benchElasticsearchConnector } from './connector-elasticsearch.ts';
 import { benchPostgresConnector } from './connector-postgres.ts';
+import { benchMysqlConnector } from './connector-mysql.ts';
 import { benchPlanner } from './planner.ts';
 import { benchCharts } from './charts.ts';
 import { benchRuns } from './runs.ts';
@@ -16,6 +17,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['ES test cluster', benchEsTestCluster],
   ['Elasticsearch connector', benchElasticsearchConnector],
   ['PostgreSQL connector', benchPostgresConnector],
+  ['MySQL / MariaDB connector', benchMysqlConnector],
   ['planner', benchPlanner],
   ['charts', benchCharts],
   ['runs', benchRuns],

@@ -213,6 +213,56 @@ function visit(value: unknown, check: Check): void {
   for (const [key, child] of Object.entries(value)) if (key !== 'type') visit(child, check);
 }
 
+/**
+ * Words MySQL lets a query use as bare names that the MariaDB grammar reads as keywords only
+ * (`SHOW STATUS`, `SET GLOBAL`). No SELECT uses them as keywords, so outside strings, quoted names
+ * and comments they are quoted as names before parsing: `status` is a common column.
+ */
+const NAME_WORDS: ReadonlySet<string> = new Set(['STATUS', 'GLOBAL', 'SESSION']);
+
+export function quoteNameWords(text: string): string {
+  let out = '';
+  let i = 0;
+  const closing = (quote: string, from: number): number => {
+    let j = from + 1;
+    while (j < text.length) {
+      if (text[j] === quote) {
+        if (text[j + 1] === quote) j += 2;
+        else return j + 1;
+      } else j += 1;
+    }
+    return text.length;
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    let end = i + 1;
+    if (c === "'" || c === '"' || c === '`') end = closing(c, i);
+    else if (
+      c === '#' ||
+      (c === '-' && text[i + 1] === '-' && (i + 2 >= text.length || /\s/.test(text[i + 2]!)))
+    ) {
+      const newline = text.indexOf('\n', i);
+      end = newline === -1 ? text.length : newline;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      end = close === -1 ? text.length : close + 2;
+    } else if (/[A-Za-z_]/.test(c)) {
+      while (end < text.length && /[A-Za-z0-9_$]/.test(text[end]!)) end += 1;
+      const word = text.slice(i, end);
+      if (NAME_WORDS.has(word.toUpperCase()) && text[i - 1] !== '@') {
+        out += `\`${word}\``;
+        i = end;
+        continue;
+      }
+    } else if (/[0-9]/.test(c)) {
+      while (end < text.length && /[A-Za-z0-9_$.]/.test(text[end]!)) end += 1;
+    }
+    out += text.slice(i, end);
+    i = end;
+  }
+  return out;
+}
+
 function parse(text: string): AST {
   if (text.includes('\\'))
     throw reject(
@@ -222,7 +272,7 @@ function parse(text: string): AST {
   if (/\/\*[M]?!/i.test(text)) throw reject('executable comments (/*! ... */) are not accepted.', text);
   let ast: AST | AST[];
   try {
-    ast = parser.astify(text, OPTIONS);
+    ast = parser.astify(quoteNameWords(text), OPTIONS);
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'syntax error';
     throw new ConnectorError({
@@ -284,7 +334,9 @@ export function validateMysql(
   const own = setOperation ? null : limitOf(ast, text);
   if (!setOperation && (own === null || own.count >= rowCap)) setLimit(ast, fetchLimit, own?.offset ?? null);
   const printed = parser.sqlify(ast as unknown as AST, OPTIONS);
-  // What runs is parsed and checked once more: the printer must give back a tree that passes.
+  // What runs is parsed and checked once more: the printer must give back a tree that passes. Text
+  // that prints back to itself (a statement this validator printed) is what was just checked.
+  if (printed === text) return { text: printed, ownLimit: own?.count ?? null, capped: !setOperation };
   const again = parse(printed) as unknown as Node;
   visit(again, { database, query: text, ctes: new Set() });
   if (!setOperation && (limitOf(again, text)?.count ?? Infinity) > Math.max(rowCap, fetchLimit))
