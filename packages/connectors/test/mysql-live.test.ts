@@ -123,6 +123,7 @@ describe.skipIf(!available)('mysql connector against a real server', () => {
     const wrong = await mysql.test(target({}, 'wrong-password'), ctx);
     expect(wrong.ok).toBe(false);
     expect(wrong.checks.find((c) => c.status === 'failed')?.id).toBe('credentials');
+    expect(wrong.checks.find((c) => c.id === 'tls')?.status).toBe('warning');
     expect(wrong.symptom).toMatch(/Access denied/);
     expect(JSON.stringify(wrong)).not.toContain('wrong-password');
 

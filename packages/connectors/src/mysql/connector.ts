@@ -133,6 +133,13 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       server,
     };
   };
+  const setTls = (): void => {
+    if (config.ssl_mode === 'disable')
+      set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
+    else if (config.ssl_mode === 'require')
+      set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
+    else set('tls', 'passed', `Encrypted; certificate verified (${config.ssl_mode}).`);
+  };
   const op = operation(ctx, ctx.requestTimeoutMs + DEADLINE_GRACE_MS);
   let session: MysqlSession | undefined;
   try {
@@ -141,8 +148,10 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     } catch (error) {
       const mapped = failure(error, op, target, config);
       const failed = failedCheckOf(mapped, error);
-      for (const id of CHECK_ORDER.slice(0, CHECK_ORDER.indexOf(failed)))
-        set(id, 'passed', id === 'reachability' ? `Connected to ${config.host}:${config.port}.` : 'OK.');
+      for (const id of CHECK_ORDER.slice(0, CHECK_ORDER.indexOf(failed))) {
+        if (id === 'tls') setTls();
+        else set(id, 'passed', id === 'reachability' ? `Connected to ${config.host}:${config.port}.` : 'OK.');
+      }
       set(failed, 'failed', mapped.cause_);
       return result(mapped, null);
     }
@@ -150,11 +159,7 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     const version = typeof about.version === 'string' ? about.version : session.serverVersion;
     const server = { version, flavor: session.mariadb ? 'MariaDB' : 'MySQL' };
     set('reachability', 'passed', `Connected to ${config.host}:${config.port}.`);
-    if (config.ssl_mode === 'disable')
-      set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
-    else if (config.ssl_mode === 'require')
-      set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
-    else set('tls', 'passed', `Encrypted; certificate verified (${config.ssl_mode}).`);
+    setTls();
     set('credentials', 'passed', `Signed in as ${config.username}.`);
     set('database', 'passed', `Database "${config.database}" exists.`);
 
