@@ -854,21 +854,99 @@ export function itemize(
 }
 
 const GROUP_MARKERS = new Set(['by', 'per', 'across']);
+/** Words that join what is said around them and say nothing of their own. */
+const LINKING_WORDS = new Set(['and', 'or', 'the', 'a', 'of', 'each', 'every']);
+
+/** `don't`, `haven't`: the word before a `t` (or a `not`) that makes it a negated verb. */
+const NEGATED_AUXILIARIES = [
+  'do',
+  'does',
+  'did',
+  'have',
+  'has',
+  'had',
+  'haven',
+  'hasn',
+  'hadn',
+  'don',
+  'didn',
+  'doesn',
+];
 
 function isWord(item: Item | undefined, ...words: string[]): boolean {
   return item?.kind === 'word' && words.includes(item.text);
 }
 
+type WordItem = Extract<Item, { kind: 'word' }>;
+type TableOrRowsItem = Extract<Item, { kind: 'table' | 'rows' }>;
+type ColumnItem = Extract<Item, { kind: 'column' }>;
+type ValueItem = Extract<Item, { kind: 'value' }>;
+type ComparisonItem = Extract<Item, { kind: 'cmp' | 'range' }>;
+type CmpItem = Extract<Item, { kind: 'cmp' }>;
+
+/** A measure word said (`average`, `how many`), waiting for what it measures. */
+interface PendingAggregate {
+  fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min';
+  at: number;
+  word: string;
+  percentile?: number;
+}
+
+/** What reading one item leaves for the items after it. */
+interface ParseState {
+  readonly items: Item[];
+  readonly lex: Lexicon;
+  /** The question, normalised. */
+  readonly text: string;
+  /** Words written with a capital inside a sentence name something (`Harbor`, `Northgate`): never filler. */
+  readonly capitalised: Set<string>;
+  readonly intent: Intent;
+  /** Items another item took as its own (the column of a value said after it). */
+  readonly used: Set<number>;
+  /** The item being read; a reader that takes the items after it too moves it on. */
+  index: number;
+  pendingAggregate: PendingAggregate | null;
+  /** A negation or `at least one` waiting for the table whose rows must (not) exist. */
+  existence: { negated: boolean; at: number } | null;
+  /** After `by`, `per`, `each`: what is named next groups. */
+  groupMode: boolean;
+  /** How many more items a negation said applies to. */
+  negateNext: number;
+}
+
 /** Step 2: reads the items left to right and collects the intent. */
 export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
-  const { items, order, superlative, elapsed, displayUnit, chart, text } = itemize(question, lex, now);
-  // Words written with a capital inside a sentence name something (`Harbor`, `Northgate`): never filler.
-  const capitalised = new Set(
+  const itemized = itemize(question, lex, now);
+  const s: ParseState = {
+    items: itemized.items,
+    lex,
+    text: itemized.text,
+    capitalised: capitalisedWords(question),
+    intent: initialIntent(itemized),
+    used: new Set<number>(),
+    index: 0,
+    pendingAggregate: null,
+    existence: null,
+    groupMode: false,
+    negateNext: 0,
+  };
+  for (s.index = 0; s.index < s.items.length; s.index++) readItem(s, s.items[s.index] as Item);
+  finishIntent(s);
+  return s.intent;
+}
+
+function capitalisedWords(question: string): Set<string> {
+  return new Set(
     [...question.matchAll(/(?<![.?!]\s*|^\s*)\b(\p{Lu}\p{Ll}[\p{L}'-]*)/gu)]
       .map((m) => m[1]!.toLowerCase())
       .filter((w) => w !== 'i'),
   );
-  const intent: Intent = {
+}
+
+/** What the question says before its items are read: what itemize found, and cues of the whole text. */
+function initialIntent(itemized: ReturnType<typeof itemize>): Intent {
+  const { order, superlative, elapsed, displayUnit, chart, text } = itemized;
+  return {
     tables: [],
     count: null,
     measures: [],
@@ -907,908 +985,1151 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     listing: LISTING_START.test(text.trim()),
     understood: false,
   };
-  const used = new Set<number>();
-  let pendingAgg: {
-    fn: AggregateFunction | 'count' | 'count_distinct' | 'extreme_max' | 'extreme_min';
-    at: number;
-    word: string;
-    percentile?: number;
-  } | null = null;
-  // `average resolution time`, `p90 time to respond`: a pending measure word is the elapsed time's.
-  const giveToElapsed = (): void => {
-    if (!intent.elapsed || !pendingAgg || pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct')
-      return;
-    const fn =
-      pendingAgg.fn === 'extreme_max' ? 'max' : pendingAgg.fn === 'extreme_min' ? 'min' : pendingAgg.fn;
-    intent.elapsed = {
-      ...intent.elapsed,
-      fn,
-      ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}),
-    };
-    pendingAgg = null;
-  };
-  // A negation or `at least one` waiting for the table whose rows must (not) exist.
-  let existence: { negated: boolean; at: number } | null = null;
-  let groupMode = false;
-  let negateNext = 0;
+}
 
-  const take = (idx: number): void => {
-    used.add(idx);
-  };
-  // The column a number or value is said of: `status 404`, `rating of 5`, `status is 404`.
-  const namedBefore = (k: number): number => {
-    if (items[k - 1]?.kind === 'column') return k - 1;
-    if (isWord(items[k - 1], 'of', 'is', 'equal', 'being') && items[k - 2]?.kind === 'column') return k - 2;
-    // `services other than the api gateway`, `regions except eu-west-1`: the column of the excluded value.
-    for (let b = k - 1; b >= Math.max(0, k - 4); b--) {
-      const x = items[b];
-      if (x?.kind === 'column')
-        return items.slice(b + 1, k).some((w) => isWord(w, 'other', 'except', 'excluding', 'not', 'but'))
-          ? b
-          : -1;
-      if (!isWord(x, 'other', 'than', 'the', 'except', 'excluding', 'not', 'but', 'besides', 'apart', 'from'))
-        return -1;
-    }
-    return -1;
-  };
-  // A column followed by what it is compared with (`rating of 5`, `price below 20`, `status shipped`).
-  const comparedAfter = (k: number): boolean => {
-    const isOperand = (x: Item | undefined): boolean =>
-      x?.kind === 'value' ||
-      x?.kind === 'cmp' ||
-      x?.kind === 'range' ||
-      (x?.kind === 'word' && /^\d+(\.\d+)?$/.test(x.text));
-    return (
-      isOperand(items[k + 1]) ||
-      (isWord(items[k + 1], 'of', 'is', 'equal', 'being') && isOperand(items[k + 2]))
-    );
-  };
-  const dropListed = (cands: ColumnCandidate[]): void => {
-    const li = intent.listColumns.indexOf(cands);
-    if (li >= 0) {
-      intent.listColumns.splice(li, 1);
-      intent.listTexts.splice(li, 1);
-    }
-    const gi = intent.groups.findIndex((g) => g.kind === 'column' && g.cands === cands);
-    if (gi >= 0) intent.groups.splice(gi, 1);
-  };
+function readItem(s: ParseState, item: Item): void {
+  noteHeadcount(s, item);
+  noteEventNoun(s, item);
+  switch (item.kind) {
+    case 'word':
+      readWord(s, item);
+      break;
+    case 'time':
+      s.intent.time = item.phrase;
+      break;
+    case 'cmp':
+    case 'range':
+      readComparison(s, item);
+      break;
+    case 'value':
+      readValue(s, item);
+      break;
+    case 'table':
+    case 'rows':
+      readTableOrRows(s, item);
+      break;
+    case 'column':
+      readColumn(s, item);
+      break;
+  }
+}
 
-  // `sessions`, `visits`: a plural word naming only identifier fields (`session.id`) and no table is an
-  // entity known by its identifier, counted as distinct identifiers.
-  const namesEntityById = (x: Item | undefined): boolean =>
+// ---------- helpers shared by the readers ----------
+
+// `average resolution time`, `p90 time to respond`: a pending measure word is the elapsed time's.
+function giveToElapsed(s: ParseState): void {
+  const { intent, pendingAggregate } = s;
+  if (
+    !intent.elapsed ||
+    !pendingAggregate ||
+    pendingAggregate.fn === 'count' ||
+    pendingAggregate.fn === 'count_distinct'
+  )
+    return;
+  intent.elapsed = {
+    ...intent.elapsed,
+    fn: aggregateOf(pendingAggregate.fn),
+    ...(pendingAggregate.percentile ? { percentile: pendingAggregate.percentile } : {}),
+  };
+  s.pendingAggregate = null;
+}
+
+// The column a number or value is said of: `status 404`, `rating of 5`, `status is 404`.
+function namedBefore(items: Item[], index: number): number {
+  if (items[index - 1]?.kind === 'column') return index - 1;
+  if (isWord(items[index - 1], 'of', 'is', 'equal', 'being') && items[index - 2]?.kind === 'column')
+    return index - 2;
+  // `services other than the api gateway`, `regions except eu-west-1`: the column of the excluded value.
+  for (let b = index - 1; b >= Math.max(0, index - 4); b--) {
+    const x = items[b];
+    if (x?.kind === 'column')
+      return items.slice(b + 1, index).some((w) => isWord(w, 'other', 'except', 'excluding', 'not', 'but'))
+        ? b
+        : -1;
+    if (!isWord(x, 'other', 'than', 'the', 'except', 'excluding', 'not', 'but', 'besides', 'apart', 'from'))
+      return -1;
+  }
+  return -1;
+}
+
+// A column followed by what it is compared with (`rating of 5`, `price below 20`, `status shipped`).
+function comparedAfter(items: Item[], index: number): boolean {
+  const isOperand = (x: Item | undefined): boolean =>
+    x?.kind === 'value' ||
+    x?.kind === 'cmp' ||
+    x?.kind === 'range' ||
+    (x?.kind === 'word' && /^\d+(\.\d+)?$/.test(x.text));
+  return (
+    isOperand(items[index + 1]) ||
+    (isWord(items[index + 1], 'of', 'is', 'equal', 'being') && isOperand(items[index + 2]))
+  );
+}
+
+function dropListColumn(intent: Intent, cands: ColumnCandidate[]): void {
+  const li = intent.listColumns.indexOf(cands);
+  if (li >= 0) {
+    intent.listColumns.splice(li, 1);
+    intent.listTexts.splice(li, 1);
+  }
+}
+
+/** A column said as part of a filter is neither listed nor grouped by. */
+function dropListed(intent: Intent, cands: ColumnCandidate[]): void {
+  dropListColumn(intent, cands);
+  const gi = intent.groups.findIndex((g) => g.kind === 'column' && g.cands === cands);
+  if (gi >= 0) intent.groups.splice(gi, 1);
+}
+
+// `sessions`, `visits`: a plural word naming only identifier fields (`session.id`) and no table is an
+// entity known by its identifier, counted as distinct identifiers.
+function namesEntityById(lex: Lexicon, x: Item | undefined): boolean {
+  return (
     x?.kind === 'column' &&
     x.text !== lemma(x.text) &&
     x.cands.length > 0 &&
     x.cands.every((c) => isIdentifierName(c.column.name)) &&
-    !lex.tables.has(lemma(x.text));
-  for (let k = 0; k < items.length; k++) {
-    const item = items[k] as Item;
-    const prev = items[k - 1];
-    const next = items[k + 1];
-    // `headcount`: the people employed now (at a past date it is a snapshot, which the planner refuses).
-    if (item.kind === 'table' && /^head ?count$/.test(item.text)) {
-      intent.current = true;
-      intent.asksCount = true;
-      intent.count ??= { distinct: false, cands: null, table: item.tables[0] ?? null };
-    }
-    if (
-      (item.kind === 'table' || item.kind === 'column' || item.kind === 'word') &&
-      EVENT_NOUNS[lemma(item.text)] &&
-      !intent.eventNouns.includes(lemma(item.text))
-    )
-      intent.eventNouns.push(lemma(item.text));
-    if (item.kind === 'word') {
-      const w = item.text;
-      if (NEGATIONS.has(w)) negateNext = 3;
-      else if (negateNext > 0) negateNext--;
-      // `no more than 5` compares; `no longer with us` negates.
-      const comparative =
-        w === 'no' &&
-        isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer') &&
-        (!isWord(next, 'longer') || isWord(items[k + 2], 'than'));
-      if (
-        (NEGATIONS.has(w) && !comparative) ||
-        w === 'nobody' ||
-        w === 'none' ||
-        w === 'nothing' ||
-        w === 'ignoring' ||
-        w === 'omitting'
-      )
-        intent.negations.push(w);
-      // `revenue minus refunds`, `cost plus tax`: arithmetic between measures, which a plan cannot say yet.
-      if (ARITHMETIC.has(w) || (w === 'divided' && isWord(next, 'by')) || (w === 'net' && isWord(next, 'of')))
-        intent.arithmetic.push(w === 'net' ? 'net of' : w);
-      const noTable =
-        w === 'no' &&
-        (next?.kind === 'table' ||
-          ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[k + 2]?.kind === 'table'));
-      const contracted =
-        (w === 't' || w === 'not') &&
-        isWord(
-          prev,
-          'do',
-          'does',
-          'did',
-          'have',
-          'has',
-          'had',
-          'haven',
-          'hasn',
-          'hadn',
-          'don',
-          'didn',
-          'doesn',
-        );
-      if (contracted) {
-        negateNext = 3;
-        intent.negations.push(`${(prev as { text: string }).text}'t`);
-      }
-      if (EXISTENCE_NEGATIONS.has(w) || noTable || contracted) {
-        existence = { negated: true, at: k };
-        if (PERSON_NOUNS.has(w)) {
-          if (lex.people) intent.related.push({ table: lex.people, negated: true, text: w });
-          existence = null;
-        }
-        continue;
-      }
-      if ((w === 'one' || w === 'once') && isWord(prev, 'least') && isWord(items[k - 2], 'at')) {
-        existence = { negated: false, at: k };
-        continue;
-      }
-      if (w === 'least' && isWord(prev, 'at') && isWord(next, 'one', 'once')) continue;
-      // `regardless of status`, `irrespective of channel`: the column after it is not asked about.
-      if ((w === 'regardless' || w === 'irrespective') && isWord(next, 'of')) {
-        const skipped = items[k + 2]?.kind === 'column' || items[k + 2]?.kind === 'value' ? 2 : 1;
-        k += skipped;
-        continue;
-      }
-      const percentile =
-        /^p(\d{1,2})$/.exec(w) ??
-        (/^(\d{1,2})(?:st|nd|rd|th)$/.exec(w) && isWord(next, 'percentile') ? /^(\d{1,2})/.exec(w) : null);
-      if (percentile) {
-        pendingAgg = { fn: 'percentile', at: k, word: w, percentile: Number(percentile[1]) };
-        groupMode = false;
-        continue;
-      }
-      if (w === 'percentile' && prev?.kind === 'word' && /^\d{1,2}(st|nd|rd|th)$/.test(prev.text)) continue;
-      if (SHARE_WORDS.has(w) && !(w === 'share' && isWord(next, 'with'))) {
-        intent.share = true;
-        continue;
-      }
-      if (intent.share && intent.sharePartAt === null && PART_VERBS.has(item.base ?? w) && k > 1)
-        intent.sharePartAt = item.pos;
-      if (CURRENT_WORDS.has(w)) {
-        intent.current = true;
-        continue;
-      }
-      if ((w === 'each' || w === 'every') && (intent.order !== null || intent.superlative !== null))
-        intent.perGroup = true;
-      if ((w === 'each' || w === 'every') && (next?.kind === 'table' || next?.kind === 'column')) {
-        groupMode = true;
-        continue;
-      }
-      // `status 404`, `rating of 5`: a number said right after an integer column is that column's value
-      // (sampled numbers arrive as values; this covers columns whose values were not sampled).
-      const ci = /^\d+$/.test(w) ? namedBefore(k) : -1;
-      const named = items[ci];
-      if (named?.kind === 'column') {
-        const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
-        if (ints.length > 0) {
-          intent.filters.push({
-            kind: 'cmp',
-            op: 'eq',
-            value: Number(w),
-            cands: ints,
-            table: null,
-            text: `${named.text} ${w}`,
-          });
-          dropListed(named.cands);
-          take(ci);
-          negateNext = 0;
-          continue;
-        }
-      }
-      // `how many hours did deploys take`: the total of the rows' duration, shown in that unit.
-      const unitAsked = w === 'how' && isWord(next, 'many') ? items[k + 2] : undefined;
-      if (
-        unitAsked?.kind === 'word' &&
-        /^(hours|minutes|seconds)$/.test(unitAsked.text) &&
-        !lex.columns.has(lemma(unitAsked.text))
-      ) {
-        const durations = (lex.columns.get('duration') ?? []).filter(isNumberColumn);
-        if (durations.length === 0) intent.unknown.push(unitAsked.text);
-        else {
-          intent.displayUnit = DURATION_UNITS[unitAsked.text]!;
-          intent.measures.push({ fn: 'sum', cands: durations, table: null, word: `${unitAsked.text} spent` });
-        }
-        k += 2;
-        continue;
-      }
-      if ((w === 'how' && isWord(next, 'many')) || (w === 'number' && isWord(next, 'of')))
-        intent.asksCount = true;
-      if (w === 'how' && isWord(next, 'many')) {
-        pendingAgg = { fn: 'count', at: k, word: 'how many' };
-        groupMode = false;
-        continue;
-      }
-      // `how much did we bill`, `what did X spend`: the sum of the money said by the verb.
-      if (w === 'how' && isWord(next, 'much')) {
-        pendingAgg = { fn: 'sum', at: k, word: 'how much' };
-        groupMode = false;
-        continue;
-      }
-      if (item.base && MONEY_VERBS.has(item.base) && intent.measures.length === 0) {
-        const money = lex.columns.get('revenue') ?? [];
-        if (money.length > 0) {
-          intent.measures.push({ fn: 'sum', cands: money, table: null, word: w });
-          if (pendingAgg?.fn === 'sum') pendingAgg = null;
-          continue;
-        }
-      }
-      // `leaving out voided invoices`, `ignoring refunds`: what follows is excluded.
-      if ((w === 'out' && isWord(prev, 'leaving', 'leave', 'left')) || w === 'ignoring' || w === 'omitting') {
-        negateNext = 3;
-        continue;
-      }
-      if (w === 'leaving' && isWord(next, 'out')) continue;
-      // `request volume`, `ticket volume by channel`: how many.
-      if (w === 'volume' || w === 'volumes') {
-        intent.count ??= { distinct: false, cands: null, table: null };
-        continue;
-      }
-      // `new customers last month`: new ones are those created in the period, whose main date is their creation.
-      if (
-        (w === 'new' || w === 'newly') &&
-        (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')
-      )
-        continue;
-      // `only count offices with at least 10 absences`: `count` as in "take into account" restricts; it asks for no number.
-      if (w === 'count' && isWord(prev, 'only', 'just') && k > 2) continue;
-      if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
-        // `average number of days`: the average of a number column, not a count.
-        if (
-          pendingAgg &&
-          !['count', 'count_distinct', 'sum'].includes(pendingAgg.fn) &&
-          k - pendingAgg.at <= 2
-        )
-          continue;
-        pendingAgg = { fn: 'count', at: k, word: w };
-        groupMode = false;
-        continue;
-      }
-      if (w === 'distinct' || w === 'unique' || w === 'different') {
-        pendingAgg = { fn: 'count_distinct', at: k, word: w };
-        continue;
-      }
-      const agg = AGG_WORDS[w];
-      if (agg) {
-        if (agg === 'sum' && pendingAgg?.fn === 'count') continue; // "total number of"
-        pendingAgg = { fn: agg, at: k, word: w };
-        groupMode = false;
-        continue;
-      }
-      if (
-        GROUP_MARKERS.has(w) ||
-        (w === 'each' && isWord(prev, 'for')) ||
-        (w === 'down' && isWord(prev, 'broken'))
-      ) {
-        groupMode = true;
-        continue;
-      }
-      if (
-        w === 'and' ||
-        w === 'or' ||
-        w === 'the' ||
-        w === 'a' ||
-        w === 'of' ||
-        w === 'each' ||
-        w === 'every'
-      )
-        continue;
-      const unit = TIME_UNIT_WORDS[item.lemma];
-      if (unit && (groupMode || /ly$/.test(w) || isWord(prev, 'each', 'every'))) {
-        intent.groups.push({ kind: 'time', unit });
-        continue;
-      }
-      if (
-        (w === 'time' && isWord(prev, 'over')) ||
-        w === 'trend' ||
-        w === 'trends' ||
-        w === 'timeline' ||
-        w === 'evolution'
-      ) {
-        intent.groups.push({ kind: 'time', unit: 'auto' });
-        continue;
-      }
-      if (w === 'null' || w === 'missing' || w === 'empty' || w === 'blank' || w === 'unknown') {
-        // `email is null`, `city is not null`, `coupon code missing`.
-        let ci = -1;
-        for (let b = k - 1; b >= Math.max(0, k - 3); b--) if (items[b]?.kind === 'column') ci = b;
-        const col = items[ci];
-        if (col?.kind === 'column') {
-          const negated = items.slice(ci + 1, k).some((x) => isWord(x, 'not'));
-          intent.filters.push({ kind: 'null', negated, cands: col.cands, text: `${col.text} ${w}` });
-          dropListed(col.cands);
-          take(ci);
-          negateNext = 0;
-          continue;
-        }
-      }
-      groupMode = groupMode && (w === 'and' || w === ',');
-      // `never ordered`, `haven't paid`: a verb that names a table (by its lemma) after a negation.
-      if (existence && k - existence.at <= 3 && item.base) {
-        const base = item.base;
-        const named =
-          lex.tables.get(lemma(base)) ??
-          lex.tables.get(base) ??
-          // `subscribed` -> subscriptions: a verb and a noun sharing their stem.
-          [...lex.tables.entries()].find(
-            ([phrase]) => !phrase.includes(' ') && sharesStem(phrase, base),
-          )?.[1];
-        if (named?.[0]) {
-          intent.related.push({ table: named[0], negated: existence.negated, text: w });
-          existence = null;
-          negateNext = 0;
-          continue;
-        }
-      }
-      // A number nothing consumed (`with a 404` where 404 was never sampled) would be silently dropped.
-      if (
-        /^[$€£]?\d+(\.\d+)?k?$/.test(w) &&
-        !(isWord(prev, 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))
-      ) {
-        intent.unknown.push(w);
-        continue;
-      }
-      // `rated appointments`, `shipped orders`: a participle of a column's verb before its rows says the
-      // column is filled in (a rating given, a shipping date set).
-      if (/ed$/.test(w) && w.length > 4 && (next?.kind === 'table' || next?.kind === 'rows')) {
-        const rows = next.kind === 'table' ? next.tables : lex.schema.tables;
-        const verb = stem(lemma(w));
-        const filled = rows.flatMap((table) =>
-          table.columns
-            .filter(
-              (c) => c.queryable && identifierWords(c.name).some((x) => x.length > 3 && stem(x) === verb),
-            )
-            .map((column) => ({ table, column, score: 0.6 })),
-        );
-        if (soleTable(filled)) {
-          intent.filters.push({ kind: 'null', negated: true, cands: filled, text: w });
-          continue;
-        }
-      }
-      if (
-        !GRAMMAR.has(w) &&
-        !STOPWORDS.has(w) &&
-        !CONTRACTION_PARTS.has(w) &&
-        !/^\d+(\.\d+)?$/.test(w) &&
-        w.length > 1
-      ) {
-        // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
-        // about (`unpaid invoices`, `female Permanent staff`), a participle (`retired`) or a
-        // comparative (`older`): they say which rows. Interjections, adverbs and other verbs are filler.
-        const modifiesEntity =
-          item.tag === 'ADJ' &&
-          (next?.kind === 'table' ||
-            next?.kind === 'rows' ||
-            next?.kind === 'column' ||
-            next?.kind === 'value' ||
-            /(ed|er)$/.test(w));
-        if (
-          isContentTag(item.tag) ||
-          modifiesEntity ||
-          ROW_STATES.has(w) ||
-          ANALYSES.has(w) ||
-          NEGATIONS.has(w) ||
-          capitalised.has(w)
-        )
-          intent.unknown.push(w);
-        else intent.filler.push(w);
-      }
-      continue;
-    }
-    if (item.kind === 'time') {
-      intent.time = item.phrase;
-      continue;
-    }
-    if (item.kind === 'cmp' || item.kind === 'range') {
-      // The column compared is the mention just before (`price below 20`, `orders over 100`).
-      let target: Item | undefined;
-      for (let b = k - 1; b >= Math.max(0, k - 3); b--) {
-        const c = items[b];
-        if (c && (c.kind === 'column' || c.kind === 'table' || c.kind === 'rows')) {
-          target = c;
-          break;
-        }
-      }
-      // `with more than 5 orders`, `more than 20 errors`, `seen more than 5 times`: a count of rows,
-      // compared per group, when rows (not a number column) follow the number.
-      if (item.kind === 'cmp') {
-        let counted: Item | undefined;
-        for (let f = k + 1; f <= Math.min(items.length - 1, k + 3); f++) {
-          const x = items[f];
-          // `regions with at least 80 visits`: an entity known only by its identifier is counted distinct.
-          if (namesEntityById(x)) {
-            counted = x;
-            break;
-          }
-          if (
-            x?.kind === 'table' ||
-            x?.kind === 'rows' ||
-            ((x?.kind === 'word' || x?.kind === 'column') && (x.text === 'times' || x.text === 'time'))
-          ) {
-            counted = x;
-            break;
-          }
-          if (x?.kind === 'value' && f === k + 1 && /s$/.test(x.text) && !/ss$/.test(x.text)) {
-            counted = x;
-            break;
-          }
-          if (x?.kind !== 'value' && !(x?.kind === 'word' && (x.tag === 'ADJ' || /ed$/.test(x.text)))) break;
-        }
-        // A column said before does not take the number when rows follow it (`teams that handled over 300 tickets`).
-        const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
-        if (
-          counted &&
-          (target?.kind !== 'column' || counted.kind === 'table' || counted.kind === 'rows' || labelBefore)
-        ) {
-          // `staff with more than 4 holidays`: the rows a value names are counted, in the value's table.
-          const table =
-            counted.kind === 'table'
-              ? (counted.tables[0] ?? null)
-              : counted.kind === 'value'
-                ? soleTable(counted.cands)
-                : null;
-          if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
-            intent.having.push({
-              op: item.op,
-              value: item.value,
-              table: null,
-              measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text },
-              text: item.text,
-            });
-            used.add(items.indexOf(counted));
-            continue;
-          }
-          if (item.op === 'gte' && item.value === 1 && table)
-            intent.related.push({ table, negated: false, text: item.text });
-          else intent.having.push({ op: item.op, value: item.value, table, measure: null, text: item.text });
-          if (counted.kind === 'table') used.add(items.indexOf(counted));
-          continue;
-        }
-        // `total spend over 10k`: a comparison of the measure just said.
-        const lastMeasure = intent.measures[intent.measures.length - 1];
-        if (
-          target?.kind === 'column' &&
-          lastMeasure &&
-          lastMeasure.cands === target.cands &&
-          lastMeasure.fn !== null
-        ) {
-          intent.measures.pop();
-          intent.having.push({
-            op: item.op,
-            value: item.value,
-            table: null,
-            measure: lastMeasure,
-            text: item.text,
-            ...(item.unit ? { unit: item.unit } : {}),
-          });
-          continue;
-        }
-        // `invoiced more than 5,000 in total`: the comparison is of the sum per entity, not of each row.
-        const summed =
-          target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
-        if (summed && /\b(in total|altogether|combined|all together|cumulatively)\b/.test(text)) {
-          if (summed.length > 0) dropListed(summed);
-          intent.having.push({
-            op: item.op,
-            value: item.value,
-            table: null,
-            measure: {
-              fn: 'sum',
-              cands: summed,
-              table: null,
-              word: target?.kind === 'column' ? target.text : 'total',
-            },
-            text: item.text,
-            ...(item.unit ? { unit: item.unit } : {}),
-          });
-          continue;
-        }
-      }
-      let cands = target?.kind === 'column' ? target.cands : null;
-      // `5xx` with no column named: the status code.
-      if (!cands && item.kind === 'range' && /^[1-5]xx$/.test(item.text)) {
-        cands = (lex.columns.get('status code') ?? lex.columns.get('code') ?? []).filter(isNumberColumn);
-        if (cands.length === 0) {
-          intent.unknown.push(item.text);
-          continue;
-        }
-      }
-      const table = target?.kind === 'table' && !cands ? (target.tables[0] ?? null) : null;
-      if (target && target.kind === 'column') {
-        used.add(items.indexOf(target));
-        const li = intent.listColumns.indexOf(target.cands);
-        if (li >= 0) {
-          intent.listColumns.splice(li, 1);
-          intent.listTexts.splice(li, 1);
-        }
-      }
-      if (item.kind === 'cmp')
-        intent.filters.push({
-          kind: 'cmp',
-          op: item.op,
-          value: item.value,
-          cands,
-          table,
-          text: item.text,
-          at: item.pos,
-          ...(item.unit ? { unit: item.unit } : {}),
-        });
-      else {
-        intent.filters.push({ kind: 'cmp', op: 'gte', value: item.low, cands, table, text: item.text });
-        intent.filters.push({ kind: 'cmp', op: 'lte', value: item.high, cands, table, text: item.text });
-      }
-      continue;
-    }
-    if (item.kind === 'value') {
-      // `other than google or ads`: the negation covers every value of the list.
-      const before = items[k - 2];
-      const listedAfterNegated =
-        isWord(prev, 'or', 'nor', 'and') &&
-        before?.kind === 'value' &&
-        intent.filters.some((f) => f.kind === 'value' && f.negated && f.text === before.text) &&
-        before.cands.some((v) => item.cands.some((c) => c.column === v.column));
-      const negated = negateNext > 0 || listedAfterNegated;
-      negateNext = 0;
-      // `purchases last week`, `refunds in March`: a plural value said as a noun names the rows.
-      const plural = /s$/.test(item.text) && !/ss$/.test(item.text);
-      const pluralNoun =
-        plural &&
-        !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
-      if (pluralNoun && namedBefore(k) < 0 && !negated) intent.entity = true;
-      // `how many warnings came from services ...`: the count is of the rows the value names.
-      if (pendingAgg?.fn === 'count' && plural) {
-        intent.count ??= { distinct: false, cands: null, table: soleTable(item.cands) };
-        pendingAgg = null;
-      }
-      // `fatal errors`: a value said right before another value of the same column narrows it.
-      if (
-        prev?.kind === 'value' &&
-        prev.cands.some((v) => item.cands.some((c) => c.column === v.column && c.value !== v.value))
-      )
-        continue;
-      // `orders placed in March`: a value word that also names a date column (by its name or description),
-      // said right before a time phrase, is the verb of that date, not a filter.
-      if (!negated && next?.kind === 'time' && namedBefore(k) < 0 && item.text.split(' ').length === 1) {
-        const dates = (lex.columns.get(lemma(item.text)) ?? []).filter(
-          (c) => isDateColumn(c) && item.cands.some((v) => v.table === c.table),
-        );
-        if (dates.length > 0) {
-          intent.timeColumn = dates;
-          continue;
-        }
-      }
-      // `status shipped` / `channel web` / `rating of 5`: the column word before the value is part of the
-      // filter, and picks the column when the value was sampled in several.
-      const ci = namedBefore(k);
-      const named = items[ci];
-      if (named?.kind === 'column') {
-        const own = item.cands.filter((v) => named.cands.some((c) => c.column === v.column));
-        const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
-        if (own.length > 0) {
-          used.add(ci);
-          dropListed(named.cands);
-          item.cands = own;
-        } else if (typeof item.cands[0]?.value === 'number' && ints.length > 0) {
-          // `quantity 3` where 3 was sampled in another column: the number is the named column's.
-          intent.filters.push({
-            kind: 'cmp',
-            op: negated ? 'neq' : 'eq',
-            value: item.cands[0].value,
-            cands: ints,
-            table: null,
-            text: `${named.text} ${item.text}`,
-          });
-          used.add(ci);
-          dropListed(named.cands);
-          groupMode = false;
-          continue;
-        }
-      }
-      // `shipped to France`: a value word that is a form of another column's name (`shipping_country`),
-      // followed by that column's value, names the column; it is not a filter of its own.
-      const after = VERB_LINKS.has(next?.kind === 'word' ? next.text : '') ? items[k + 2] : undefined;
-      if (!negated && after?.kind === 'value' && item.text.split(' ').length === 1) {
-        const verb = stem(lemma(item.text));
-        const target = after.cands.find(
-          (v) =>
-            !item.cands.some((c) => c.column === v.column) &&
-            identifierWords(v.column.name).some((x) => x.length > 3 && stem(x) === verb),
-        );
-        if (target) continue;
-      }
-      // `or germany` after `france` on the same column: merged into one IN filter later.
-      intent.filters.push({ kind: 'value', cands: item.cands, negated, text: item.text, at: item.pos });
-      groupMode = false;
-      continue;
-    }
-    if (item.kind === 'table' || item.kind === 'rows') {
-      const table = item.kind === 'table' ? (item.tables[0] ?? null) : null;
-      if (item.kind === 'rows') intent.rowNouns.push(lemma(item.text));
-      if (used.has(k)) continue;
-      if (existence && table && k - existence.at <= 4) {
-        intent.related.push({ table, negated: existence.negated, text: item.text });
-        existence = null;
-        negateNext = 0;
-        continue;
-      }
-      // `product category`, `customer country`: the table name qualifies the column after it.
-      // Not when a plural noun is followed by a date verb (`products launched in 2023`): that is the subject.
-      const lastWord = item.text.split(' ').pop() ?? item.text;
-      const subject =
-        lemma(lastWord) !== lastWord &&
-        next?.kind === 'column' &&
-        next.cands.some((c) => c.table === table && isDateColumn(c));
-      if (
-        table &&
-        next?.kind === 'column' &&
-        next.cands.some((c) => c.table === table) &&
-        !pendingAgg &&
-        !subject
-      ) {
-        next.cands = next.cands.filter((c) => c.table === table);
-        continue;
-      }
-      // `names of offices`: a label said before `of <table>` is that table's, or that of the row it
-      // belongs to (the staff member's name on an appraisal); never some other table's of the same
-      // name. (A number may be its rows': `absence days of people`.)
-      const owner = isWord(prev, 'of') ? items[k - 2] : undefined;
-      if (table && owner?.kind === 'column' && !used.has(k - 2) && !owner.cands.some(isNumberColumn)) {
-        const own = owner.cands.filter((c) => c.table === table);
-        const parent = owner.cands.filter((c) =>
-          table.foreign_keys.some((fk) => fk.references.table === c.table.name),
-        );
-        const kept = own.length > 0 ? own : parent;
-        if (kept.length > 0) owner.cands.splice(0, owner.cands.length, ...kept);
-        else intent.unknown.push(`${owner.text} of ${item.text}`);
-      }
-      if (table && !intent.tables.includes(table)) intent.tables.push(table);
-      intent.entity = true;
-      // `how many clients registered in 2021`: the rows of the table are counted, and the date column
-      // the verb names is the one the time range (or bucket) applies to.
-      // A date verb of another table (`requests submitted` where only reviews have submitted_at) says
-      // nothing about which rows: the rows are still counted, on their own date.
-      const verbOnly = next?.kind === 'column' && next.cands.every(isDateColumn);
-      const dated =
-        pendingAgg?.fn === 'count' && table && next?.kind === 'column'
-          ? next.cands.filter((c) => c.table === table && isDateColumn(c))
-          : [];
-      if (table && pendingAgg?.fn === 'count' && (dated.length > 0 || verbOnly)) {
-        intent.count = { distinct: false, cands: null, table };
-        if (dated.length > 0) intent.timeColumn = dated;
-        pendingAgg = null;
-        k++;
-        continue;
-      }
-      // Next to a measure word, a table name qualifies the measure (`average order value`).
-      const nextIsColumn = next?.kind === 'column';
-      giveToElapsed();
-      if (pendingAgg && !nextIsColumn) {
-        if (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct')
-          intent.count = { distinct: false, cands: null, table };
-        else
-          intent.measures.push({
-            fn:
-              pendingAgg.fn === 'extreme_max'
-                ? 'max'
-                : pendingAgg.fn === 'extreme_min'
-                  ? 'min'
-                  : pendingAgg.fn,
-            cands: [],
-            table,
-            word: pendingAgg.word,
-            ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}),
-          });
-        pendingAgg = null;
-        continue;
-      }
-      if (pendingAgg && nextIsColumn) continue;
-      if (groupMode && table) {
-        intent.groups.push({ kind: 'table', table, text: item.text });
-        continue;
-      }
-      if (
-        (superlative || intent.order?.by === 'measure') &&
-        table &&
-        (isWord(prev, 'most', 'fewest', 'least') || isWord(items[k - 2], 'most', 'fewest', 'least'))
-      ) {
-        intent.count ??= { distinct: false, cands: null, table };
-      }
-      continue;
-    }
-    // column mention
-    // `hosts with at least 50 sessions`: the identifiers a comparison counts are not a column asked for.
-    if (used.has(k) && namesEntityById(item)) continue;
-    const cands = item.cands;
-    // Latency and response time are what requests take: in an index of mixed documents, those of requests.
-    if (
-      /^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) &&
-      !intent.rowNouns.includes('request')
-    )
-      intent.rowNouns.push('request');
-    if (item.event) {
-      intent.event = cands;
-      // `people hired in 2023 who have left`: a period already tied to another date stays on it.
-      intent.timeColumn ??= cands;
-      intent.entity = true;
-      if (pendingAgg?.fn === 'count' || pendingAgg === null) {
-        intent.count ??= { distinct: false, cands: null, table: null };
-        if (pendingAgg?.fn === 'count') pendingAgg = null;
-      }
-      continue;
-    }
-    // `sessions per device`, `how many sessions`: counted as distinct identifiers.
-    // `what percentage of our sessions ...`: the whole a share is taken of is counted too.
-    const countCue =
-      pendingAgg?.fn === 'count' ||
-      pendingAgg?.fn === 'count_distinct' ||
-      (intent.share && intent.sharePartAt === null) ||
-      isWord(next, 'per', 'by', 'each', 'across') ||
-      (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
-    if (namesEntityById(item) && countCue && !groupMode && !intent.count) {
-      intent.count = { distinct: true, cands, table: null };
-      pendingAgg = null;
-      continue;
-    }
-    // `never opened a ticket`: a date column's verb between a negation and the table it is about.
-    if (existence && cands.every(isDateColumn) && k - existence.at <= 2) {
-      // ... or, with no table after it, the table the verb's date belongs to (`never reviewed` -> reviews).
-      const after = items.slice(k + 1, k + 4).some((x) => x.kind === 'table');
-      const owner = cands.map((c) => c.table).find((t) => !intent.tables.includes(t));
-      if (!after && owner) {
-        intent.related.push({ table: owner, negated: existence.negated, text: item.text });
-        existence = null;
-        negateNext = 0;
-      }
-      continue;
-    }
-    // `no email`, `without a coupon code`: a null check.
-    if (
-      isWord(prev, 'no', 'without', 'missing') ||
-      (isWord(prev, 'a', 'an', 'any') && isWord(items[k - 2], 'no', 'without', 'missing'))
-    ) {
-      // `including people with no contract on file`: the empty ones are kept beside the others, not picked out.
-      const kept = items
-        .slice(Math.max(0, k - 6), k)
-        .some((x) => x.kind === 'word' && /^(include|including|includes|incl|plus|counting)$/.test(x.text));
-      if (!kept) intent.filters.push({ kind: 'null', negated: false, cands, text: item.text });
-      else {
-        const said = isWord(prev, 'no', 'without', 'missing') ? prev : items[k - 2];
-        const at = intent.negations.lastIndexOf(said?.kind === 'word' ? said.text : '');
-        if (at >= 0) intent.negations.splice(at, 1);
-      }
-      negateNext = 0;
-      continue;
-    }
-    // `with a coupon code`, `customers that have an email`: the column is set (not null), unless a value
-    // or comparison follows (`with a rating of 5`, `with a price below 20`).
-    if (
-      !pendingAgg &&
-      !groupMode &&
-      isWord(prev, 'a', 'an', 'any') &&
-      isWord(items[k - 2], 'with', 'has', 'have', 'having') &&
-      !comparedAfter(k)
-    ) {
-      // `don't have a sales rep`: the column is empty.
-      intent.filters.push({ kind: 'null', negated: negateNext === 0, cands, text: item.text });
-      negateNext = 0;
-      continue;
-    }
-    // `active agents`, `no longer active`, `on-time trips`: a yes/no column said as a word is a filter.
-    if (!groupMode && !pendingAgg && cands.every((c) => /^bool/i.test(c.column.type))) {
-      const negated =
-        negateNext > 0 || isWord(prev, 'longer', 'not', 'non', 'in') || isWord(items[k - 2], 'no', 'not');
-      intent.filters.push({
-        kind: 'value',
-        cands: cands.map((c) => ({ table: c.table, column: c.column, value: !negated })),
-        negated: false,
-        text: item.text,
-        at: item.pos,
-      });
-      negateNext = 0;
-      continue;
-    }
-    // `the mobile channel`: the column named after one of its values adds nothing.
-    if (prev?.kind === 'value' && prev.cands.some((v) => cands.some((c) => c.column === v.column))) continue;
-    // `builds by trigger type` where the column is `trigger`: a generic word after a column's name says
-    // what the column is, not another column that happens to be called `type`.
-    if (
-      prev?.kind === 'column' &&
-      /^(type|types|kind|kinds|category|categories|class|classes)$/.test(item.text) &&
-      !prev.cands.some((c) => identifierWords(c.column.name).includes(lemma(item.text)))
-    )
-      continue;
-    const best = cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
-    const isDate = cands.some(isDateColumn);
-    // `how many errors per service`: the column after `per` groups; the pending count counts rows.
-    if (pendingAgg && groupMode && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct')) {
-      intent.count ??= { distinct: false, cands: null, table: null };
-      pendingAgg = null;
-    }
-    // `how many requests submitted in 2024`: a date after a count is when, not what is counted.
-    if (pendingAgg?.fn === 'count' && cands.every(isDateColumn)) {
-      intent.count ??= { distinct: false, cands: null, table: null };
-      intent.timeColumn = cands;
-      pendingAgg = null;
-      continue;
-    }
-    if (pendingAgg && !(groupMode && intent.elapsed)) {
-      const fn = pendingAgg.fn;
-      if (fn === 'count' || fn === 'count_distinct') {
-        // `how many visits` over `visit_type`: the word names the rows the column describes, not its values.
-        const strongest = cands.filter((c) => c.score === best.score);
-        const describesRows = strongest.every((c) => !namesColumnHead(item.text, c.column.name));
-        const rowsTable = describesRows ? soleTable(strongest) : null;
-        if (rowsTable) intent.count = { distinct: false, cands: null, table: rowsTable };
-        // `how many failed` over a number column: distinct numbers are not what is counted.
-        else if (fn === 'count' && cands.every((c) => isNumberColumn(c) && !isIdentifierName(c.column.name)))
-          intent.unknown.push(item.text);
-        else intent.count = { distinct: true, cands, table: null };
-      } else {
-        intent.measures.push({
-          fn: fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn,
-          cands,
-          table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null,
-          word: pendingAgg.word,
-          ...(pendingAgg.percentile ? { percentile: pendingAgg.percentile } : {}),
-        });
-      }
-      pendingAgg = null;
-      groupMode = false;
-      continue;
-    }
-    if (
-      isDate &&
-      !groupMode &&
-      (intent.time !== null ||
-        next?.kind === 'time' ||
-        items[k + 2]?.kind === 'time' ||
-        prev?.kind === 'time')
-    ) {
-      const named = namedDates(cands, item.text, lex);
-      if (named.length > 0) intent.timeColumn = named;
-      continue;
-    }
-    if (groupMode) {
-      const unit = isDate ? null : undefined;
-      // `per quarter ..., by bill date`: with a period bucket already said, the date names which date it buckets.
-      if (
-        unit === null &&
-        best &&
-        /date|time/.test(best.column.type) &&
-        intent.groups.some((g) => g.kind === 'time')
-      ) {
-        const named = namedDates(cands, item.text, lex);
-        if (named.length > 0) intent.timeColumn = named;
-      } else if (unit === null && best && /date|time/.test(best.column.type))
-        intent.groups.push({ kind: 'time', unit: 'auto' });
-      else intent.groups.push({ kind: 'column', cands, text: item.text });
-      continue;
-    }
-    intent.listColumns.push(cands);
-    intent.listTexts.push(item.text);
+    !lex.tables.has(lemma(x.text))
+  );
+}
+
+/** The aggregate a measure word asks for (`highest` is a maximum). */
+function aggregateOf(fn: PendingAggregate['fn']): AggregateFunction {
+  return fn === 'extreme_max' ? 'max' : fn === 'extreme_min' ? 'min' : fn;
+}
+
+// ---------- any item ----------
+
+// `headcount`: the people employed now (at a past date it is a snapshot, which the planner refuses).
+function noteHeadcount(s: ParseState, item: Item): void {
+  if (item.kind === 'table' && /^head ?count$/.test(item.text)) {
+    s.intent.current = true;
+    s.intent.asksCount = true;
+    s.intent.count ??= { distinct: false, cands: null, table: item.tables[0] ?? null };
   }
-  // Words of a column's own name said around it (`response bytes` for http.response.body.bytes) are understood.
-  const known = new Set<string>();
-  for (const it of items) {
-    if (it.kind === 'column')
-      for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
-    if (it.kind === 'value')
-      for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
+}
+
+function noteEventNoun(s: ParseState, item: Item): void {
+  if (
+    (item.kind === 'table' || item.kind === 'column' || item.kind === 'word') &&
+    EVENT_NOUNS[lemma(item.text)] &&
+    !s.intent.eventNouns.includes(lemma(item.text))
+  )
+    s.intent.eventNouns.push(lemma(item.text));
+}
+
+// ---------- words ----------
+
+/** The readers are tried in this order; the first that takes the word ends its reading. */
+function readWord(s: ParseState, word: WordItem): void {
+  noteNegationOrArithmetic(s, word);
+  if (readExistenceWord(s, word)) return;
+  if (skipDisregardedColumn(s, word)) return;
+  if (readPercentileWord(s, word)) return;
+  if (readShareOrCurrentWord(s, word)) return;
+  if (readEachOrEvery(s, word)) return;
+  if (readNumberOfNamedColumn(s, word)) return;
+  if (readDurationAsked(s, word)) return;
+  if (readHowManyOrMuch(s, word)) return;
+  if (readMoneyVerb(s, word)) return;
+  if (readExclusionWord(s, word)) return;
+  if (readCountWord(s, word)) return;
+  if (readAggregateWord(s, word)) return;
+  if (readGroupMarker(s, word)) return;
+  if (LINKING_WORDS.has(word.text)) return;
+  if (readTimeBucketWord(s, word)) return;
+  if (readNullWord(s, word)) return;
+  // Any other word ends the list a group marker began (`by region, channel`).
+  s.groupMode = s.groupMode && (word.text === 'and' || word.text === ',');
+  if (readExistenceVerb(s, word)) return;
+  if (readUnexplainedNumber(s, word)) return;
+  if (readFilledParticiple(s, word)) return;
+  noteUnexplainedWord(s, word);
+}
+
+function noteNegationOrArithmetic(s: ParseState, word: WordItem): void {
+  const w = word.text;
+  const next = s.items[s.index + 1];
+  if (NEGATIONS.has(w)) s.negateNext = 3;
+  else if (s.negateNext > 0) s.negateNext--;
+  // `no more than 5` compares; `no longer with us` negates.
+  const comparative =
+    w === 'no' &&
+    isWord(next, 'more', 'less', 'later', 'earlier', 'longer', 'fewer') &&
+    (!isWord(next, 'longer') || isWord(s.items[s.index + 2], 'than'));
+  if (
+    (NEGATIONS.has(w) && !comparative) ||
+    w === 'nobody' ||
+    w === 'none' ||
+    w === 'nothing' ||
+    w === 'ignoring' ||
+    w === 'omitting'
+  )
+    s.intent.negations.push(w);
+  // `revenue minus refunds`, `cost plus tax`: arithmetic between measures, which a plan cannot say yet.
+  if (ARITHMETIC.has(w) || (w === 'divided' && isWord(next, 'by')) || (w === 'net' && isWord(next, 'of')))
+    s.intent.arithmetic.push(w === 'net' ? 'net of' : w);
+}
+
+/** `never`, `no orders`, `haven't`, `at least one`: the rows of a table said next must (not) exist. */
+function readExistenceWord(s: ParseState, word: WordItem): boolean {
+  const { items, index, intent } = s;
+  const w = word.text;
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  const noTable =
+    w === 'no' &&
+    (next?.kind === 'table' ||
+      ((isWord(next, 'any', 'a') || next?.kind === 'value') && items[index + 2]?.kind === 'table'));
+  const contracted = (w === 't' || w === 'not') && isWord(prev, ...NEGATED_AUXILIARIES);
+  if (contracted) {
+    s.negateNext = 3;
+    intent.negations.push(`${(prev as { text: string }).text}'t`);
   }
-  intent.unknown = intent.unknown.filter((w) => !known.has(lemma(w)));
-  intent.filler = intent.filler.filter((w) => !known.has(lemma(w)));
+  if (EXISTENCE_NEGATIONS.has(w) || noTable || contracted) {
+    s.existence = { negated: true, at: index };
+    if (PERSON_NOUNS.has(w)) {
+      if (s.lex.people) intent.related.push({ table: s.lex.people, negated: true, text: w });
+      s.existence = null;
+    }
+    return true;
+  }
+  if ((w === 'one' || w === 'once') && isWord(prev, 'least') && isWord(items[index - 2], 'at')) {
+    s.existence = { negated: false, at: index };
+    return true;
+  }
+  return w === 'least' && isWord(prev, 'at') && isWord(next, 'one', 'once');
+}
+
+// `regardless of status`, `irrespective of channel`: the column after it is not asked about.
+function skipDisregardedColumn(s: ParseState, word: WordItem): boolean {
+  if ((word.text !== 'regardless' && word.text !== 'irrespective') || !isWord(s.items[s.index + 1], 'of'))
+    return false;
+  const after = s.items[s.index + 2];
+  s.index += after?.kind === 'column' || after?.kind === 'value' ? 2 : 1;
+  return true;
+}
+
+function readPercentileWord(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  const prev = s.items[s.index - 1];
+  const percentile =
+    /^p(\d{1,2})$/.exec(w) ??
+    (/^(\d{1,2})(?:st|nd|rd|th)$/.exec(w) && isWord(s.items[s.index + 1], 'percentile')
+      ? /^(\d{1,2})/.exec(w)
+      : null);
+  if (percentile) {
+    s.pendingAggregate = { fn: 'percentile', at: s.index, word: w, percentile: Number(percentile[1]) };
+    s.groupMode = false;
+    return true;
+  }
+  return w === 'percentile' && prev?.kind === 'word' && /^\d{1,2}(st|nd|rd|th)$/.test(prev.text);
+}
+
+function readShareOrCurrentWord(s: ParseState, word: WordItem): boolean {
+  const { intent } = s;
+  const w = word.text;
+  if (SHARE_WORDS.has(w) && !(w === 'share' && isWord(s.items[s.index + 1], 'with'))) {
+    intent.share = true;
+    return true;
+  }
+  if (intent.share && intent.sharePartAt === null && PART_VERBS.has(word.base ?? w) && s.index > 1)
+    intent.sharePartAt = word.pos;
+  if (CURRENT_WORDS.has(w)) {
+    intent.current = true;
+    return true;
+  }
+  return false;
+}
+
+function readEachOrEvery(s: ParseState, word: WordItem): boolean {
+  if (word.text !== 'each' && word.text !== 'every') return false;
+  if (s.intent.order !== null || s.intent.superlative !== null) s.intent.perGroup = true;
+  const next = s.items[s.index + 1];
+  if (next?.kind === 'table' || next?.kind === 'column') {
+    s.groupMode = true;
+    return true;
+  }
+  return false;
+}
+
+// `status 404`, `rating of 5`: a number said right after an integer column is that column's value
+// (sampled numbers arrive as values; this covers columns whose values were not sampled).
+function readNumberOfNamedColumn(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  const ci = /^\d+$/.test(w) ? namedBefore(s.items, s.index) : -1;
+  const named = s.items[ci];
+  if (named?.kind !== 'column') return false;
+  const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
+  if (ints.length === 0) return false;
+  s.intent.filters.push({
+    kind: 'cmp',
+    op: 'eq',
+    value: Number(w),
+    cands: ints,
+    table: null,
+    text: `${named.text} ${w}`,
+  });
+  dropListed(s.intent, named.cands);
+  s.used.add(ci);
+  s.negateNext = 0;
+  return true;
+}
+
+// `how many hours did deploys take`: the total of the rows' duration, shown in that unit.
+function readDurationAsked(s: ParseState, word: WordItem): boolean {
+  const { items, index, intent, lex } = s;
+  const unitAsked = word.text === 'how' && isWord(items[index + 1], 'many') ? items[index + 2] : undefined;
+  if (
+    unitAsked?.kind !== 'word' ||
+    !/^(hours|minutes|seconds)$/.test(unitAsked.text) ||
+    lex.columns.has(lemma(unitAsked.text))
+  )
+    return false;
+  const durations = (lex.columns.get('duration') ?? []).filter(isNumberColumn);
+  if (durations.length === 0) intent.unknown.push(unitAsked.text);
+  else {
+    intent.displayUnit = DURATION_UNITS[unitAsked.text]!;
+    intent.measures.push({ fn: 'sum', cands: durations, table: null, word: `${unitAsked.text} spent` });
+  }
+  s.index += 2;
+  return true;
+}
+
+function readHowManyOrMuch(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  const next = s.items[s.index + 1];
+  if ((w === 'how' && isWord(next, 'many')) || (w === 'number' && isWord(next, 'of')))
+    s.intent.asksCount = true;
+  if (w === 'how' && isWord(next, 'many')) {
+    s.pendingAggregate = { fn: 'count', at: s.index, word: 'how many' };
+    s.groupMode = false;
+    return true;
+  }
+  // `how much did we bill`, `what did X spend`: the sum of the money said by the verb.
+  if (w === 'how' && isWord(next, 'much')) {
+    s.pendingAggregate = { fn: 'sum', at: s.index, word: 'how much' };
+    s.groupMode = false;
+    return true;
+  }
+  return false;
+}
+
+function readMoneyVerb(s: ParseState, word: WordItem): boolean {
+  if (!word.base || !MONEY_VERBS.has(word.base) || s.intent.measures.length > 0) return false;
+  const money = s.lex.columns.get('revenue') ?? [];
+  if (money.length === 0) return false;
+  s.intent.measures.push({ fn: 'sum', cands: money, table: null, word: word.text });
+  if (s.pendingAggregate?.fn === 'sum') s.pendingAggregate = null;
+  return true;
+}
+
+// `leaving out voided invoices`, `ignoring refunds`: what follows is excluded.
+function readExclusionWord(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  if (
+    (w === 'out' && isWord(s.items[s.index - 1], 'leaving', 'leave', 'left')) ||
+    w === 'ignoring' ||
+    w === 'omitting'
+  ) {
+    s.negateNext = 3;
+    return true;
+  }
+  return w === 'leaving' && isWord(s.items[s.index + 1], 'out');
+}
+
+function readCountWord(s: ParseState, word: WordItem): boolean {
+  const { items, index } = s;
+  const w = word.text;
+  const prev = items[index - 1];
+  const next = items[index + 1];
+  // `request volume`, `ticket volume by channel`: how many.
+  if (w === 'volume' || w === 'volumes') {
+    s.intent.count ??= { distinct: false, cands: null, table: null };
+    return true;
+  }
+  // `new customers last month`: new ones are those created in the period, whose main date is their creation.
+  if (
+    (w === 'new' || w === 'newly') &&
+    (next?.kind === 'table' || next?.kind === 'rows' || next?.kind === 'column')
+  )
+    return true;
+  // `only count offices with at least 10 absences`: `count` as in "take into account" restricts; it asks for no number.
+  if (w === 'count' && isWord(prev, 'only', 'just') && index > 2) return true;
+  if ((w === 'number' && isWord(next, 'of')) || w === 'count' || w === 'counts') {
+    // `average number of days`: the average of a number column, not a count.
+    const pending = s.pendingAggregate;
+    if (pending && !['count', 'count_distinct', 'sum'].includes(pending.fn) && index - pending.at <= 2)
+      return true;
+    s.pendingAggregate = { fn: 'count', at: index, word: w };
+    s.groupMode = false;
+    return true;
+  }
+  if (w === 'distinct' || w === 'unique' || w === 'different') {
+    s.pendingAggregate = { fn: 'count_distinct', at: index, word: w };
+    return true;
+  }
+  return false;
+}
+
+function readAggregateWord(s: ParseState, word: WordItem): boolean {
+  const agg = AGG_WORDS[word.text];
+  if (!agg) return false;
+  if (agg === 'sum' && s.pendingAggregate?.fn === 'count') return true; // "total number of"
+  s.pendingAggregate = { fn: agg, at: s.index, word: word.text };
+  s.groupMode = false;
+  return true;
+}
+
+function readGroupMarker(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  const prev = s.items[s.index - 1];
+  if (
+    GROUP_MARKERS.has(w) ||
+    (w === 'each' && isWord(prev, 'for')) ||
+    (w === 'down' && isWord(prev, 'broken'))
+  ) {
+    s.groupMode = true;
+    return true;
+  }
+  return false;
+}
+
+// `monthly`, `per week`, `over time`, `trend`: time buckets.
+function readTimeBucketWord(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  const prev = s.items[s.index - 1];
+  const unit = TIME_UNIT_WORDS[word.lemma];
+  if (unit && (s.groupMode || /ly$/.test(w) || isWord(prev, 'each', 'every'))) {
+    s.intent.groups.push({ kind: 'time', unit });
+    return true;
+  }
+  if (
+    (w === 'time' && isWord(prev, 'over')) ||
+    w === 'trend' ||
+    w === 'trends' ||
+    w === 'timeline' ||
+    w === 'evolution'
+  ) {
+    s.intent.groups.push({ kind: 'time', unit: 'auto' });
+    return true;
+  }
+  return false;
+}
+
+// `email is null`, `city is not null`, `coupon code missing`.
+function readNullWord(s: ParseState, word: WordItem): boolean {
+  const { items, index } = s;
+  const w = word.text;
+  if (w !== 'null' && w !== 'missing' && w !== 'empty' && w !== 'blank' && w !== 'unknown') return false;
+  let ci = -1;
+  for (let b = index - 1; b >= Math.max(0, index - 3); b--) if (items[b]?.kind === 'column') ci = b;
+  const col = items[ci];
+  if (col?.kind !== 'column') return false;
+  const negated = items.slice(ci + 1, index).some((x) => isWord(x, 'not'));
+  s.intent.filters.push({ kind: 'null', negated, cands: col.cands, text: `${col.text} ${w}` });
+  dropListed(s.intent, col.cands);
+  s.used.add(ci);
+  s.negateNext = 0;
+  return true;
+}
+
+// `never ordered`, `haven't paid`: a verb that names a table (by its lemma) after a negation.
+function readExistenceVerb(s: ParseState, word: WordItem): boolean {
+  const { existence, lex } = s;
+  const base = word.base;
+  if (!existence || s.index - existence.at > 3 || !base) return false;
+  const named =
+    lex.tables.get(lemma(base)) ??
+    lex.tables.get(base) ??
+    // `subscribed` -> subscriptions: a verb and a noun sharing their stem.
+    [...lex.tables.entries()].find(([phrase]) => !phrase.includes(' ') && sharesStem(phrase, base))?.[1];
+  if (!named?.[0]) return false;
+  s.intent.related.push({ table: named[0], negated: existence.negated, text: word.text });
+  s.existence = null;
+  s.negateNext = 0;
+  return true;
+}
+
+// A number nothing consumed (`with a 404` where 404 was never sampled) would be silently dropped.
+function readUnexplainedNumber(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  if (
+    /^[$€£]?\d+(\.\d+)?k?$/.test(w) &&
+    !(isWord(s.items[s.index - 1], 'top', 'bottom', 'first', 'last') || /^(19|20)\d\d$/.test(w))
+  ) {
+    s.intent.unknown.push(w);
+    return true;
+  }
+  return false;
+}
+
+// `rated appointments`, `shipped orders`: a participle of a column's verb before its rows says the
+// column is filled in (a rating given, a shipping date set).
+function readFilledParticiple(s: ParseState, word: WordItem): boolean {
+  const w = word.text;
+  const next = s.items[s.index + 1];
+  if (!/ed$/.test(w) || w.length <= 4 || (next?.kind !== 'table' && next?.kind !== 'rows')) return false;
+  const rows = next.kind === 'table' ? next.tables : s.lex.schema.tables;
+  const verb = stem(lemma(w));
+  const filled = rows.flatMap((table) =>
+    table.columns
+      .filter((c) => c.queryable && identifierWords(c.name).some((x) => x.length > 3 && stem(x) === verb))
+      .map((column) => ({ table, column, score: 0.6 })),
+  );
+  if (!soleTable(filled)) return false;
+  s.intent.filters.push({ kind: 'null', negated: true, cands: filled, text: w });
+  return true;
+}
+
+function noteUnexplainedWord(s: ParseState, word: WordItem): void {
+  const w = word.text;
+  if (
+    GRAMMAR.has(w) ||
+    STOPWORDS.has(w) ||
+    CONTRACTION_PARTS.has(w) ||
+    /^\d+(\.\d+)?$/.test(w) ||
+    w.length <= 1
+  )
+    return;
+  const next = s.items[s.index + 1];
+  // A noun, a name or a negation nothing explains is content; so is a modifier of what is asked
+  // about (`unpaid invoices`, `female Permanent staff`), a participle (`retired`) or a
+  // comparative (`older`): they say which rows. Interjections, adverbs and other verbs are filler.
+  const modifiesEntity =
+    word.tag === 'ADJ' &&
+    (next?.kind === 'table' ||
+      next?.kind === 'rows' ||
+      next?.kind === 'column' ||
+      next?.kind === 'value' ||
+      /(ed|er)$/.test(w));
+  if (
+    isContentTag(word.tag) ||
+    modifiesEntity ||
+    ROW_STATES.has(w) ||
+    ANALYSES.has(w) ||
+    NEGATIONS.has(w) ||
+    s.capitalised.has(w)
+  )
+    s.intent.unknown.push(w);
+  else s.intent.filler.push(w);
+}
+
+// ---------- comparisons (`over 100`, `between 5 and 10`) ----------
+
+function readComparison(s: ParseState, item: ComparisonItem): void {
+  const target = comparedTarget(s.items, s.index);
+  if (item.kind === 'cmp') {
+    if (readCountComparison(s, item, target)) return;
+    if (readMeasureComparison(s, item, target)) return;
+    if (readTotalComparison(s, item, target)) return;
+  }
+  readComparisonFilter(s, item, target);
+}
+
+// The column compared is the mention just before (`price below 20`, `orders over 100`).
+function comparedTarget(items: Item[], index: number): Item | undefined {
+  for (let b = index - 1; b >= Math.max(0, index - 3); b--) {
+    const c = items[b];
+    if (c && (c.kind === 'column' || c.kind === 'table' || c.kind === 'rows')) return c;
+  }
+  return undefined;
+}
+
+/** The rows said just after a number, when they are what is counted (`more than 5 orders`, `5 times`). */
+function countedAfter(s: ParseState): Item | undefined {
+  const { items, index } = s;
+  for (let f = index + 1; f <= Math.min(items.length - 1, index + 3); f++) {
+    const x = items[f];
+    // `regions with at least 80 visits`: an entity known only by its identifier is counted distinct.
+    if (namesEntityById(s.lex, x)) return x;
+    if (
+      x?.kind === 'table' ||
+      x?.kind === 'rows' ||
+      ((x?.kind === 'word' || x?.kind === 'column') && (x.text === 'times' || x.text === 'time'))
+    )
+      return x;
+    if (x?.kind === 'value' && f === index + 1 && /s$/.test(x.text) && !/ss$/.test(x.text)) return x;
+    if (x?.kind !== 'value' && !(x?.kind === 'word' && (x.tag === 'ADJ' || /ed$/.test(x.text))))
+      return undefined;
+  }
+  return undefined;
+}
+
+// `with more than 5 orders`, `more than 20 errors`, `seen more than 5 times`: a count of rows,
+// compared per group, when rows (not a number column) follow the number.
+function readCountComparison(s: ParseState, item: CmpItem, target: Item | undefined): boolean {
+  const { intent, items } = s;
+  const counted = countedAfter(s);
+  // A column said before does not take the number when rows follow it (`teams that handled over 300 tickets`).
+  const labelBefore = target?.kind === 'column' && target.cands.every((c) => !isNumberColumn(c));
+  if (
+    !counted ||
+    (target?.kind === 'column' && counted.kind !== 'table' && counted.kind !== 'rows' && !labelBefore)
+  )
+    return false;
+  // `staff with more than 4 holidays`: the rows a value names are counted, in the value's table.
+  const table =
+    counted.kind === 'table'
+      ? (counted.tables[0] ?? null)
+      : counted.kind === 'value'
+        ? soleTable(counted.cands)
+        : null;
+  if (counted.kind === 'column' && counted.text !== 'times' && counted.text !== 'time') {
+    intent.having.push({
+      op: item.op,
+      value: item.value,
+      table: null,
+      measure: { fn: 'count_distinct', cands: counted.cands, table: null, word: counted.text },
+      text: item.text,
+    });
+    s.used.add(items.indexOf(counted));
+    return true;
+  }
+  if (item.op === 'gte' && item.value === 1 && table)
+    intent.related.push({ table, negated: false, text: item.text });
+  else intent.having.push({ op: item.op, value: item.value, table, measure: null, text: item.text });
+  if (counted.kind === 'table') s.used.add(items.indexOf(counted));
+  return true;
+}
+
+// `total spend over 10k`: a comparison of the measure just said.
+function readMeasureComparison(s: ParseState, item: CmpItem, target: Item | undefined): boolean {
+  const { intent } = s;
+  const lastMeasure = intent.measures[intent.measures.length - 1];
+  if (
+    target?.kind !== 'column' ||
+    !lastMeasure ||
+    lastMeasure.cands !== target.cands ||
+    lastMeasure.fn === null
+  )
+    return false;
+  intent.measures.pop();
+  intent.having.push({
+    op: item.op,
+    value: item.value,
+    table: null,
+    measure: lastMeasure,
+    text: item.text,
+    ...(item.unit ? { unit: item.unit } : {}),
+  });
+  return true;
+}
+
+// `invoiced more than 5,000 in total`: the comparison is of the sum per entity, not of each row.
+function readTotalComparison(s: ParseState, item: CmpItem, target: Item | undefined): boolean {
+  const summed = target?.kind === 'column' ? (target.cands.every(isNumberColumn) ? target.cands : null) : [];
+  if (!summed || !/\b(in total|altogether|combined|all together|cumulatively)\b/.test(s.text)) return false;
+  if (summed.length > 0) dropListed(s.intent, summed);
+  s.intent.having.push({
+    op: item.op,
+    value: item.value,
+    table: null,
+    measure: {
+      fn: 'sum',
+      cands: summed,
+      table: null,
+      word: target?.kind === 'column' ? target.text : 'total',
+    },
+    text: item.text,
+    ...(item.unit ? { unit: item.unit } : {}),
+  });
+  return true;
+}
+
+function readComparisonFilter(s: ParseState, item: ComparisonItem, target: Item | undefined): void {
+  const { intent, lex } = s;
+  let cands = target?.kind === 'column' ? target.cands : null;
+  // `5xx` with no column named: the status code.
+  if (!cands && item.kind === 'range' && /^[1-5]xx$/.test(item.text)) {
+    cands = (lex.columns.get('status code') ?? lex.columns.get('code') ?? []).filter(isNumberColumn);
+    if (cands.length === 0) {
+      intent.unknown.push(item.text);
+      return;
+    }
+  }
+  const table = target?.kind === 'table' && !cands ? (target.tables[0] ?? null) : null;
+  if (target && target.kind === 'column') {
+    s.used.add(s.items.indexOf(target));
+    dropListColumn(intent, target.cands);
+  }
+  if (item.kind === 'cmp')
+    intent.filters.push({
+      kind: 'cmp',
+      op: item.op,
+      value: item.value,
+      cands,
+      table,
+      text: item.text,
+      at: item.pos,
+      ...(item.unit ? { unit: item.unit } : {}),
+    });
+  else {
+    intent.filters.push({ kind: 'cmp', op: 'gte', value: item.low, cands, table, text: item.text });
+    intent.filters.push({ kind: 'cmp', op: 'lte', value: item.high, cands, table, text: item.text });
+  }
+}
+
+// ---------- sampled values (`shipped`, `France`, `404`) ----------
+
+function readValue(s: ParseState, item: ValueItem): void {
+  const negated = isValueNegated(s, item);
+  s.negateNext = 0;
+  noteValueNamingRows(s, item, negated);
+  // `fatal errors`: a value said right before another value of the same column narrows it.
+  const prev = s.items[s.index - 1];
+  if (
+    prev?.kind === 'value' &&
+    prev.cands.some((v) => item.cands.some((c) => c.column === v.column && c.value !== v.value))
+  )
+    return;
+  if (readValueAsDateVerb(s, item, negated)) return;
+  if (readValueOfNamedColumn(s, item, negated)) return;
+  if (namesColumnOfNextValue(s, item, negated)) return;
+  // `or germany` after `france` on the same column: merged into one IN filter later.
+  s.intent.filters.push({ kind: 'value', cands: item.cands, negated, text: item.text, at: item.pos });
+  s.groupMode = false;
+}
+
+function isValueNegated(s: ParseState, item: ValueItem): boolean {
+  // `other than google or ads`: the negation covers every value of the list.
+  const before = s.items[s.index - 2];
+  const listedAfterNegated =
+    isWord(s.items[s.index - 1], 'or', 'nor', 'and') &&
+    before?.kind === 'value' &&
+    s.intent.filters.some((f) => f.kind === 'value' && f.negated && f.text === before.text) &&
+    before.cands.some((v) => item.cands.some((c) => c.column === v.column));
+  return s.negateNext > 0 || listedAfterNegated;
+}
+
+function noteValueNamingRows(s: ParseState, item: ValueItem, negated: boolean): void {
+  // `purchases last week`, `refunds in March`: a plural value said as a noun names the rows.
+  const plural = /s$/.test(item.text) && !/ss$/.test(item.text);
+  const pluralNoun =
+    plural && !item.cands.some((v) => typeof v.value === 'string' && phraseOf(v.value).endsWith(item.text));
+  if (pluralNoun && namedBefore(s.items, s.index) < 0 && !negated) s.intent.entity = true;
+  // `how many warnings came from services ...`: the count is of the rows the value names.
+  if (s.pendingAggregate?.fn === 'count' && plural) {
+    s.intent.count ??= { distinct: false, cands: null, table: soleTable(item.cands) };
+    s.pendingAggregate = null;
+  }
+}
+
+// `orders placed in March`: a value word that also names a date column (by its name or description),
+// said right before a time phrase, is the verb of that date, not a filter.
+function readValueAsDateVerb(s: ParseState, item: ValueItem, negated: boolean): boolean {
+  if (
+    negated ||
+    s.items[s.index + 1]?.kind !== 'time' ||
+    namedBefore(s.items, s.index) >= 0 ||
+    item.text.split(' ').length !== 1
+  )
+    return false;
+  const dates = (s.lex.columns.get(lemma(item.text)) ?? []).filter(
+    (c) => isDateColumn(c) && item.cands.some((v) => v.table === c.table),
+  );
+  if (dates.length === 0) return false;
+  s.intent.timeColumn = dates;
+  return true;
+}
+
+// `status shipped` / `channel web` / `rating of 5`: the column word before the value is part of the
+// filter, and picks the column when the value was sampled in several.
+function readValueOfNamedColumn(s: ParseState, item: ValueItem, negated: boolean): boolean {
+  const ci = namedBefore(s.items, s.index);
+  const named = s.items[ci];
+  if (named?.kind !== 'column') return false;
+  const own = item.cands.filter((v) => named.cands.some((c) => c.column === v.column));
+  const ints = named.cands.filter((c) => isNumberColumn(c) && isIntegerType(c.column.type));
+  if (own.length > 0) {
+    s.used.add(ci);
+    dropListed(s.intent, named.cands);
+    item.cands = own;
+    return false;
+  }
+  if (typeof item.cands[0]?.value !== 'number' || ints.length === 0) return false;
+  // `quantity 3` where 3 was sampled in another column: the number is the named column's.
+  s.intent.filters.push({
+    kind: 'cmp',
+    op: negated ? 'neq' : 'eq',
+    value: item.cands[0].value,
+    cands: ints,
+    table: null,
+    text: `${named.text} ${item.text}`,
+  });
+  s.used.add(ci);
+  dropListed(s.intent, named.cands);
+  s.groupMode = false;
+  return true;
+}
+
+// `shipped to France`: a value word that is a form of another column's name (`shipping_country`),
+// followed by that column's value, names the column; it is not a filter of its own.
+function namesColumnOfNextValue(s: ParseState, item: ValueItem, negated: boolean): boolean {
+  const next = s.items[s.index + 1];
+  const after = VERB_LINKS.has(next?.kind === 'word' ? next.text : '') ? s.items[s.index + 2] : undefined;
+  if (negated || after?.kind !== 'value' || item.text.split(' ').length !== 1) return false;
+  const verb = stem(lemma(item.text));
+  return after.cands.some(
+    (v) =>
+      !item.cands.some((c) => c.column === v.column) &&
+      identifierWords(v.column.name).some((x) => x.length > 3 && stem(x) === verb),
+  );
+}
+
+// ---------- tables and row nouns ----------
+
+function readTableOrRows(s: ParseState, item: TableOrRowsItem): void {
+  const { intent } = s;
+  const table = item.kind === 'table' ? (item.tables[0] ?? null) : null;
+  if (item.kind === 'rows') intent.rowNouns.push(lemma(item.text));
+  if (s.used.has(s.index)) return;
+  if (s.existence && table && s.index - s.existence.at <= 4) {
+    intent.related.push({ table, negated: s.existence.negated, text: item.text });
+    s.existence = null;
+    s.negateNext = 0;
+    return;
+  }
+  if (qualifiesNextColumn(s, item, table)) return;
+  narrowLabelOfTable(s, item, table);
+  if (table && !intent.tables.includes(table)) intent.tables.push(table);
+  intent.entity = true;
+  if (readCountOfDatedRows(s, table)) return;
+  if (readTableOfMeasure(s, table)) return;
+  if (s.groupMode && table) {
+    intent.groups.push({ kind: 'table', table, text: item.text });
+    return;
+  }
+  const { items, index } = s;
+  if (
+    (intent.superlative || intent.order?.by === 'measure') &&
+    table &&
+    (isWord(items[index - 1], 'most', 'fewest', 'least') ||
+      isWord(items[index - 2], 'most', 'fewest', 'least'))
+  ) {
+    intent.count ??= { distinct: false, cands: null, table };
+  }
+}
+
+// `product category`, `customer country`: the table name qualifies the column after it.
+// Not when a plural noun is followed by a date verb (`products launched in 2023`): that is the subject.
+function qualifiesNextColumn(s: ParseState, item: TableOrRowsItem, table: SchemaTable | null): boolean {
+  const next = s.items[s.index + 1];
+  const lastWord = item.text.split(' ').pop() ?? item.text;
+  const subject =
+    lemma(lastWord) !== lastWord &&
+    next?.kind === 'column' &&
+    next.cands.some((c) => c.table === table && isDateColumn(c));
+  if (
+    !table ||
+    next?.kind !== 'column' ||
+    !next.cands.some((c) => c.table === table) ||
+    s.pendingAggregate ||
+    subject
+  )
+    return false;
+  next.cands = next.cands.filter((c) => c.table === table);
+  return true;
+}
+
+// `names of offices`: a label said before `of <table>` is that table's, or that of the row it
+// belongs to (the staff member's name on an appraisal); never some other table's of the same
+// name. (A number may be its rows': `absence days of people`.)
+function narrowLabelOfTable(s: ParseState, item: TableOrRowsItem, table: SchemaTable | null): void {
+  const owner = isWord(s.items[s.index - 1], 'of') ? s.items[s.index - 2] : undefined;
+  if (!table || owner?.kind !== 'column' || s.used.has(s.index - 2) || owner.cands.some(isNumberColumn))
+    return;
+  const own = owner.cands.filter((c) => c.table === table);
+  const parent = owner.cands.filter((c) =>
+    table.foreign_keys.some((fk) => fk.references.table === c.table.name),
+  );
+  const kept = own.length > 0 ? own : parent;
+  if (kept.length > 0) owner.cands.splice(0, owner.cands.length, ...kept);
+  else s.intent.unknown.push(`${owner.text} of ${item.text}`);
+}
+
+// `how many clients registered in 2021`: the rows of the table are counted, and the date column
+// the verb names is the one the time range (or bucket) applies to.
+// A date verb of another table (`requests submitted` where only reviews have submitted_at) says
+// nothing about which rows: the rows are still counted, on their own date.
+function readCountOfDatedRows(s: ParseState, table: SchemaTable | null): boolean {
+  const next = s.items[s.index + 1];
+  const verbOnly = next?.kind === 'column' && next.cands.every(isDateColumn);
+  const dated =
+    s.pendingAggregate?.fn === 'count' && table && next?.kind === 'column'
+      ? next.cands.filter((c) => c.table === table && isDateColumn(c))
+      : [];
+  if (!table || s.pendingAggregate?.fn !== 'count' || (dated.length === 0 && !verbOnly)) return false;
+  s.intent.count = { distinct: false, cands: null, table };
+  if (dated.length > 0) s.intent.timeColumn = dated;
+  s.pendingAggregate = null;
+  s.index++;
+  return true;
+}
+
+// Next to a measure word, a table name qualifies the measure (`average order value`).
+function readTableOfMeasure(s: ParseState, table: SchemaTable | null): boolean {
+  const nextIsColumn = s.items[s.index + 1]?.kind === 'column';
+  giveToElapsed(s);
+  const pending = s.pendingAggregate;
+  if (!pending) return false;
+  if (nextIsColumn) return true;
+  if (pending.fn === 'count' || pending.fn === 'count_distinct')
+    s.intent.count = { distinct: false, cands: null, table };
+  else
+    s.intent.measures.push({
+      fn: aggregateOf(pending.fn),
+      cands: [],
+      table,
+      word: pending.word,
+      ...(pending.percentile ? { percentile: pending.percentile } : {}),
+    });
+  s.pendingAggregate = null;
+  return true;
+}
+
+// ---------- column mentions ----------
+
+function readColumn(s: ParseState, item: ColumnItem): void {
+  // `hosts with at least 50 sessions`: the identifiers a comparison counts are not a column asked for.
+  if (s.used.has(s.index) && namesEntityById(s.lex, item)) return;
+  // Latency and response time are what requests take: in an index of mixed documents, those of requests.
+  if (
+    /^(latency|latencie|response time)$/.test(item.text.replace(/s$/, '')) &&
+    !s.intent.rowNouns.includes('request')
+  )
+    s.intent.rowNouns.push('request');
+  if (readEventColumn(s, item)) return;
+  if (readEntityCount(s, item)) return;
+  if (readNeverDateVerb(s, item)) return;
+  if (readMissingColumn(s, item)) return;
+  if (readColumnPresence(s, item)) return;
+  if (readFlagColumn(s, item)) return;
+  if (addsNothing(s, item)) return;
+  if (readColumnOfPendingAggregate(s, item)) return;
+  if (readDateColumn(s, item)) return;
+  if (s.groupMode) {
+    readGroupColumn(s, item);
+    return;
+  }
+  s.intent.listColumns.push(item.cands);
+  s.intent.listTexts.push(item.text);
+}
+
+function readEventColumn(s: ParseState, item: ColumnItem): boolean {
+  if (!item.event) return false;
+  const { intent } = s;
+  intent.event = item.cands;
+  // `people hired in 2023 who have left`: a period already tied to another date stays on it.
+  intent.timeColumn ??= item.cands;
+  intent.entity = true;
+  if (s.pendingAggregate?.fn === 'count' || s.pendingAggregate === null) {
+    intent.count ??= { distinct: false, cands: null, table: null };
+    if (s.pendingAggregate?.fn === 'count') s.pendingAggregate = null;
+  }
+  return true;
+}
+
+// `sessions per device`, `how many sessions`: counted as distinct identifiers.
+// `what percentage of our sessions ...`: the whole a share is taken of is counted too.
+function readEntityCount(s: ParseState, item: ColumnItem): boolean {
+  const { intent } = s;
+  const prev = s.items[s.index - 1];
+  const countCue =
+    s.pendingAggregate?.fn === 'count' ||
+    s.pendingAggregate?.fn === 'count_distinct' ||
+    (intent.share && intent.sharePartAt === null) ||
+    isWord(s.items[s.index + 1], 'per', 'by', 'each', 'across') ||
+    (prev?.kind === 'word' && /ly$/.test(prev.text) && TIME_UNIT_WORDS[prev.lemma] !== undefined);
+  if (!namesEntityById(s.lex, item) || !countCue || s.groupMode || intent.count) return false;
+  intent.count = { distinct: true, cands: item.cands, table: null };
+  s.pendingAggregate = null;
+  return true;
+}
+
+// `never opened a ticket`: a date column's verb between a negation and the table it is about.
+function readNeverDateVerb(s: ParseState, item: ColumnItem): boolean {
+  const { existence, intent } = s;
+  if (!existence || !item.cands.every(isDateColumn) || s.index - existence.at > 2) return false;
+  // ... or, with no table after it, the table the verb's date belongs to (`never reviewed` -> reviews).
+  const after = s.items.slice(s.index + 1, s.index + 4).some((x) => x.kind === 'table');
+  const owner = item.cands.map((c) => c.table).find((t) => !intent.tables.includes(t));
+  if (!after && owner) {
+    intent.related.push({ table: owner, negated: existence.negated, text: item.text });
+    s.existence = null;
+    s.negateNext = 0;
+  }
+  return true;
+}
+
+// `no email`, `without a coupon code`: a null check.
+function readMissingColumn(s: ParseState, item: ColumnItem): boolean {
+  const { items, index, intent } = s;
+  const prev = items[index - 1];
+  if (
+    !isWord(prev, 'no', 'without', 'missing') &&
+    !(isWord(prev, 'a', 'an', 'any') && isWord(items[index - 2], 'no', 'without', 'missing'))
+  )
+    return false;
+  // `including people with no contract on file`: the empty ones are kept beside the others, not picked out.
+  const kept = items
+    .slice(Math.max(0, index - 6), index)
+    .some((x) => x.kind === 'word' && /^(include|including|includes|incl|plus|counting)$/.test(x.text));
+  if (!kept) intent.filters.push({ kind: 'null', negated: false, cands: item.cands, text: item.text });
+  else {
+    const said = isWord(prev, 'no', 'without', 'missing') ? prev : items[index - 2];
+    const at = intent.negations.lastIndexOf(said?.kind === 'word' ? said.text : '');
+    if (at >= 0) intent.negations.splice(at, 1);
+  }
+  s.negateNext = 0;
+  return true;
+}
+
+// `with a coupon code`, `customers that have an email`: the column is set (not null), unless a value
+// or comparison follows (`with a rating of 5`, `with a price below 20`).
+function readColumnPresence(s: ParseState, item: ColumnItem): boolean {
+  const { items, index } = s;
+  if (
+    s.pendingAggregate ||
+    s.groupMode ||
+    !isWord(items[index - 1], 'a', 'an', 'any') ||
+    !isWord(items[index - 2], 'with', 'has', 'have', 'having') ||
+    comparedAfter(items, index)
+  )
+    return false;
+  // `don't have a sales rep`: the column is empty.
+  s.intent.filters.push({ kind: 'null', negated: s.negateNext === 0, cands: item.cands, text: item.text });
+  s.negateNext = 0;
+  return true;
+}
+
+// `active agents`, `no longer active`, `on-time trips`: a yes/no column said as a word is a filter.
+function readFlagColumn(s: ParseState, item: ColumnItem): boolean {
+  if (s.groupMode || s.pendingAggregate || !item.cands.every((c) => /^bool/i.test(c.column.type)))
+    return false;
+  const negated =
+    s.negateNext > 0 ||
+    isWord(s.items[s.index - 1], 'longer', 'not', 'non', 'in') ||
+    isWord(s.items[s.index - 2], 'no', 'not');
+  s.intent.filters.push({
+    kind: 'value',
+    cands: item.cands.map((c) => ({ table: c.table, column: c.column, value: !negated })),
+    negated: false,
+    text: item.text,
+    at: item.pos,
+  });
+  s.negateNext = 0;
+  return true;
+}
+
+function addsNothing(s: ParseState, item: ColumnItem): boolean {
+  const prev = s.items[s.index - 1];
+  // `the mobile channel`: the column named after one of its values adds nothing.
+  if (prev?.kind === 'value' && prev.cands.some((v) => item.cands.some((c) => c.column === v.column)))
+    return true;
+  // `builds by trigger type` where the column is `trigger`: a generic word after a column's name says
+  // what the column is, not another column that happens to be called `type`.
+  return (
+    prev?.kind === 'column' &&
+    /^(type|types|kind|kinds|category|categories|class|classes)$/.test(item.text) &&
+    !prev.cands.some((c) => identifierWords(c.column.name).includes(lemma(item.text)))
+  );
+}
+
+function bestCandidate(cands: ColumnCandidate[]): ColumnCandidate {
+  return cands.reduce((a, b) => (b.score > a.score ? b : a), cands[0] as ColumnCandidate);
+}
+
+/** The column a measure word said before it measures, or counts. */
+function readColumnOfPendingAggregate(s: ParseState, item: ColumnItem): boolean {
+  const { intent } = s;
+  const cands = item.cands;
+  // `how many errors per service`: the column after `per` groups; the pending count counts rows.
+  if (
+    s.pendingAggregate &&
+    s.groupMode &&
+    (s.pendingAggregate.fn === 'count' || s.pendingAggregate.fn === 'count_distinct')
+  ) {
+    intent.count ??= { distinct: false, cands: null, table: null };
+    s.pendingAggregate = null;
+  }
+  // `how many requests submitted in 2024`: a date after a count is when, not what is counted.
+  if (s.pendingAggregate?.fn === 'count' && cands.every(isDateColumn)) {
+    intent.count ??= { distinct: false, cands: null, table: null };
+    intent.timeColumn = cands;
+    s.pendingAggregate = null;
+    return true;
+  }
+  const pending = s.pendingAggregate;
+  if (!pending || (s.groupMode && intent.elapsed)) return false;
+  if (pending.fn === 'count' || pending.fn === 'count_distinct') countColumn(s, item, pending.fn);
+  else {
+    const prev = s.items[s.index - 1];
+    intent.measures.push({
+      fn: aggregateOf(pending.fn),
+      cands,
+      table: prev?.kind === 'table' ? (prev.tables[0] ?? null) : null,
+      word: pending.word,
+      ...(pending.percentile ? { percentile: pending.percentile } : {}),
+    });
+  }
+  s.pendingAggregate = null;
+  s.groupMode = false;
+  return true;
+}
+
+function countColumn(s: ParseState, item: ColumnItem, fn: 'count' | 'count_distinct'): void {
+  const { intent } = s;
+  const cands = item.cands;
+  const best = bestCandidate(cands);
+  // `how many visits` over `visit_type`: the word names the rows the column describes, not its values.
+  const strongest = cands.filter((c) => c.score === best.score);
+  const describesRows = strongest.every((c) => !namesColumnHead(item.text, c.column.name));
+  const rowsTable = describesRows ? soleTable(strongest) : null;
+  if (rowsTable) intent.count = { distinct: false, cands: null, table: rowsTable };
+  // `how many failed` over a number column: distinct numbers are not what is counted.
+  else if (fn === 'count' && cands.every((c) => isNumberColumn(c) && !isIdentifierName(c.column.name)))
+    intent.unknown.push(item.text);
+  else intent.count = { distinct: true, cands, table: null };
+}
+
+// A date said next to a period (`signed up last month`): the date the period applies to.
+function readDateColumn(s: ParseState, item: ColumnItem): boolean {
+  const { items, index } = s;
+  if (
+    !item.cands.some(isDateColumn) ||
+    s.groupMode ||
+    !(
+      s.intent.time !== null ||
+      items[index + 1]?.kind === 'time' ||
+      items[index + 2]?.kind === 'time' ||
+      items[index - 1]?.kind === 'time'
+    )
+  )
+    return false;
+  const named = namedDates(item.cands, item.text, s.lex);
+  if (named.length > 0) s.intent.timeColumn = named;
+  return true;
+}
+
+function readGroupColumn(s: ParseState, item: ColumnItem): void {
+  const { intent } = s;
+  const cands = item.cands;
+  const best = bestCandidate(cands);
+  const isDate = cands.some(isDateColumn);
+  if (isDate && best && /date|time/.test(best.column.type) && intent.groups.some((g) => g.kind === 'time')) {
+    // `per quarter ..., by bill date`: with a period bucket already said, the date names which date it buckets.
+    const named = namedDates(cands, item.text, s.lex);
+    if (named.length > 0) intent.timeColumn = named;
+  } else if (isDate && best && /date|time/.test(best.column.type))
+    intent.groups.push({ kind: 'time', unit: 'auto' });
+  else intent.groups.push({ kind: 'column', cands, text: item.text });
+}
+
+// ---------- after the last item ----------
+
+function finishIntent(s: ParseState): void {
+  const { intent, text } = s;
+  forgetWordsOfColumnsSaid(s);
   intent.anaphora =
     ANAPHORA.test(text) ||
     (ONES.test(text) &&
@@ -1817,21 +2138,7 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
       intent.event === null) ||
     /^\s*(?:and\s+|ok,?\s+|so\s+)?(?:which|what) ones\b/.test(text);
   intent.followUpCue ||= intent.anaphora;
-  // A count or measure word with nothing after it (`how many?`, `count`): count rows.
-  giveToElapsed();
-  if (pendingAgg && (pendingAgg.fn === 'count' || pendingAgg.fn === 'count_distinct') && !intent.count)
-    intent.count = { distinct: false, cands: null, table: null };
-  // `Holiday total for 2024`: a total of rows a value names, with no amount said, is their number.
-  if (
-    pendingAgg?.fn === 'sum' &&
-    pendingAgg.word === 'total' &&
-    !intent.count &&
-    intent.measures.length === 0 &&
-    intent.filters.some((f) => f.kind === 'value')
-  ) {
-    intent.count = { distinct: false, cands: null, table: null };
-    intent.asksCount = true;
-  }
+  finishPendingAggregate(s);
   intent.understood =
     intent.elapsed !== null ||
     intent.count !== null ||
@@ -1843,7 +2150,39 @@ export function parseIntent(question: string, lex: Lexicon, now: Date): Intent {
     intent.listColumns.length > 0 ||
     intent.chart !== null ||
     intent.order !== null;
-  return intent;
+}
+
+// Words of a column's own name said around it (`response bytes` for http.response.body.bytes) are understood.
+function forgetWordsOfColumnsSaid(s: ParseState): void {
+  const known = new Set<string>();
+  for (const it of s.items) {
+    if (it.kind === 'column')
+      for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
+    if (it.kind === 'value')
+      for (const c of it.cands) for (const w of identifierWords(c.column.name)) known.add(w);
+  }
+  s.intent.unknown = s.intent.unknown.filter((w) => !known.has(lemma(w)));
+  s.intent.filler = s.intent.filler.filter((w) => !known.has(lemma(w)));
+}
+
+// A count or measure word with nothing after it (`how many?`, `count`): count rows.
+function finishPendingAggregate(s: ParseState): void {
+  const { intent } = s;
+  giveToElapsed(s);
+  const pending = s.pendingAggregate;
+  if (pending && (pending.fn === 'count' || pending.fn === 'count_distinct') && !intent.count)
+    intent.count = { distinct: false, cands: null, table: null };
+  // `Holiday total for 2024`: a total of rows a value names, with no amount said, is their number.
+  if (
+    pending?.fn === 'sum' &&
+    pending.word === 'total' &&
+    !intent.count &&
+    intent.measures.length === 0 &&
+    intent.filters.some((f) => f.kind === 'value')
+  ) {
+    intent.count = { distinct: false, cands: null, table: null };
+    intent.asksCount = true;
+  }
 }
 
 /**
