@@ -37,10 +37,16 @@ import {
   type Lexicon,
   type ValueCandidate,
 } from './lexicon.ts';
-import { parseIntent, type DurationUnit, type FilterIntent, type GroupIntent, type Intent } from './parse.ts';
+import {
+  parseIntent,
+  type DurationUnit,
+  type FilterIntent,
+  type GroupIntent,
+  type Intent,
+  type MeasureIntent,
+} from './parse.ts';
 
 type Leaf = Exclude<Condition, { op: 'and' | 'or' | 'not' }>;
-type MeasureIntentLike = { cands: ColumnCandidate[] };
 
 const KEY_NAME = /(^|_|\.)(id|uuid|no|num|number|code|zip|zipcode|postcode|port|year|version|line)$/;
 const REVENUE_WORDS = /revenue|sale|turnover|income|spend|gmv/;
@@ -580,33 +586,125 @@ interface Pieces {
   limitPerGroup: QuerySpec['limit_per_group'];
 }
 
+/** What resolving the pieces builds up, one piece after another. */
+interface PieceState {
+  readonly intent: Intent;
+  readonly r: Resolver;
+  readonly request: PlanRequest;
+  /** The spec of the answer a follow-up refines. */
+  readonly previous: QuerySpec | null;
+  readonly aggregates: QuerySpec['aggregates'];
+  readonly groups: QuerySpec['group_by'];
+  readonly leaves: Leaf[];
+  readonly columns: ColumnRef[];
+  /** Every alias given so far: a new one is made unique among them. */
+  readonly aliases: Set<string>;
+  /** Keys grouped beside an entity's label (key alias -> label alias): one group with its label, not a group of its own. */
+  readonly identityOf: Map<string, string>;
+  /** The measures said, and the number columns that turn out to be measures. */
+  readonly measureIntents: MeasureIntent[];
+  /** The groups said, less the measures said after `by`, and the entity a ranking or a count is of. */
+  readonly groupIntents: GroupIntent[];
+  /** Columns said that are neither measures nor groups: grouped by when the answer aggregates, else listed. */
+  readonly leftovers: ColumnCandidate[][];
+  /** `top 5 ... by`, `which ... the most`: the answer is sorted by its measure. */
+  readonly sortIntent: boolean;
+  orderMeasure: Pieces['orderMeasure'];
+  listOrder: Pieces['listOrder'];
+}
+
+type TableColumn = { table: SchemaTable; column: SchemaColumn };
+type TimeGroup = Extract<GroupIntent, { kind: 'time' }>;
+type ValueFilter = Extract<FilterIntent, { kind: 'value' }>;
+type ComparisonFilter = Extract<FilterIntent, { kind: 'cmp' }>;
+type HavingIntent = Intent['having'][number];
+/** The values of one column said in filters of the same sense: one `eq` or `in` leaf. */
+type ValueGroup = {
+  table: SchemaTable;
+  column: SchemaColumn;
+  values: (string | number | boolean)[];
+  negated: boolean;
+};
+
 function resolvePieces(
   intent: Intent,
   r: Resolver,
   request: PlanRequest,
-  hasPreviousTime: QuerySpec | null,
+  previous: QuerySpec | null,
 ): Pieces {
-  const aggregates: QuerySpec['aggregates'] = [];
-  const groups: QuerySpec['group_by'] = [];
-  const leaves: Leaf[] = [];
-  const columns: ColumnRef[] = [];
-  const aliases = new Set<string>();
-  const uniq = (a: string): string => {
-    let out = a;
-    for (let i = 2; aliases.has(out); i++) out = `${a}_${i}`;
-    aliases.add(out);
-    return out;
+  const s: PieceState = {
+    intent,
+    r,
+    request,
+    previous,
+    aggregates: [],
+    groups: [],
+    leaves: [],
+    columns: [],
+    aliases: new Set<string>(),
+    identityOf: new Map<string, string>(),
+    measureIntents: [...intent.measures],
+    groupIntents: [...intent.groups],
+    leftovers: [],
+    sortIntent: intent.order?.by === 'measure' || intent.superlative !== null,
+    orderMeasure: null,
+    listOrder: null,
   };
-  let orderMeasure: Pieces['orderMeasure'] = null;
-  let listOrder: Pieces['listOrder'] = null;
-  /** Keys grouped beside an entity's label (key alias -> label alias): one group with its label, not a group of its own. */
-  const identityOf = new Map<string, string>();
+  rankByMeasuresSaidAfterBy(s);
+  classifyListedColumns(s);
+  listRowsByTheirOwnColumn(s);
+  // `top 3 drivers by trips at each depot`: the groups said are what the ranking is within.
+  const rankedWithin = intent.perGroup && s.groupIntents.length > 0;
+  const groupsSaid = s.groupIntents.length;
+  groupByRankedEntity(s, rankedWithin);
+  groupByCountedEntity(s);
+  const partitionCount = rankedWithin ? groupsSaid : s.groupIntents.length;
+  const grouping =
+    s.groupIntents.length > 0 ||
+    intent.count !== null ||
+    s.measureIntents.length > 0 ||
+    s.sortIntent ||
+    intent.having.length > 0 ||
+    intent.elapsed !== null;
+  for (const m of s.measureIntents) resolveMeasure(s, m);
+  resolveElapsed(s);
+  resolveCount(s);
+  resolveGroups(s);
+  resolveLeftovers(s, grouping);
+  // A follow-up that only regroups (`break that down by source`) keeps the previous measure.
+  const keepsMeasure = previous !== null && previous.aggregates.length > 0;
+  if (s.groups.length > 0 && s.aggregates.length === 0 && !keepsMeasure)
+    s.aggregates.push({ fn: 'count', alias: uniqueAlias(s, 'count') });
+  resolveFilters(s);
+  addRelatedLeaves(s);
+  addRowNounLeaves(s);
+  addEventLeaf(s);
+  addCurrentLeaf(s);
+  const having = intent.having.map((h) => havingCondition(s, h));
+  const timeGroups = s.groupIntents.filter((g): g is TimeGroup => g.kind === 'time');
+  const timeRef = resolveTimeColumn(s, timeGroups);
+  let timeLeaf: Leaf | null = null;
+  if (intent.time && timeRef)
+    timeLeaf = { op: 'time_range', column: ref(timeRef.table, timeRef.column), range: intent.time.range };
+  addTimeBuckets(s, timeGroups, timeRef);
+  resolveOrder(s, timeRef);
+  const limitPerGroup = limitWithinGroups(s, partitionCount);
+  const { aggregates, groups, leaves, orderMeasure, listOrder, columns } = s;
+  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, having, limitPerGroup };
+}
 
-  // Measures (aggregate words, or measure-like columns mentioned).
-  const measureIntents = [...intent.measures];
-  const groupIntents: GroupIntent[] = [...intent.groups];
-  const sortIntent = intent.order?.by === 'measure' || intent.superlative !== null;
-  // `top 5 countries by revenue`, `customers by revenue`: a measure after `by` sorts rather than groups.
+function uniqueAlias(s: PieceState, wanted: string): string {
+  let out = wanted;
+  for (let i = 2; s.aliases.has(out); i++) out = `${wanted}_${i}`;
+  s.aliases.add(out);
+  return out;
+}
+
+// ---------- which columns are measures, groups or listed ----------
+
+// `top 5 countries by revenue`, `customers by revenue`: a measure after `by` sorts rather than groups.
+function rankByMeasuresSaidAfterBy(s: PieceState): void {
+  const { r, intent, groupIntents } = s;
   for (let i = groupIntents.length - 1; i >= 0; i--) {
     const g = groupIntents[i] as GroupIntent;
     if (g.kind !== 'column') continue;
@@ -616,17 +714,21 @@ function resolvePieces(
       c &&
       isMeasure(c.table, c.column) &&
       (c.viaSynonym ||
-        sortIntent ||
+        s.sortIntent ||
         /amount|revenue|price|total|sales|bytes|duration|salary|cost|quantity|rating|value/.test(
           c.column.name,
         ))
     ) {
       groupIntents.splice(i, 1);
-      measureIntents.push({ fn: null, cands: g.cands, table: null, word: g.text });
-      orderMeasure = { direction: intent.order?.direction ?? 'desc', limit: intent.order?.limit ?? null };
+      s.measureIntents.push({ fn: null, cands: g.cands, table: null, word: g.text });
+      s.orderMeasure = { direction: intent.order?.direction ?? 'desc', limit: intent.order?.limit ?? null };
     }
   }
-  const leftovers: ColumnCandidate[][] = [];
+}
+
+/** Columns said on their own: the date a period applies to, the measure beside groups, or leftovers. */
+function classifyListedColumns(s: PieceState): void {
+  const { r, intent } = s;
   intent.listColumns.forEach((cands, li) => {
     const c = pickColumn(r, cands);
     if (!c) return;
@@ -643,246 +745,248 @@ function resolvePieces(
     const word = intent.listTexts[li] ?? c.column.name;
     if (
       isMeasure(c.table, c.column) &&
-      measureIntents.length === 0 &&
-      (c.viaSynonym || (intent.count === null && (groupIntents.length > 0 || sortIntent)))
+      s.measureIntents.length === 0 &&
+      (c.viaSynonym || (intent.count === null && (s.groupIntents.length > 0 || s.sortIntent)))
     ) {
-      measureIntents.push({ fn: REVENUE_WORDS.test(word) ? 'sum' : null, cands, table: null, word });
-    } else leftovers.push(cands);
+      s.measureIntents.push({ fn: REVENUE_WORDS.test(word) ? 'sum' : null, cands, table: null, word });
+    } else s.leftovers.push(cands);
   });
-  // `the 3 items with the highest price`: rows of the table sorted by its own column, nothing to aggregate.
+}
+
+// `the 3 items with the highest price`: rows of the table sorted by its own column, nothing to aggregate.
+function listRowsByTheirOwnColumn(s: PieceState): void {
+  const { r, intent } = s;
   if (
-    orderMeasure &&
-    intent.order &&
-    groupIntents.length === 0 &&
-    intent.count === null &&
-    intent.measures.length === 0 &&
-    measureIntents.length === 1 &&
-    intent.tables.length > 0
-  ) {
-    const c = pickColumn(r, (measureIntents[0] as MeasureIntentLike).cands, (x) =>
-      isNumericType(x.column.type),
-    );
-    if (c && c.table === r.base && leftovers.length === 0) {
-      const label = labelColumn(r.base);
-      if (label) columns.push(ref(r.base, label));
-      columns.push(ref(r.base, c.column));
-      listOrder = {
-        column: ref(r.base, c.column),
-        direction: intent.order.direction,
-        limit: intent.order.limit,
-      };
-      measureIntents.length = 0;
-      orderMeasure = null;
-    }
-  }
-  // `top 3 clients by count of purchases`: a table named next to a ranking groups by its label.
-  // `top 3 drivers by trips at each depot`: within each group said, the entity ranked is grouped too.
-  const rankedWithin = intent.perGroup && groupIntents.length > 0;
-  let partitionCount = groupIntents.length;
-  if (
-    (intent.order?.by === 'measure' || intent.superlative) &&
-    (groupIntents.length === 0 || rankedWithin) &&
-    leftovers.length === 0 &&
-    (intent.count !== null || measureIntents.length > 0)
-  ) {
-    // The entity ranked is a table named that is not what is counted or measured; it may be the base
-    // itself when the measure lives in another table (`the people with the most leave days`).
-    const measuredElsewhere =
-      measureIntents.some((m) => m.cands.some((c) => c.table !== r.base)) ||
-      (intent.event?.some((c) => c.table !== r.base) ?? false);
-    const grouped = (t: SchemaTable): boolean =>
-      groupIntents.some((g) => g.kind === 'table' && g.table === t);
-    const other = intent.tables.find(
-      (t) =>
-        (t !== r.base || measuredElsewhere) &&
-        t !== intent.count?.table &&
-        !measureIntents.some((m) => m.table === t) &&
-        !grouped(t),
-    );
-    if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
-  }
-  // `services with more than 20 errors`: the entity named is grouped, and its rows counted.
-  if (intent.having.length > 0 && groupIntents.length === 0 && leftovers.length === 0) {
-    const subject =
-      intent.tables.find((t) => !intent.having.some((h) => h.table === t) && t !== r.base) ??
-      intent.tables.find((t) => !intent.having.some((h) => h.table === t));
-    if (subject) groupIntents.push({ kind: 'table', table: subject, text: tableWords(subject).join(' ') });
-  }
-  if (!rankedWithin) partitionCount = groupIntents.length;
-  const grouping =
-    groupIntents.length > 0 ||
+    !s.orderMeasure ||
+    !intent.order ||
+    s.groupIntents.length !== 0 ||
     intent.count !== null ||
-    measureIntents.length > 0 ||
-    sortIntent ||
-    intent.having.length > 0 ||
-    intent.elapsed !== null;
-  for (const m of measureIntents) {
-    const measured = measureColumn(r, m.cands, m.table, m.word);
-    const table = measured.table;
-    let column = measured.column;
-    // `total amount paid by paypal`: a sum or average never means a date (`paid` -> paid_at); the
-    // table's own measure does (max / min of a date stay: `latest signup date`).
-    if (isTimeType(column.type) && m.fn !== 'max' && m.fn !== 'min') {
-      const own = defaultMeasure(table);
-      if (own) column = own;
-    }
-    use(r, table);
-    let fn: AggregateFunction = m.fn ?? defaultFn(column);
-    if (fn === 'percentile' && !isNumericType(column.type))
-      throw unanswerable(r.schema, `A percentile needs a number; ${column.name} is ${column.type}.`);
-    const superlativeWord = /highest|largest|biggest|lowest|smallest|cheapest|longest|shortest/.test(m.word);
-    if (superlativeWord && (groupIntents.length > 0 || leftovers.length > 0 || intent.superlative)) {
-      fn = defaultFn(column);
-      orderMeasure ??= {
-        direction: /lowest|smallest|cheapest|shortest/.test(m.word) ? 'asc' : 'desc',
-        limit: intent.order?.limit ?? (intent.superlative ? 1 : null),
-      };
-    }
-    if ((fn === 'sum' || fn === 'avg' || fn === 'median') && !isNumericType(column.type)) fn = 'max';
-    const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
-    // `latency in ms`: the stored unit converted to the one asked for, or a refusal when the column does not say its unit.
-    const shownIn = intent.displayUnit;
-    let value: Pick<QuerySpec['aggregates'][number], 'column' | 'expression'> = {
-      column: ref(table, column),
+    intent.measures.length !== 0 ||
+    s.measureIntents.length !== 1 ||
+    intent.tables.length === 0
+  )
+    return;
+  const c = pickColumn(r, (s.measureIntents[0] as MeasureIntent).cands, (x) => isNumericType(x.column.type));
+  if (!c || c.table !== r.base || s.leftovers.length !== 0) return;
+  const label = labelColumn(r.base);
+  if (label) s.columns.push(ref(r.base, label));
+  s.columns.push(ref(r.base, c.column));
+  s.listOrder = {
+    column: ref(r.base, c.column),
+    direction: intent.order.direction,
+    limit: intent.order.limit,
+  };
+  s.measureIntents.length = 0;
+  s.orderMeasure = null;
+}
+
+// `top 3 clients by count of purchases`: a table named next to a ranking groups by its label.
+// `top 3 drivers by trips at each depot`: within each group said, the entity ranked is grouped too.
+function groupByRankedEntity(s: PieceState, rankedWithin: boolean): void {
+  const { r, intent, groupIntents, measureIntents } = s;
+  if (
+    !(intent.order?.by === 'measure' || intent.superlative) ||
+    !(groupIntents.length === 0 || rankedWithin) ||
+    s.leftovers.length !== 0 ||
+    !(intent.count !== null || measureIntents.length > 0)
+  )
+    return;
+  // The entity ranked is a table named that is not what is counted or measured; it may be the base
+  // itself when the measure lives in another table (`the people with the most leave days`).
+  const measuredElsewhere =
+    measureIntents.some((m) => m.cands.some((c) => c.table !== r.base)) ||
+    (intent.event?.some((c) => c.table !== r.base) ?? false);
+  const grouped = (t: SchemaTable): boolean => groupIntents.some((g) => g.kind === 'table' && g.table === t);
+  const other = intent.tables.find(
+    (t) =>
+      (t !== r.base || measuredElsewhere) &&
+      t !== intent.count?.table &&
+      !measureIntents.some((m) => m.table === t) &&
+      !grouped(t),
+  );
+  if (other) groupIntents.push({ kind: 'table', table: other, text: tableWords(other).join(' ') });
+}
+
+// `services with more than 20 errors`: the entity named is grouped, and its rows counted.
+function groupByCountedEntity(s: PieceState): void {
+  const { r, intent } = s;
+  if (intent.having.length === 0 || s.groupIntents.length !== 0 || s.leftovers.length !== 0) return;
+  const subject =
+    intent.tables.find((t) => !intent.having.some((h) => h.table === t) && t !== r.base) ??
+    intent.tables.find((t) => !intent.having.some((h) => h.table === t));
+  if (subject) s.groupIntents.push({ kind: 'table', table: subject, text: tableWords(subject).join(' ') });
+}
+
+// ---------- aggregates ----------
+
+function resolveMeasure(s: PieceState, m: MeasureIntent): void {
+  const { r } = s;
+  const measured = measureColumn(r, m.cands, m.table, m.word);
+  const table = measured.table;
+  let column = measured.column;
+  // `total amount paid by paypal`: a sum or average never means a date (`paid` -> paid_at); the
+  // table's own measure does (max / min of a date stay: `latest signup date`).
+  if (isTimeType(column.type) && m.fn !== 'max' && m.fn !== 'min') {
+    const own = defaultMeasure(table);
+    if (own) column = own;
+  }
+  use(r, table);
+  const fn = measureFunction(s, m, column);
+  const name = fn === 'percentile' ? `p${m.percentile ?? 50}` : fn;
+  // `revenue by category` over order lines: a total of a price per unit is the price times the
+  // quantity of each line (summing unit prices counts a line of ten like a line of one).
+  const quantity =
+    fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word)
+      ? quantityOf(table)
+      : null;
+  if (!quantity && fn === 'sum' && isRateSumNotAsked(column, s.request.question)) {
+    throw unanswerable(
+      r.schema,
+      `${column.name} is a rate or a price per unit: adding it up gives no amount. Ask for its average, or for a total of an amount.`,
+    );
+  }
+  if (quantity) {
+    const value = {
+      expression: { op: 'multiply' as const, left: ref(table, quantity), right: ref(table, column) },
     };
-    // `revenue by category` over order lines: a total of a price per unit is the price times the
-    // quantity of each line (summing unit prices counts a line of ten like a line of one).
-    const quantity =
-      fn === 'sum' && /(^|[._])(unit_?)?price$/.test(column.name.toLowerCase()) && !/price/.test(m.word)
-        ? quantityOf(table)
-        : null;
-    // A total of a rate or a price per unit (`monthly_price_per_seat`) with nothing to multiply it by is no amount.
-    const pricePerUnit =
-      /per_/.test(column.name.toLowerCase()) ||
-      column.name
-        .toLowerCase()
-        .split(/[^a-z0-9]+/)
-        .some((w) => /^(price|prices|rate|rates)$/.test(w));
-    if (
-      !quantity &&
-      fn === 'sum' &&
-      pricePerUnit &&
-      !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(
-        request.question,
-      )
-    ) {
-      throw unanswerable(
-        r.schema,
-        `${column.name} is a rate or a price per unit: adding it up gives no amount. Ask for its average, or for a total of an amount.`,
-      );
-    }
-    if (quantity) {
-      value = { expression: { op: 'multiply', left: ref(table, quantity), right: ref(table, column) } };
-      aggregates.push({
-        fn,
-        ...value,
-        alias: uniq(alias(`${name}_${/revenue|sale|turnover|income/.test(m.word) ? 'revenue' : 'total'}`)),
-      });
-      continue;
-    }
-    if (shownIn && fn !== 'count' && fn !== 'count_distinct') {
-      const stored = durationUnitOf(column);
-      if (!stored)
-        throw unanswerable(
-          r.schema,
-          `I do not know which unit ${column.name} is stored in, so I cannot give it in ${shownIn}s.`,
-        );
-      const factor = SECONDS_PER[stored] / SECONDS_PER[shownIn];
-      if (factor !== 1) value = { expression: { op: 'scale', column: ref(table, column), factor } };
-    }
-    const unitSuffix = shownIn && value.expression ? `_${shownIn}s` : '';
-    aggregates.push({
+    s.aggregates.push({
       fn,
       ...value,
-      alias: uniq(alias(`${name}_${column.name.split('.').pop() ?? column.name}${unitSuffix}`)),
-      ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}),
+      alias: uniqueAlias(
+        s,
+        alias(`${name}_${/revenue|sale|turnover|income/.test(m.word) ? 'revenue' : 'total'}`),
+      ),
     });
+    return;
   }
-  // Time between two dates of the same row (`resolution time`): from its start to the event named.
-  if (intent.elapsed) {
-    const e = intent.elapsed;
-    const found = elapsedColumns([r.base, ...r.mentioned], e.stem);
-    if (!found)
-      throw unanswerable(
-        r.schema,
-        `I could not find the dates to measure '${e.stem}…' time between in ${r.base.name}.`,
-      );
-    use(r, found.table);
-    const fn: AggregateFunction = e.fn ?? 'avg';
-    const name = fn === 'percentile' ? `p${e.percentile ?? 50}` : fn;
-    aggregates.push({
-      fn,
-      expression: {
-        op: 'elapsed',
-        from: ref(found.table, found.start),
-        to: ref(found.table, found.end),
-        unit: e.unit,
-      },
-      alias: uniq(alias(`${name}_${e.unit}s_to_${found.end.name}`)),
-      ...(fn === 'percentile' ? { percentile: e.percentile ?? 50 } : {}),
-    });
-  }
-  if (intent.count) {
-    if (intent.count.cands) {
-      const c = pickColumn(
-        r,
-        intent.count.cands.map((x) =>
-          /(^|_|\.)id$/.test(x.column.name) ? { ...x, score: x.score + 0.1 } : x,
-        ),
-      );
-      if (!c)
-        throw new PlanningError(
-          'unanswerable',
-          `I could not reach ${describeCands(intent.count.cands)} from ${r.base.name}.`,
-        );
-      use(r, c.table);
-      const col = asLabel(c.table, c.column);
-      aggregates.unshift({
-        fn: 'count_distinct',
-        column: ref(c.table, col),
-        alias: uniq(alias(`distinct_${shortName(col.name)}`)),
-      });
-    } else {
-      if (intent.count.table && intent.count.table !== r.base) use(r, intent.count.table);
-      aggregates.unshift({ fn: 'count', alias: uniq('count') });
-    }
-  }
+  const value = valueInUnitAsked(s, table, column, fn);
+  const unitSuffix = s.intent.displayUnit && value.expression ? `_${s.intent.displayUnit}s` : '';
+  s.aggregates.push({
+    fn,
+    ...value,
+    alias: uniqueAlias(s, alias(`${name}_${column.name.split('.').pop() ?? column.name}${unitSuffix}`)),
+    ...(fn === 'percentile' ? { percentile: m.percentile ?? 50 } : {}),
+  });
+}
 
-  // Groups.
-  for (const g of groupIntents) {
+/** The aggregate a measure takes; a superlative word (`highest price per category`) ranks by it instead. */
+function measureFunction(s: PieceState, m: MeasureIntent, column: SchemaColumn): AggregateFunction {
+  const { intent } = s;
+  let fn: AggregateFunction = m.fn ?? defaultFn(column);
+  if (fn === 'percentile' && !isNumericType(column.type))
+    throw unanswerable(s.r.schema, `A percentile needs a number; ${column.name} is ${column.type}.`);
+  const superlativeWord = /highest|largest|biggest|lowest|smallest|cheapest|longest|shortest/.test(m.word);
+  if (superlativeWord && (s.groupIntents.length > 0 || s.leftovers.length > 0 || intent.superlative)) {
+    fn = defaultFn(column);
+    s.orderMeasure ??= {
+      direction: /lowest|smallest|cheapest|shortest/.test(m.word) ? 'asc' : 'desc',
+      limit: intent.order?.limit ?? (intent.superlative ? 1 : null),
+    };
+  }
+  if ((fn === 'sum' || fn === 'avg' || fn === 'median') && !isNumericType(column.type)) fn = 'max';
+  return fn;
+}
+
+/** A rate or a price per unit (`monthly_price_per_seat`) totalled when the question does not name it. */
+function isRateSumNotAsked(column: SchemaColumn, question: string): boolean {
+  // With nothing to multiply it by, a total of a rate is no amount.
+  const pricePerUnit =
+    /per_/.test(column.name.toLowerCase()) ||
+    column.name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .some((w) => /^(price|prices|rate|rates)$/.test(w));
+  return (
+    pricePerUnit &&
+    !new RegExp(`\\b${(column.name.split('.').pop() ?? column.name).replace(/_/g, '[ _]')}\\b`, 'i').test(
+      question,
+    )
+  );
+}
+
+// `latency in ms`: the stored unit converted to the one asked for, or a refusal when the column does not say its unit.
+function valueInUnitAsked(
+  s: PieceState,
+  table: SchemaTable,
+  column: SchemaColumn,
+  fn: AggregateFunction,
+): Pick<QuerySpec['aggregates'][number], 'column' | 'expression'> {
+  const shownIn = s.intent.displayUnit;
+  if (!shownIn || fn === 'count' || fn === 'count_distinct') return { column: ref(table, column) };
+  const stored = durationUnitOf(column);
+  if (!stored)
+    throw unanswerable(
+      s.r.schema,
+      `I do not know which unit ${column.name} is stored in, so I cannot give it in ${shownIn}s.`,
+    );
+  const factor = SECONDS_PER[stored] / SECONDS_PER[shownIn];
+  if (factor !== 1) return { expression: { op: 'scale', column: ref(table, column), factor } };
+  return { column: ref(table, column) };
+}
+
+// Time between two dates of the same row (`resolution time`): from its start to the event named.
+function resolveElapsed(s: PieceState): void {
+  const { r } = s;
+  const e = s.intent.elapsed;
+  if (!e) return;
+  const found = elapsedColumns([r.base, ...r.mentioned], e.stem);
+  if (!found)
+    throw unanswerable(
+      r.schema,
+      `I could not find the dates to measure '${e.stem}…' time between in ${r.base.name}.`,
+    );
+  use(r, found.table);
+  const fn: AggregateFunction = e.fn ?? 'avg';
+  const name = fn === 'percentile' ? `p${e.percentile ?? 50}` : fn;
+  s.aggregates.push({
+    fn,
+    expression: {
+      op: 'elapsed',
+      from: ref(found.table, found.start),
+      to: ref(found.table, found.end),
+      unit: e.unit,
+    },
+    alias: uniqueAlias(s, alias(`${name}_${e.unit}s_to_${found.end.name}`)),
+    ...(fn === 'percentile' ? { percentile: e.percentile ?? 50 } : {}),
+  });
+}
+
+function resolveCount(s: PieceState): void {
+  const { r } = s;
+  const count = s.intent.count;
+  if (!count) return;
+  if (count.cands) {
+    const c = pickColumn(
+      r,
+      count.cands.map((x) => (/(^|_|\.)id$/.test(x.column.name) ? { ...x, score: x.score + 0.1 } : x)),
+    );
+    if (!c)
+      throw new PlanningError(
+        'unanswerable',
+        `I could not reach ${describeCands(count.cands)} from ${r.base.name}.`,
+      );
+    use(r, c.table);
+    const col = asLabel(c.table, c.column);
+    s.aggregates.unshift({
+      fn: 'count_distinct',
+      column: ref(c.table, col),
+      alias: uniqueAlias(s, alias(`distinct_${shortName(col.name)}`)),
+    });
+  } else {
+    if (count.table && count.table !== r.base) use(r, count.table);
+    s.aggregates.unshift({ fn: 'count', alias: uniqueAlias(s, 'count') });
+  }
+}
+
+// ---------- groups ----------
+
+function resolveGroups(s: PieceState): void {
+  const { r } = s;
+  for (const g of s.groupIntents) {
     if (g.kind === 'time') continue;
     if (g.kind === 'table') {
-      const label = labelColumn(g.table);
-      if (g.table === r.base || r.distance.has(g.table)) {
-        const key =
-          g.table.primary_key.length === 1
-            ? g.table.columns.find((c) => c.name === g.table.primary_key[0])
-            : undefined;
-        const col = label ?? key;
-        if (!col)
-          throw new PlanningError(
-            'unanswerable',
-            `I do not know which column names a ${tableWords(g.table).join(' ')}.`,
-          );
-        use(r, g.table);
-        // An entity is grouped by its key, shown by its label: two customers who share a name are two customers.
-        groups.push({ column: ref(g.table, col), alias: uniq(alias(col.name)) });
-        if (key && col !== key) {
-          const keyAlias = uniq(alias(key.name));
-          groups.push({ column: ref(g.table, key), alias: keyAlias });
-          identityOf.set(keyAlias, groups[groups.length - 2]!.alias);
-        }
-      } else {
-        // `per customer` without joins: the base table's key pointing at it.
-        const fk = r.base.foreign_keys.find((f) => f.references.table === g.table.name);
-        if (!fk || !fk.columns[0])
-          throw new PlanningError(
-            'unanswerable',
-            `${r.base.name} has no key to ${g.table.name}, so I cannot group by ${g.text}.`,
-          );
-        const col = r.base.columns.find((c) => c.name === fk.columns[0]) as SchemaColumn;
-        groups.push({ column: ref(r.base, col), alias: uniq(alias(col.name)) });
-      }
+      if (g.table === r.base || r.distance.has(g.table)) groupByEntity(s, g.table);
+      else groupByKeyToTable(s, g.table, g.text);
       continue;
     }
     const c = pickColumn(r, g.cands);
@@ -893,190 +997,96 @@ function resolvePieces(
       );
     use(r, c.table);
     const col = asLabel(c.table, c.column);
-    groups.push({ column: ref(c.table, col), alias: uniq(alias(shortName(col.name))) });
+    s.groups.push({ column: ref(c.table, col), alias: uniqueAlias(s, alias(shortName(col.name))) });
   }
-  if (grouping) {
-    for (const cands of leftovers) {
-      const c = pickColumn(r, cands);
-      if (!c || isTimeType(c.column.type)) continue;
-      if (
-        aggregates.some((a) => a.column?.column === c.column.name) ||
-        groups.some((g) => g.column.column === c.column.name)
-      )
-        continue;
-      use(r, c.table);
-      const col = asLabel(c.table, c.column);
-      groups.push({ column: ref(c.table, col), alias: uniq(alias(shortName(col.name))) });
-    }
-  } else {
-    for (const cands of leftovers) {
-      const c = pickColumn(r, cands);
+}
+
+// An entity is grouped by its key, shown by its label: two customers who share a name are two customers.
+function groupByEntity(s: PieceState, table: SchemaTable): void {
+  const label = labelColumn(table);
+  const key =
+    table.primary_key.length === 1 ? table.columns.find((c) => c.name === table.primary_key[0]) : undefined;
+  const col = label ?? key;
+  if (!col)
+    throw new PlanningError(
+      'unanswerable',
+      `I do not know which column names a ${tableWords(table).join(' ')}.`,
+    );
+  use(s.r, table);
+  s.groups.push({ column: ref(table, col), alias: uniqueAlias(s, alias(col.name)) });
+  if (key && col !== key) {
+    const keyAlias = uniqueAlias(s, alias(key.name));
+    s.groups.push({ column: ref(table, key), alias: keyAlias });
+    s.identityOf.set(keyAlias, s.groups[s.groups.length - 2]!.alias);
+  }
+}
+
+// `per customer` without joins: the base table's key pointing at it.
+function groupByKeyToTable(s: PieceState, table: SchemaTable, text: string): void {
+  const { base } = s.r;
+  const fk = base.foreign_keys.find((f) => f.references.table === table.name);
+  if (!fk || !fk.columns[0])
+    throw new PlanningError(
+      'unanswerable',
+      `${base.name} has no key to ${table.name}, so I cannot group by ${text}.`,
+    );
+  const col = base.columns.find((c) => c.name === fk.columns[0]) as SchemaColumn;
+  s.groups.push({ column: ref(base, col), alias: uniqueAlias(s, alias(col.name)) });
+}
+
+/** Columns said beside an aggregate are grouped by (dates aside); without one, they are the columns listed. */
+function resolveLeftovers(s: PieceState, grouping: boolean): void {
+  const { r } = s;
+  for (const cands of s.leftovers) {
+    const c = pickColumn(r, cands);
+    if (!grouping) {
       if (!c) continue;
       use(r, c.table);
-      columns.push(ref(c.table, c.column));
+      s.columns.push(ref(c.table, c.column));
+      continue;
     }
+    if (!c || isTimeType(c.column.type)) continue;
+    if (
+      s.aggregates.some((a) => a.column?.column === c.column.name) ||
+      s.groups.some((g) => g.column.column === c.column.name)
+    )
+      continue;
+    use(r, c.table);
+    const col = asLabel(c.table, c.column);
+    s.groups.push({ column: ref(c.table, col), alias: uniqueAlias(s, alias(shortName(col.name))) });
   }
+}
 
-  // A follow-up that only regroups (`break that down by source`) keeps the previous measure.
-  const keepsMeasure = hasPreviousTime !== null && hasPreviousTime.aggregates.length > 0;
-  if (groups.length > 0 && aggregates.length === 0 && !keepsMeasure)
-    aggregates.push({ fn: 'count', alias: uniq('count') });
+// ---------- filters ----------
 
-  // Filters. A share's part (`what share of members are admins`) is said after its verb: those filters
-  // select the part of the whole, the others the whole.
-  // With groups and no part named (`share of orders by channel`), each group is a share of the total.
+// A share's part (`what share of members are admins`) is said after its verb: those filters
+// select the part of the whole, the others the whole.
+// With groups and no part named (`share of orders by channel`), each group is a share of the total.
+function resolveFilters(s: PieceState): void {
+  const { intent, aggregates } = s;
   let partFilters: FilterIntent[] = [];
   if (intent.share) {
     const at = intent.sharePartAt;
     partFilters =
       at !== null
         ? intent.filters.filter((f) => (f.at ?? -1) >= at)
-        : groups.length === 0
+        : s.groups.length === 0
           ? intent.filters.slice(-1)
           : [];
-    if (partFilters.length === 0 && groups.length === 0)
-      throw unanswerable(r.schema, 'I could not tell which part of the whole the percentage is about.');
+    if (partFilters.length === 0 && s.groups.length === 0)
+      throw unanswerable(s.r.schema, 'I could not tell which part of the whole the percentage is about.');
   }
   const neverSaid = intent.negations.some((w) => /^(never|without|no|none|nobody)$|'t$/.test(w));
-  const leavesOf = (filters: FilterIntent[]): Leaf[] => {
-    const resolved: Leaf[] = [];
-    const valueGroups = new Map<
-      string,
-      { table: SchemaTable; column: SchemaColumn; values: (string | number | boolean)[]; negated: boolean }
-    >();
-    for (const f of filters) {
-      if (f.kind === 'value') {
-        // `active drivers` where drivers have an `is_active` flag and vehicles a status `active`: the
-        // flag of the rows asked about, not a value of another table.
-        const flag =
-          f.text.includes(' ') || f.cands.some((v) => v.table === r.base)
-            ? undefined
-            : r.base.columns.find(
-                (c) =>
-                  c.queryable && /^bool/i.test(c.type) && identifierWords(c.name).includes(lemma(f.text)),
-              );
-        if (flag) {
-          resolved.push({ op: 'eq', column: ref(r.base, flag), value: !f.negated });
-          continue;
-        }
-        const c = pickValue(r, f.cands);
-        if (!c)
-          throw new PlanningError(
-            'unanswerable',
-            `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`,
-          );
-        const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
-        const entry = valueGroups.get(key) ?? {
-          table: c.table,
-          column: c.column,
-          values: [],
-          negated: f.negated,
-        };
-        if (!entry.values.includes(c.value)) entry.values.push(c.value);
-        valueGroups.set(key, entry);
-      } else if (f.kind === 'cmp') {
-        let target: { table: SchemaTable; column: SchemaColumn } | null = null;
-        if (f.cands) target = pickColumn(r, f.cands, (c) => isNumericType(c.column.type));
-        if (!target) {
-          // `orders refunded for more than $100`: the amount of the thing a value names (refund.amount).
-          const t0 = f.table ?? r.base;
-          const named = intent.filters
-            .filter((x): x is Extract<FilterIntent, { kind: 'value' }> => x.kind === 'value')
-            .map((x) => stem(lemma(x.text.split(' ').pop() ?? x.text)));
-          const own = t0.columns.filter(
-            (c) =>
-              c.queryable &&
-              isMeasure(t0, c) &&
-              c.name
-                .toLowerCase()
-                .split(/[._]/)
-                .slice(0, -1)
-                .some((w) => named.includes(stem(w))),
-          );
-          if (own.length === 1) target = { table: t0, column: own[0]! };
-        }
-        if (!target) {
-          const agg = aggregates.find((a) => a.column);
-          const t = f.table ?? r.base;
-          const dm = defaultMeasure(t);
-          if (dm) target = { table: t, column: dm };
-          else if (agg?.column) {
-            const at = r.schema.tables.find((x) => x.name === agg.column?.table);
-            const ac = at?.columns.find((x) => x.name === agg.column?.column);
-            if (at && ac) target = { table: at, column: ac };
-          }
-        }
-        if (!target) throw unanswerable(r.schema, `I could not tell which number '${f.text}' applies to.`);
-        use(r, target.table);
-        let value = f.value;
-        if (f.unit) {
-          // `over 1 second` on a column stored in nanoseconds: 1e9.
-          const stored = durationUnitOf(target.column);
-          if (!stored)
-            throw unanswerable(
-              r.schema,
-              `I do not know which unit ${target.column.name} is stored in, so I cannot compare it with '${f.text}'.`,
-            );
-          value = Number((f.value * (SECONDS_PER[f.unit] / SECONDS_PER[stored])).toPrecision(12));
-        }
-        resolved.push({ op: f.op, column: ref(target.table, target.column), value });
-      } else {
-        const c = pickColumn(r, f.cands);
-        if (!c) continue;
-        use(r, c.table);
-        resolved.push({ op: f.negated ? 'is_not_null' : 'is_null', column: ref(c.table, c.column) });
-      }
-    }
-    for (const v of valueGroups.values()) {
-      const column = ref(v.table, v.column);
-      // `staff who never called in sick`: no leave request of that type at all, not one of another type.
-      const childOfBase =
-        v.table !== r.base && v.table.foreign_keys.some((fk) => fk.references.table === r.base.name);
-      if (v.negated && childOfBase && neverSaid) {
-        const on = linkBetween(r.base, v.table)!;
-        const filter: Condition =
-          v.values.length === 1
-            ? { op: 'eq', column, value: v.values[0]! }
-            : { op: 'in', column, values: v.values };
-        resolved.push({ op: 'not_exists', table: v.table.name, on, filter });
-        continue;
-      }
-      // `which branches have never had a cancelled build`: the absence is per branch, over all its
-      // rows; dropping the cancelled rows would still list every branch that had any other build.
-      if (
-        v.negated &&
-        neverSaid &&
-        v.table === r.base &&
-        intent.listColumns.length > 0 &&
-        /^\s*(which|what|list|show)\b/i.test(request.question)
-      ) {
-        if (r.absent)
-          throw unanswerable(
-            r.schema,
-            `I can say only one thing the ${lemma(intent.listTexts[0] ?? 'value')} never had.`,
-          );
-        r.absent =
-          v.values.length === 1
-            ? { op: 'eq', column, value: v.values[0]! }
-            : { op: 'in', column, values: v.values };
-        continue;
-      }
-      use(r, v.table);
-      v.values = withWorseSeverities(v.column, v.values);
-      if (v.values.length === 1)
-        resolved.push({
-          op: v.negated ? 'neq' : 'eq',
-          column,
-          value: v.values[0] as string | number | boolean,
-        });
-      else resolved.push({ op: v.negated ? 'not_in' : 'in', column, values: v.values });
-    }
-    return resolved;
-  };
-  leaves.push(...leavesOf(intent.filters.filter((f) => !partFilters.includes(f))));
+  s.leaves.push(
+    ...filterLeaves(
+      s,
+      intent.filters.filter((f) => !partFilters.includes(f)),
+      neverSaid,
+    ),
+  );
   if (partFilters.length > 0) {
-    const part = andOf(leavesOf(partFilters));
-    if (aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniq('share') });
+    const part = andOf(filterLeaves(s, partFilters, neverSaid));
+    if (aggregates.length === 0) aggregates.push({ fn: 'count', alias: uniqueAlias(s, 'share') });
     aggregates[0] = {
       ...aggregates[0]!,
       ...(part ? { where: part } : {}),
@@ -1089,9 +1099,158 @@ function resolvePieces(
   } else if (intent.share && aggregates.length > 0) {
     aggregates[0] = { ...aggregates[0]!, share: true };
   }
+}
 
-  // Related rows: `customers who never ordered`, `plans with no subscriptions`.
-  for (const rel of intent.related) {
+function filterLeaves(s: PieceState, filters: FilterIntent[], neverSaid: boolean): Leaf[] {
+  const { r } = s;
+  const resolved: Leaf[] = [];
+  const valueGroups = new Map<string, ValueGroup>();
+  for (const f of filters) {
+    if (f.kind === 'value') {
+      const flag = flagOfRowsAsked(r, f);
+      if (flag) resolved.push({ op: 'eq', column: ref(r.base, flag), value: !f.negated });
+      else addToValueGroup(r, valueGroups, f);
+    } else if (f.kind === 'cmp') resolved.push(comparisonLeaf(s, f));
+    else {
+      const c = pickColumn(r, f.cands);
+      if (!c) continue;
+      use(r, c.table);
+      resolved.push({ op: f.negated ? 'is_not_null' : 'is_null', column: ref(c.table, c.column) });
+    }
+  }
+  for (const v of valueGroups.values()) {
+    const leaf = valueGroupLeaf(s, v, neverSaid);
+    if (leaf) resolved.push(leaf);
+  }
+  return resolved;
+}
+
+// `active drivers` where drivers have an `is_active` flag and vehicles a status `active`: the
+// flag of the rows asked about, not a value of another table.
+function flagOfRowsAsked(r: Resolver, f: ValueFilter): SchemaColumn | undefined {
+  if (f.text.includes(' ') || f.cands.some((v) => v.table === r.base)) return undefined;
+  return r.base.columns.find(
+    (c) => c.queryable && /^bool/i.test(c.type) && identifierWords(c.name).includes(lemma(f.text)),
+  );
+}
+
+function addToValueGroup(r: Resolver, valueGroups: Map<string, ValueGroup>, f: ValueFilter): void {
+  const c = pickValue(r, f.cands);
+  if (!c)
+    throw new PlanningError(
+      'unanswerable',
+      `'${f.text}' is a value of ${[...new Set(f.cands.map((v) => `${v.table.name}.${v.column.name}`))].join(', ')}, which is not reachable from ${r.base.name}${r.joins ? '' : ' (joins are not available for this source)'}.`,
+    );
+  const key = `${c.table.name}\u0000${c.column.name}\u0000${f.negated}`;
+  const entry = valueGroups.get(key) ?? { table: c.table, column: c.column, values: [], negated: f.negated };
+  if (!entry.values.includes(c.value)) entry.values.push(c.value);
+  valueGroups.set(key, entry);
+}
+
+function comparisonLeaf(s: PieceState, f: ComparisonFilter): Leaf {
+  const { r } = s;
+  const target = comparedColumn(s, f);
+  if (!target) throw unanswerable(r.schema, `I could not tell which number '${f.text}' applies to.`);
+  use(r, target.table);
+  // `over 1 second` on a column stored in nanoseconds: 1e9.
+  const value = f.unit ? inStoredUnit(r, target.column, f.value, f.unit, f.text) : f.value;
+  return { op: f.op, column: ref(target.table, target.column), value };
+}
+
+/** A duration said in one unit, in the unit the column stores; a refusal when the column does not say it. */
+function inStoredUnit(
+  r: Resolver,
+  column: SchemaColumn,
+  value: number,
+  unit: DurationUnit,
+  said: string,
+): number {
+  const stored = durationUnitOf(column);
+  if (!stored)
+    throw unanswerable(
+      r.schema,
+      `I do not know which unit ${column.name} is stored in, so I cannot compare it with '${said}'.`,
+    );
+  return Number((value * (SECONDS_PER[unit] / SECONDS_PER[stored])).toPrecision(12));
+}
+
+/** The number a comparison is of: the column said, else one a value names, else the table's measure. */
+function comparedColumn(s: PieceState, f: ComparisonFilter): TableColumn | null {
+  const { r } = s;
+  if (f.cands) {
+    const said = pickColumn(r, f.cands, (c) => isNumericType(c.column.type));
+    if (said) return said;
+  }
+  // `orders refunded for more than $100`: the amount of the thing a value names (refund.amount).
+  const t0 = f.table ?? r.base;
+  const named = s.intent.filters
+    .filter((x): x is ValueFilter => x.kind === 'value')
+    .map((x) => stem(lemma(x.text.split(' ').pop() ?? x.text)));
+  const own = t0.columns.filter(
+    (c) =>
+      c.queryable &&
+      isMeasure(t0, c) &&
+      c.name
+        .toLowerCase()
+        .split(/[._]/)
+        .slice(0, -1)
+        .some((w) => named.includes(stem(w))),
+  );
+  if (own.length === 1) return { table: t0, column: own[0]! };
+  const agg = s.aggregates.find((a) => a.column);
+  const t = f.table ?? r.base;
+  const dm = defaultMeasure(t);
+  if (dm) return { table: t, column: dm };
+  if (agg?.column) {
+    const at = r.schema.tables.find((x) => x.name === agg.column?.table);
+    const ac = at?.columns.find((x) => x.name === agg.column?.column);
+    if (at && ac) return { table: at, column: ac };
+  }
+  return null;
+}
+
+function valueGroupLeaf(s: PieceState, v: ValueGroup, neverSaid: boolean): Leaf | null {
+  const { r, intent } = s;
+  const column = ref(v.table, v.column);
+  // `staff who never called in sick`: no leave request of that type at all, not one of another type.
+  const childOfBase =
+    v.table !== r.base && v.table.foreign_keys.some((fk) => fk.references.table === r.base.name);
+  if (v.negated && childOfBase && neverSaid) {
+    const on = linkBetween(r.base, v.table)!;
+    return { op: 'not_exists', table: v.table.name, on, filter: equalsAny(column, v.values) };
+  }
+  // `which branches have never had a cancelled build`: the absence is per branch, over all its
+  // rows; dropping the cancelled rows would still list every branch that had any other build.
+  if (
+    v.negated &&
+    neverSaid &&
+    v.table === r.base &&
+    intent.listColumns.length > 0 &&
+    /^\s*(which|what|list|show)\b/i.test(s.request.question)
+  ) {
+    if (r.absent)
+      throw unanswerable(
+        r.schema,
+        `I can say only one thing the ${lemma(intent.listTexts[0] ?? 'value')} never had.`,
+      );
+    r.absent = equalsAny(column, v.values);
+    return null;
+  }
+  use(r, v.table);
+  v.values = withWorseSeverities(v.column, v.values);
+  if (v.values.length === 1)
+    return { op: v.negated ? 'neq' : 'eq', column, value: v.values[0] as string | number | boolean };
+  return { op: v.negated ? 'not_in' : 'in', column, values: v.values };
+}
+
+function equalsAny(column: ColumnRef, values: (string | number | boolean)[]): Condition {
+  return values.length === 1 ? { op: 'eq', column, value: values[0]! } : { op: 'in', column, values };
+}
+
+// Related rows: `customers who never ordered`, `plans with no subscriptions`.
+function addRelatedLeaves(s: PieceState): void {
+  const { r } = s;
+  for (const rel of s.intent.related) {
     // `never had a cancelled build` over builds themselves: the absence is taken per value listed.
     if (r.absent && rel.table === r.base) continue;
     const on = linkBetween(r.base, rel.table);
@@ -1100,13 +1259,16 @@ function resolvePieces(
         r.schema,
         `I cannot tell how ${rel.table.name} relates to ${r.base.name}: no key links them directly.`,
       );
-    leaves.push({ op: rel.negated ? 'not_exists' : 'exists', table: rel.table.name, on });
+    s.leaves.push({ op: rel.negated ? 'not_exists' : 'exists', table: rel.table.name, on });
   }
+}
 
-  // `requests` in an index where only some documents are requests: those with request fields
-  // (`http.request.method`). A source whose every row is one gets no filter from its noun.
-  for (const noun of new Set(intent.rowNouns)) {
-    const fields = r.base.columns.filter(
+// `requests` in an index where only some documents are requests: those with request fields
+// (`http.request.method`). A source whose every row is one gets no filter from its noun.
+function addRowNounLeaves(s: PieceState): void {
+  const { base } = s.r;
+  for (const noun of new Set(s.intent.rowNouns)) {
+    const fields = base.columns.filter(
       (c) =>
         c.queryable &&
         !c.name.endsWith('.keyword') &&
@@ -1117,219 +1279,232 @@ function resolvePieces(
           .includes(noun),
     );
     const field = fields.sort((a, b) => a.name.length - b.name.length)[0];
-    if (field && !tableWords(r.base).includes(noun))
-      leaves.push({ op: 'is_not_null', column: ref(r.base, asLabel(r.base, field)) });
+    if (field && !tableWords(base).includes(noun))
+      s.leaves.push({ op: 'is_not_null', column: ref(base, asLabel(base, field)) });
   }
+}
 
-  // `leavers`: the rows where the event's date is set (a period on it, below, implies that too).
-  if (intent.event && (!intent.time || intent.timeColumn !== intent.event)) {
-    const c = pickColumn(r, intent.event);
-    if (c) {
-      use(r, c.table);
-      leaves.push({ op: 'is_not_null', column: ref(c.table, c.column) });
-    }
+// `leavers`: the rows where the event's date is set (a period on it, below, implies that too).
+function addEventLeaf(s: PieceState): void {
+  const { intent, r } = s;
+  if (!intent.event || (intent.time && intent.timeColumn === intent.event)) return;
+  const c = pickColumn(r, intent.event);
+  if (!c) return;
+  use(r, c.table);
+  s.leaves.push({ op: 'is_not_null', column: ref(c.table, c.column) });
+}
+
+// `current employees`, `still open`: rows that have not ended.
+function addCurrentLeaf(s: PieceState): void {
+  const { r } = s;
+  if (!s.intent.current) return;
+  const current = currentCondition([r.base, ...r.mentioned]);
+  if (!current)
+    throw unanswerable(
+      r.schema,
+      `I cannot tell which ${tableWords(r.base).join(' ')} are current: there is no end date or active status to tell by.`,
+    );
+  use(r, current.table);
+  s.leaves.push(current.leaf);
+}
+
+// ---------- filters on aggregates ----------
+
+function havingCondition(s: PieceState, h: HavingIntent): QuerySpec['having'][number] {
+  const { r } = s;
+  if (h.measure?.fn === 'count_distinct') {
+    // `regions with at least 80 visits`: the distinct identifiers of the entity counted.
+    const c = pickColumn(r, h.measure.cands);
+    if (!c) throw unanswerable(r.schema, `I could not tell what '${h.measure.word}' counts.`);
+    use(r, c.table);
+    const a = {
+      fn: 'count_distinct' as const,
+      column: ref(c.table, c.column),
+      alias: uniqueAlias(s, alias(`distinct_${shortName(c.column.name)}`)),
+    };
+    s.aggregates.push(a);
+    return { ref: a.alias, op: h.op, value: h.value };
   }
-
-  // `current employees`, `still open`: rows that have not ended.
-  if (intent.current) {
-    const current = currentCondition([r.base, ...r.mentioned]);
-    if (!current)
-      throw unanswerable(
-        r.schema,
-        `I cannot tell which ${tableWords(r.base).join(' ')} are current: there is no end date or active status to tell by.`,
-      );
-    use(r, current.table);
-    leaves.push(current.leaf);
-  }
-
-  // Filters on aggregates.
-  const having: QuerySpec['having'] = [];
-  for (const h of intent.having) {
-    if (h.measure?.fn === 'count_distinct') {
-      // `regions with at least 80 visits`: the distinct identifiers of the entity counted.
-      const c = pickColumn(r, h.measure.cands);
-      if (!c) throw unanswerable(r.schema, `I could not tell what '${h.measure.word}' counts.`);
-      use(r, c.table);
-      const a = {
-        fn: 'count_distinct' as const,
-        column: ref(c.table, c.column),
-        alias: uniq(alias(`distinct_${shortName(c.column.name)}`)),
+  if (h.measure) return measureHaving(s, h, h.measure);
+  if (h.table && h.table !== r.base) use(r, h.table);
+  // `agents with at least 20 tickets`: the rows of the table named are counted, not the agents themselves.
+  const countedKey =
+    h.table && h.table !== r.base && h.table.primary_key.length === 1
+      ? h.table.columns.find((c) => c.name === h.table!.primary_key[0])
+      : undefined;
+  if (h.table && countedKey) {
+    const key = ref(h.table, countedKey);
+    let distinct = s.aggregates.find(
+      (a) => a.fn === 'count_distinct' && a.column && sameColumn(a.column, key) && !a.where,
+    );
+    if (!distinct) {
+      distinct = {
+        fn: 'count_distinct',
+        column: key,
+        alias: uniqueAlias(s, alias(`count_${shortName(h.table.name)}`)),
       };
-      aggregates.push(a);
-      having.push({ ref: a.alias, op: h.op, value: h.value });
-      continue;
+      s.aggregates.push(distinct);
     }
-    if (h.measure) {
-      const measured = measureColumn(r, h.measure.cands, h.measure.table, h.measure.word);
-      use(r, measured.table);
-      const fn = h.measure.fn ?? defaultFn(measured.column);
-      const a = {
-        fn,
-        column: ref(measured.table, measured.column),
-        alias: uniq(alias(`${fn}_${measured.column.name.split('.').pop() ?? measured.column.name}`)),
-      };
-      aggregates.push(a);
-      let value = h.value;
-      if (h.unit) {
-        // `average latency above 200 ms` on a column stored in nanoseconds: 2e8.
-        const stored = durationUnitOf(measured.column);
-        if (!stored)
-          throw unanswerable(
-            r.schema,
-            `I do not know which unit ${measured.column.name} is stored in, so I cannot compare it with '${h.text}'.`,
-          );
-        value = Number((h.value * (SECONDS_PER[h.unit] / SECONDS_PER[stored])).toPrecision(12));
-      }
-      having.push({ ref: a.alias, op: h.op, value });
-      continue;
-    }
-    if (h.table && h.table !== r.base) use(r, h.table);
-    // `agents with at least 20 tickets`: the rows of the table named are counted, not the agents themselves.
-    const countedKey =
-      h.table && h.table !== r.base && h.table.primary_key.length === 1
-        ? h.table.columns.find((c) => c.name === h.table!.primary_key[0])
-        : undefined;
-    if (h.table && countedKey) {
-      const key = ref(h.table, countedKey);
-      let distinct = aggregates.find(
-        (a) => a.fn === 'count_distinct' && a.column && sameColumn(a.column, key) && !a.where,
-      );
-      if (!distinct) {
-        distinct = {
-          fn: 'count_distinct',
-          column: key,
-          alias: uniq(alias(`count_${shortName(h.table.name)}`)),
-        };
-        aggregates.push(distinct);
-      }
-      having.push({ ref: distinct.alias, op: h.op, value: h.value });
-      continue;
-    }
-    let counted = aggregates.find((a) => a.fn === 'count' && !a.column && !a.where);
-    if (!counted) {
-      // `which labels are on at least 50 cases` lists labels; `... and how many` shows the count too.
-      const shown =
-        intent.count !== null ||
-        /\b(how many|count|number|show)\b/.test(request.question.toLowerCase()) ||
-        !intent.listing;
-      counted = { fn: 'count', alias: uniq('count'), ...(shown ? {} : { hidden: true }) };
-      aggregates.unshift(counted);
-    }
-    having.push({ ref: counted.alias, op: h.op, value: h.value });
+    return { ref: distinct.alias, op: h.op, value: h.value };
   }
+  return { ref: rowCount(s).alias, op: h.op, value: h.value };
+}
 
-  // Time: the range and the buckets use the date column named, else the source's (or a joined table's) main date column.
-  const timeGroups = groupIntents.filter(
-    (g): g is Extract<GroupIntent, { kind: 'time' }> => g.kind === 'time',
-  );
+function measureHaving(s: PieceState, h: HavingIntent, measure: MeasureIntent): QuerySpec['having'][number] {
+  const { r } = s;
+  const measured = measureColumn(r, measure.cands, measure.table, measure.word);
+  use(r, measured.table);
+  const fn = measure.fn ?? defaultFn(measured.column);
+  const a = {
+    fn,
+    column: ref(measured.table, measured.column),
+    alias: uniqueAlias(s, alias(`${fn}_${measured.column.name.split('.').pop() ?? measured.column.name}`)),
+  };
+  s.aggregates.push(a);
+  // `average latency above 200 ms` on a column stored in nanoseconds: 2e8.
+  const value = h.unit ? inStoredUnit(r, measured.column, h.value, h.unit, h.text) : h.value;
+  return { ref: a.alias, op: h.op, value };
+}
+
+/** The plain count of rows a filter on a count compares, added (first) when there is none yet. */
+function rowCount(s: PieceState): QuerySpec['aggregates'][number] {
+  const { intent } = s;
+  let counted = s.aggregates.find((a) => a.fn === 'count' && !a.column && !a.where);
+  if (!counted) {
+    // `which labels are on at least 50 cases` lists labels; `... and how many` shows the count too.
+    const shown =
+      intent.count !== null ||
+      /\b(how many|count|number|show)\b/.test(s.request.question.toLowerCase()) ||
+      !intent.listing;
+    counted = { fn: 'count', alias: uniqueAlias(s, 'count'), ...(shown ? {} : { hidden: true }) };
+    s.aggregates.unshift(counted);
+  }
+  return counted;
+}
+
+// ---------- time ----------
+
+// The range and the buckets use the date column named, else the source's (or a joined table's) main date column.
+function resolveTimeColumn(s: PieceState, timeGroups: TimeGroup[]): TableColumn | null {
+  const { r, intent } = s;
   const needsTime = intent.time !== null || timeGroups.length > 0 || intent.order?.by === 'time';
-  let timeRef: { table: SchemaTable; column: SchemaColumn } | null = null;
-  if (needsTime) {
-    // A date verb picks a date of the rows asked about, or of a table the question names; never a
-    // date of some other table reached by a join (`requests submitted` is not reviews.submitted_at).
-    // (A date verb may be known from the column's description only: `placed` -> "when the order was placed".)
-    const weakBefore = r.weak.length;
-    // `and for 2025?` moves the period of the previous answer, on the same date, unless another date is named.
-    const previousRange =
-      hasPreviousTime && !intent.timeColumn
-        ? flatten(hasPreviousTime.filter).find((l) => l.op === 'time_range')
-        : undefined;
-    if (previousRange && 'column' in previousRange) {
-      const table = r.schema.tables.find(
-        (t) => t.name === (previousRange.column.table ?? hasPreviousTime!.source),
-      );
-      const column = table?.columns.find((c) => c.name === previousRange.column.column);
-      if (table && column) timeRef = { table, column };
-    }
-    if (!timeRef && intent.timeColumn)
-      timeRef = pickColumn(
-        r,
-        intent.timeColumn,
-        (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)),
-      );
-    r.weak.length = weakBefore;
-    // `requests submitted in 2024`, `tickets filed last month`: a verb of making the row names its creation date.
-    if (!timeRef && CREATION_VERB.test(request.question.toLowerCase())) {
-      const fact = measuredTable(r, aggregates, intent) ?? r.base;
-      const created = fact.columns.filter(
-        (c) =>
-          c.queryable &&
-          isTimeType(c.type) &&
-          !c.name.includes('.') &&
-          CREATED_COLUMN.test(c.name.toLowerCase()),
-      );
-      if (created.length === 1) timeRef = { table: fact, column: created[0]! };
-    }
-    if (!timeRef) {
-      // `who took the most sick days in 2024`: the period is about the rows measured (leave requests),
-      // not the entity they are grouped by (employees, whose own date is when they were hired).
-      const fact = measuredTable(r, aggregates, intent);
-      if (fact && fact !== r.base) timeRef = ownOrParentTime(r, fact);
-    }
-    if (!timeRef) {
-      const own = timeColumnOf(r.base);
-      if (own) timeRef = { table: r.base, column: own };
-      else {
-        const near = [...r.distance.entries()]
-          .filter(([t]) => timeColumnOf(t))
-          .sort((a, b) => a[1] - b[1])[0];
-        if (near) timeRef = { table: near[0], column: timeColumnOf(near[0]) as SchemaColumn };
-      }
-    }
-    if (!timeRef)
-      throw unanswerable(
-        r.schema,
-        `${r.base.name} has no date column, so I cannot apply a time range or time buckets.`,
-      );
-    use(r, timeRef.table);
+  if (!needsTime) return null;
+  // A date verb picks a date of the rows asked about, or of a table the question names; never a
+  // date of some other table reached by a join (`requests submitted` is not reviews.submitted_at).
+  // (A date verb may be known from the column's description only: `placed` -> "when the order was placed".)
+  const weakBefore = r.weak.length;
+  let timeRef = previousRangeColumn(s);
+  if (!timeRef && intent.timeColumn)
+    timeRef = pickColumn(
+      r,
+      intent.timeColumn,
+      (c) => isTimeType(c.column.type) && (c.table === r.base || r.mentioned.includes(c.table)),
+    );
+  r.weak.length = weakBefore;
+  timeRef ??= createdDateColumn(s);
+  if (!timeRef) {
+    // `who took the most sick days in 2024`: the period is about the rows measured (leave requests),
+    // not the entity they are grouped by (employees, whose own date is when they were hired).
+    const fact = measuredTable(r, s.aggregates, intent);
+    if (fact && fact !== r.base) timeRef = ownOrParentTime(r, fact);
   }
-  let timeLeaf: Leaf | null = null;
-  if (intent.time && timeRef)
-    timeLeaf = { op: 'time_range', column: ref(timeRef.table, timeRef.column), range: intent.time.range };
+  timeRef ??= nearestMainDate(r);
+  if (!timeRef)
+    throw unanswerable(
+      r.schema,
+      `${r.base.name} has no date column, so I cannot apply a time range or time buckets.`,
+    );
+  use(r, timeRef.table);
+  return timeRef;
+}
+
+// `and for 2025?` moves the period of the previous answer, on the same date, unless another date is named.
+function previousRangeColumn(s: PieceState): TableColumn | null {
+  const { previous } = s;
+  const previousRange =
+    previous && !s.intent.timeColumn
+      ? flatten(previous.filter).find((l) => l.op === 'time_range')
+      : undefined;
+  if (!previousRange || !('column' in previousRange)) return null;
+  const table = s.r.schema.tables.find((t) => t.name === (previousRange.column.table ?? previous!.source));
+  const column = table?.columns.find((c) => c.name === previousRange.column.column);
+  return table && column ? { table, column } : null;
+}
+
+// `requests submitted in 2024`, `tickets filed last month`: a verb of making the row names its creation date.
+function createdDateColumn(s: PieceState): TableColumn | null {
+  if (!CREATION_VERB.test(s.request.question.toLowerCase())) return null;
+  const fact = measuredTable(s.r, s.aggregates, s.intent) ?? s.r.base;
+  const created = fact.columns.filter(
+    (c) =>
+      c.queryable && isTimeType(c.type) && !c.name.includes('.') && CREATED_COLUMN.test(c.name.toLowerCase()),
+  );
+  return created.length === 1 ? { table: fact, column: created[0]! } : null;
+}
+
+/** The base table's main date, else that of the nearest table that has one. */
+function nearestMainDate(r: Resolver): TableColumn | null {
+  const own = timeColumnOf(r.base);
+  if (own) return { table: r.base, column: own };
+  const near = [...r.distance.entries()].filter(([t]) => timeColumnOf(t)).sort((a, b) => a[1] - b[1])[0];
+  return near ? { table: near[0], column: timeColumnOf(near[0]) as SchemaColumn } : null;
+}
+
+function addTimeBuckets(s: PieceState, timeGroups: TimeGroup[], timeRef: TableColumn | null): void {
   for (const g of timeGroups) {
     if (!timeRef) break;
-    const unit: TimeUnit = g.unit === 'auto' ? autoUnit(intent, hasPreviousTime) : g.unit;
-    groups.unshift({ column: ref(timeRef.table, timeRef.column), time_bucket: unit, alias: uniq(unit) });
+    const unit: TimeUnit = g.unit === 'auto' ? autoUnit(s.intent, s.previous) : g.unit;
+    s.groups.unshift({
+      column: ref(timeRef.table, timeRef.column),
+      time_bucket: unit,
+      alias: uniqueAlias(s, unit),
+    });
   }
-  if (intent.order?.by === 'time' && timeRef && aggregates.length === 0 && groups.length === 0) {
-    listOrder = {
+}
+
+// ---------- order and limits ----------
+
+function resolveOrder(s: PieceState, timeRef: TableColumn | null): void {
+  const { intent } = s;
+  if (intent.order?.by === 'time' && timeRef && s.aggregates.length === 0 && s.groups.length === 0) {
+    s.listOrder = {
       column: ref(timeRef.table, timeRef.column),
       direction: intent.order.direction,
       limit: intent.order.limit,
     };
   }
   if (intent.order?.by === 'measure')
-    orderMeasure = { direction: intent.order.direction, limit: intent.order.limit };
-  if (!orderMeasure && intent.superlative && groups.length > 0)
-    orderMeasure = { direction: intent.superlative, limit: 1 };
+    s.orderMeasure = { direction: intent.order.direction, limit: intent.order.limit };
+  if (!s.orderMeasure && intent.superlative && s.groups.length > 0)
+    s.orderMeasure = { direction: intent.superlative, limit: 1 };
   // `the 3 items with the highest price` without anything to aggregate: list rows sorted by that column.
-  if (aggregates.length === 0 && groups.length === 0 && orderMeasure && intent.order) {
-    const sortCol = leftovers
-      .map((cands) => pickColumn(r, cands, (c) => isNumericType(c.column.type)))
+  if (s.aggregates.length === 0 && s.groups.length === 0 && s.orderMeasure && intent.order) {
+    const sortCol = s.leftovers
+      .map((cands) => pickColumn(s.r, cands, (c) => isNumericType(c.column.type)))
       .find((c) => c !== null);
     if (sortCol) {
-      listOrder = {
+      s.listOrder = {
         column: ref(sortCol.table, sortCol.column),
-        direction: orderMeasure.direction,
-        limit: orderMeasure.limit,
+        direction: s.orderMeasure.direction,
+        limit: s.orderMeasure.limit,
       };
-      orderMeasure = null;
+      s.orderMeasure = null;
     }
   }
-  // `top 3 products in each category`: the ranking is kept within each group said with each/per.
-  let limitPerGroup: QuerySpec['limit_per_group'] = null;
-  if (intent.perGroup && aggregates.length > 0) {
-    const plain = groups.filter((g) => !g.time_bucket && !identityOf.has(g.alias));
-    const partitions = plain.slice(0, Math.max(1, Math.min(partitionCount, plain.length - 1)));
-    if (plain.length < 2) throw unanswerable(r.schema, 'I could not tell what to rank within each group.');
-    const partitionAliases = partitions.map((g) => g.alias);
-    for (const [keyAlias, labelAlias] of identityOf)
-      if (partitionAliases.includes(labelAlias)) partitionAliases.push(keyAlias);
-    limitPerGroup = { n: intent.order?.limit ?? 1, partition_by: partitionAliases };
-    orderMeasure = { direction: intent.order?.direction ?? intent.superlative ?? 'desc', limit: null };
-  }
-  void request;
-  return { aggregates, groups, leaves, timeLeaf, orderMeasure, listOrder, columns, having, limitPerGroup };
+}
+
+// `top 3 products in each category`: the ranking is kept within each group said with each/per.
+function limitWithinGroups(s: PieceState, partitionCount: number): QuerySpec['limit_per_group'] {
+  const { intent } = s;
+  if (!intent.perGroup || s.aggregates.length === 0) return null;
+  const plain = s.groups.filter((g) => !g.time_bucket && !s.identityOf.has(g.alias));
+  const partitions = plain.slice(0, Math.max(1, Math.min(partitionCount, plain.length - 1)));
+  if (plain.length < 2) throw unanswerable(s.r.schema, 'I could not tell what to rank within each group.');
+  const partitionAliases = partitions.map((g) => g.alias);
+  for (const [keyAlias, labelAlias] of s.identityOf)
+    if (partitionAliases.includes(labelAlias)) partitionAliases.push(keyAlias);
+  s.orderMeasure = { direction: intent.order?.direction ?? intent.superlative ?? 'desc', limit: null };
+  return { n: intent.order?.limit ?? 1, partition_by: partitionAliases };
 }
 
 const SECONDS_PER: Record<DurationUnit, number> = {
