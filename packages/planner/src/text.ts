@@ -26,7 +26,15 @@ export function normalize(text: string): string {
   );
 }
 
-const IRREGULAR: Record<string, string> = {
+/**
+ * A table keyed by the user's words, without a prototype: `constructor`, `toString` or `__proto__`
+ * in a question is a word like any other, never one of Object's members.
+ */
+export function wordTable<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
+const IRREGULAR: Readonly<Record<string, string>> = wordTable({
   people: 'person',
   children: 'child',
   men: 'man',
@@ -53,7 +61,7 @@ const IRREGULAR: Record<string, string> = {
   bus: 'bus',
   class: 'class',
   classes: 'class',
-};
+});
 
 /** A light singulariser: enough to match `orders` with `order` and `countries` with `country`. */
 export function lemma(word: string): string {
@@ -107,7 +115,7 @@ export const STOPWORDS = new Set(
  * What users say -> words that appear in column names. Checked in order: the first synonym naming a
  * column wins, so `revenue` prefers a column called revenue, then amount/total, then price.
  */
-export const SYNONYMS: Record<string, string[]> = {
+export const SYNONYMS: Readonly<Record<string, string[]>> = wordTable({
   revenue: [
     'revenue',
     'net_amount',
@@ -192,7 +200,7 @@ export const SYNONYMS: Record<string, string[]> = {
   hired: ['hire_date', 'hired_at'],
   born: ['birth_date'],
   shipping: ['shipping', 'shipping_cost', 'shipping_amount'],
-};
+});
 
 /** Nouns meaning "rows of the source": `how many requests`, `count of events`. */
 export const ROW_NOUNS = new Set([

@@ -364,6 +364,39 @@ function leaves(spec: QuerySpec): Condition[] {
 }
 
 describe('what the question says reaches the plan, or it is refused', () => {
+  it('narrowing a word to one table for a question leaves it whole for the next question on the same schema', async () => {
+    const org = postgresSource(
+      'org',
+      [
+        ['offices', [col('office_id', 'integer'), col('name', 'text'), col('city', 'text')], ['office_id']],
+        [
+          'staff',
+          [col('staff_id', 'integer'), col('name', 'text'), col('office_id', 'integer')],
+          ['staff_id'],
+          [['office_id', 'offices', 'office_id']],
+        ],
+      ],
+      {},
+    );
+    for (const [question, table] of [
+      ['names of staff', 'org.staff'],
+      ['names of offices', 'org.offices'],
+      ['names of staff', 'org.staff'],
+    ] as const)
+      expect((await plan(org, question)).spec.source, question).toBe(table);
+  });
+
+  it("words that name Object's members (constructor, __proto__, valueOf) are unknown words, not built-in entries", async () => {
+    for (const question of [
+      'constructor of orders',
+      'total constructor per month',
+      'how many orders by __proto__',
+      'valueOf revenue by category',
+      'orders in hasOwnProperty',
+    ])
+      expect((await refusal(shop, question)).message, question).toMatch(/could not find what/);
+  });
+
   it('a negation the plan cannot carry is refused rather than dropped', async () => {
     expect((await refusal(shop, 'how many customers have never been contacted')).message).toMatch(/never/);
   });

@@ -1,5 +1,5 @@
 import { isCategoricalType, isNumericType, isTextType, isTimeType } from '../schema.ts';
-import { identifierWords, lemma, normalize, STOPWORDS, SYNONYMS, tokenize } from '../text.ts';
+import { identifierWords, lemma, normalize, STOPWORDS, SYNONYMS, tokenize, wordTable } from '../text.ts';
 import type { PlannerSchema, SchemaColumn, SchemaTable } from '../types.ts';
 
 export interface ColumnCandidate {
@@ -94,7 +94,7 @@ const MONEY_GIVEN_BACK = /refund|discount|credit|chargeback|coupon|return|payout
 export const CONTRA_REVENUE =
   /refund|discount|tax|fee|shipping|cost|credit|chargeback|coupon|return|expense|payout|commission/;
 
-export const EVENT_NOUNS: Record<string, string[]> = {
+export const EVENT_NOUNS: Readonly<Record<string, string[]>> = wordTable({
   hire: ['hire', 'hired', 'start_date', 'joined'],
   leaver: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
   departure: ['terminat', 'left', 'leav', 'exit', 'end_date', 'departure'],
@@ -110,7 +110,7 @@ export const EVENT_NOUNS: Record<string, string[]> = {
   cancellation: ['cancel', 'churn'],
   churn: ['churn', 'cancel'],
   resolution: ['resolved', 'solved'],
-};
+});
 
 /** Words of column descriptions that say how a value behaves, never what it is. */
 const DESCRIPTION_NOISE = new Set([

@@ -8,6 +8,7 @@ import {
   STOPWORDS,
   tokenize,
   type Token,
+  wordTable,
 } from '../text.ts';
 import { isNumericType, isTimeType } from '../schema.ts';
 import type { SchemaTable } from '../types.ts';
@@ -142,7 +143,7 @@ export interface Intent {
   understood: boolean;
 }
 
-const AGG_WORDS: Record<string, AggregateFunction | 'extreme_max' | 'extreme_min'> = {
+const AGG_WORDS: Readonly<Record<string, AggregateFunction | 'extreme_max' | 'extreme_min'>> = wordTable({
   total: 'sum',
   sum: 'sum',
   average: 'avg',
@@ -162,7 +163,7 @@ const AGG_WORDS: Record<string, AggregateFunction | 'extreme_max' | 'extreme_min
   smallest: 'extreme_min',
   shortest: 'extreme_min',
   cheapest: 'extreme_min',
-};
+});
 
 /** Words the grammar understands or that carry no content: never reported as unknown. */
 const GRAMMAR = new Set(
@@ -372,7 +373,7 @@ interface Special {
 }
 
 export type DurationUnit = 'nanosecond' | 'microsecond' | 'millisecond' | 'second' | 'minute' | 'hour';
-const DURATION_UNITS: Record<string, DurationUnit> = {
+const DURATION_UNITS: Readonly<Record<string, DurationUnit>> = wordTable({
   ns: 'nanosecond',
   nanosecond: 'nanosecond',
   nanoseconds: 'nanosecond',
@@ -396,7 +397,7 @@ const DURATION_UNITS: Record<string, DurationUnit> = {
   minutes: 'minute',
   hour: 'hour',
   hours: 'hour',
-};
+});
 const UNIT_WORDS =
   'ns|nanoseconds?|µs|us|microseconds?|ms|msecs?|milliseconds?|secs?|seconds?|s|mins?|minutes?';
 const DURATION_UNIT_AFTER = new RegExp(`^\\s*(${UNIT_WORDS})\\b`);
@@ -404,7 +405,7 @@ const DISPLAY_UNIT_RE = new RegExp(`\\bin\\s+(${UNIT_WORDS.replace('|s|', '|')})
 
 const ELAPSED_RE =
   /\b(?:(first response|response|resolution|resolve|handling|turnaround|processing|delivery|shipping|lead|cycle|wait|waiting|approval|fulfil?ment)\s+times?|time\s+(?:to|until|till|it takes to)\s+(?:a\s+)?(first response|respond|resolve|resolution|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill)|how long\s+(?:\w+\s+){0,4}?(?:to|until|before)\s+(respond|resolve|close|solve|ship|deliver|pay|hire|approve|complete|finish|fill))\b/;
-const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = {
+const ELAPSED_UNIT: Readonly<Record<string, 'second' | 'minute' | 'hour' | 'day'>> = wordTable({
   hour: 'hour',
   hr: 'hour',
   minute: 'minute',
@@ -412,7 +413,7 @@ const ELAPSED_UNIT: Record<string, 'second' | 'minute' | 'hour' | 'day'> = {
   day: 'day',
   second: 'second',
   sec: 'second',
-};
+});
 
 const COMPARE: Array<[RegExp, CompareOp]> = [
   [/\b(?:at least|no less than|minimum of|>=)\s*$/, 'gte'],
@@ -685,7 +686,7 @@ function matchAt(
       events &&
       (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))
     )
-      return { n, item: { kind: 'column', cands: events, text, pos, event: true } };
+      return { n, item: { kind: 'column', cands: [...events], text, pos, event: true } };
     // `failed builds` where a count column is named `failed` and a status is `failure`: a participle
     // says which rows (the value), not how many of something.
     if (
@@ -704,7 +705,8 @@ function matchAt(
     }
     if (columns) {
       // `status shipped`: a column followed by one of its own values -> the value carries it.
-      return { n, item: { kind: 'column', cands: columns, text, pos } };
+      // The item owns its candidates: narrowing them for this question must not narrow the lexicon's.
+      return { n, item: { kind: 'column', cands: [...columns], text, pos } };
     }
     if (values) return { n, item: { kind: 'value', cands: values, text, pos } };
     // A bare number is a sampled value only next to its column's name (`status 404`, `rating of 5`):

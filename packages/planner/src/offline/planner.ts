@@ -10,7 +10,7 @@ import {
 } from '@aqs/contracts';
 import { pinRange } from '@aqs/connectors';
 import { timeColumnRank } from '../context.ts';
-import { identifierWords, lemma } from '../text.ts';
+import { identifierWords, lemma, wordTable } from '../text.ts';
 import {
   isCategoricalType,
   isNumericType,
@@ -1517,11 +1517,11 @@ const SECONDS_PER: Record<DurationUnit, number> = {
 };
 
 /** Fields of the Elastic Common Schema whose unit the standard fixes. */
-const KNOWN_UNITS: Record<string, DurationUnit> = {
+const KNOWN_UNITS: Readonly<Record<string, DurationUnit>> = wordTable({
   'event.duration': 'nanosecond',
   'transaction.duration.us': 'microsecond',
   'span.duration.us': 'microsecond',
-};
+});
 
 /** The unit a duration column is stored in, from its name or description; null when nothing says. */
 function durationUnitOf(column: SchemaColumn): DurationUnit | null {

@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
 import type { TimeRange, TimeUnit } from '@aqs/contracts';
-import { parseNumberWord } from '../text.ts';
+import { parseNumberWord, wordTable } from '../text.ts';
 
 /** A time phrase found in the (normalised) question: the range and where it was said. */
 export interface TimePhrase {
@@ -10,7 +10,7 @@ export interface TimePhrase {
   text: string;
 }
 
-const MONTHS: Record<string, number> = {
+const MONTHS: Readonly<Record<string, number>> = wordTable({
   january: 0,
   jan: 0,
   february: 1,
@@ -35,7 +35,7 @@ const MONTHS: Record<string, number> = {
   nov: 10,
   december: 11,
   dec: 11,
-};
+});
 const MONTH_RE =
   'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
 const UNIT_RE = 'minutes?|hours?|days?|weeks?|months?|quarters?|years?';
@@ -368,7 +368,7 @@ export function findTimePhrase(text: string, now: Date): TimePhrase | null {
   return chronoPhrase(text, now);
 }
 
-export const TIME_UNIT_WORDS: Record<string, TimeUnit> = {
+export const TIME_UNIT_WORDS: Readonly<Record<string, TimeUnit>> = wordTable({
   minute: 'minute',
   hour: 'hour',
   day: 'day',
@@ -385,4 +385,4 @@ export const TIME_UNIT_WORDS: Record<string, TimeUnit> = {
   yearly: 'year',
   annually: 'year',
   annual: 'year',
-};
+});
