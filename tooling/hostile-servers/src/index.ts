@@ -32,3 +32,16 @@ export {
   type PostgresProxy,
   type PostgresProxyOptions,
 } from './postgres.ts';
+export {
+  startHostileMysql,
+  mysqlPackets,
+  MYSQL_SCENARIOS,
+  MYSQL_THREAD_BASE,
+  MYSQL_SERVER_VERSION,
+  MYSQL_CLIENT_LOCAL_FILES,
+  type MysqlScenario,
+  type HostileMysql,
+  type HostileMysqlConnection,
+  type HostileMysqlLogin,
+  type HostileMysqlOptions,
+} from './mysql.ts';

@@ -7,7 +7,10 @@
  *   password plugins only over verified TLS or with ALLOW_INSECURE_TRANSPORT;
  * - the session pins what changes how a literal is read (NO_BACKSLASH_ESCAPES, no ANSI_QUOTES), the
  *   time zone, a statement timeout on the server, and runs the query in a READ ONLY transaction;
- * - rows are read until the cap and no further; cancelling sends KILL QUERY on a second connection.
+ * - rows are read until the cap and no further; cancelling sends KILL QUERY on a second connection;
+ * - ending the session destroys its socket (mysql2's destroy() only half-closes it, which a server
+ *   that never closes its side keeps open) and fails the statement in flight (mysql2 then never
+ *   answers it).
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
@@ -18,7 +21,13 @@ import type { MysqlConfig } from './config.ts';
 
 /** Most bytes one session may receive from the server (a hostile server cannot fill memory). */
 export const MAX_TOTAL_BYTES = 256 * 1024 * 1024;
-const KILL_TIMEOUT_MS = 2000;
+/**
+ * Most rows one statement without a cap of its own may return (the session's statements, the
+ * service's metadata queries): a row costs far more memory than its bytes on the wire, so within the
+ * byte budget a server sending tiny rows without end would fill the heap.
+ */
+export const MAX_STATEMENT_ROWS = 1_000_000;
+export const KILL_TIMEOUT_MS = 2000;
 
 /** Everything the server sends is in UTF-8; these are the modes a session runs with (literal parsing pinned). */
 export const SESSION_SQL_MODE =
@@ -36,7 +45,7 @@ export interface SessionOptions {
 /** A failure the session itself decided (budget, refused auth plugin), mapped like a driver error. */
 export class SessionError extends Error {
   constructor(
-    readonly code: 'BYTE_BUDGET' | 'CLEARTEXT_REFUSED' | 'PROTOCOL',
+    readonly code: 'BYTE_BUDGET' | 'TOO_MANY_ROWS' | 'CLEARTEXT_REFUSED' | 'PROTOCOL',
     message: string,
   ) {
     super(message);
@@ -142,8 +151,16 @@ function connectionOptions(
         netConnect({ host: config.host, port: config.port, ...(isIP(config.host) ? {} : { lookup }) }),
         maxBytes,
       ),
-    // LOAD DATA LOCAL lets a server ask the client for any file: never.
+    // LOAD DATA LOCAL lets a server ask the client for any file: never. A server may ask anyway; the
+    // factory then ends the session before anything is sent (without one, mysql2 answers a text query
+    // with an empty file but leaves a prepared statement unanswered).
     flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
+    infileStreamFactory: (path: string) => {
+      throw new SessionError(
+        'PROTOCOL',
+        `The server asked for the local file "${path.slice(0, 200)}" (LOAD DATA LOCAL INFILE); files are never sent.`,
+      );
+    },
     multipleStatements: false,
     charset: 'UTF8MB4_GENERAL_CI',
     rowsAsArray: true,
@@ -175,9 +192,12 @@ export interface QueryResult {
 export interface MysqlSession {
   readonly serverVersion: string;
   readonly mariadb: boolean;
-  /** Runs one statement; reads at most `maxRows` rows (then stops and kills the rest). */
+  /**
+   * Runs one statement; reads at most `maxRows` rows (then stops and kills the rest). Without
+   * `maxRows`, more than MAX_STATEMENT_ROWS rows fail it.
+   */
   query(text: string, maxRows?: number): Promise<QueryResult>;
-  /** Runs one statement with bound parameters (a server-side prepared statement). */
+  /** Runs one statement with bound parameters (a server-side prepared statement); at most MAX_STATEMENT_ROWS rows. */
   execute(text: string, params: (string | number)[]): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
@@ -186,16 +206,39 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
+function tooManyRows(): SessionError {
+  return new SessionError(
+    'TOO_MANY_ROWS',
+    `The server sent more than ${MAX_STATEMENT_ROWS} rows for one statement of the service's own.`,
+  );
+}
+
+/** A mysql2 connection, and a destroy that closes its socket (mysql2's own only half-closes it). */
+function connectHard(settings: ConnectionOptions): { connection: Connection; destroy(): void } {
+  const openStream = settings.stream as () => Duplex;
+  let stream: Duplex | undefined;
+  const connection = createConnection({ ...settings, stream: () => (stream = openStream()) });
+  return {
+    connection,
+    destroy: () => {
+      connection.destroy();
+      stream?.destroy();
+    },
+  };
+}
+
 export async function openSession(
   config: MysqlConfig,
   password: string,
   options: SessionOptions,
 ): Promise<MysqlSession> {
   const settings = connectionOptions(config, password, options);
-  const connection: Connection = createConnection(settings);
+  const { connection, destroy: destroyConnection } = connectHard(settings);
   let closed = false;
   let failure: Error | null = null;
   let busy = false;
+  /** Fails the statement in flight: once the session ends, mysql2 never answers it. */
+  const inFlight = new Set<(error: Error) => void>();
   const killInFlight = () => {
     if (!busy || !connection.threadId) return;
     void killQuery(settings, connection.threadId);
@@ -204,7 +247,9 @@ export async function openSession(
     if (closed) return;
     closed = true;
     killInFlight();
-    connection.destroy();
+    destroyConnection();
+    const error = failure ?? new Error('The session was closed.');
+    for (const fail of inFlight) fail(error);
   };
   connection.on('error', (error: Error) => {
     failure ??= error;
@@ -235,24 +280,25 @@ export async function openSession(
   const session: MysqlSession = {
     serverVersion,
     mariadb: /mariadb/i.test(serverVersion),
-    query(text, maxRows = Infinity) {
+    query(text, maxRows) {
       return new Promise<QueryResult>((resolve, reject) => {
         if (closed) return reject(failure ?? new Error('The session is closed.'));
         busy = true;
         let fields: FieldPacket[] = [];
         const rows: unknown[][] = [];
         let settled = false;
+        // `stopped`: reading ended before the statement did (the rest is killed with the session).
         const settle = (error: Error | null, stopped = false) => {
           if (settled) return;
           settled = true;
           busy = stopped;
-          options.signal.removeEventListener('abort', onCancel);
+          inFlight.delete(settle);
           if (error) reject(error);
           else resolve({ fields, rows, stopped });
           if (stopped) destroy();
         };
-        const onCancel = () => settle(failure ?? asError(options.signal.reason));
-        options.signal.addEventListener('abort', onCancel, { once: true });
+        // The caller's signal ends the session (onAbort), which fails what is in flight.
+        inFlight.add(settle);
         const query = connection.query({ sql: text, rowsAsArray: true });
         query.on('fields', (packets: FieldPacket[]) => {
           fields = packets;
@@ -260,32 +306,47 @@ export async function openSession(
         query.on('result', (row: unknown) => {
           if (settled) return;
           rows.push(Array.isArray(row) ? row : [row]);
-          if (rows.length >= maxRows) settle(null, true);
+          if (maxRows !== undefined && rows.length >= maxRows) settle(null, true);
+          else if (maxRows === undefined && rows.length > MAX_STATEMENT_ROWS) settle(tooManyRows(), true);
         });
         query.on('error', (error: Error) => settle(error));
         query.on('end', () => settle(null));
       });
     },
-    async execute(text, params) {
-      if (closed) throw failure ?? new Error('The session is closed.');
-      const [rows] = await connection.promise().execute({ sql: text, values: params, rowsAsArray: false });
-      return rows as Record<string, unknown>[];
+    execute(text, params) {
+      // Rows as events (mysql2's callback form would collect them all before answering).
+      return new Promise<Record<string, unknown>[]>((resolve, reject) => {
+        if (closed) return reject(failure ?? new Error('The session is closed.'));
+        busy = true;
+        const rows: Record<string, unknown>[] = [];
+        let settled = false;
+        const settle = (error: Error | null, stopped = false) => {
+          if (settled) return;
+          settled = true;
+          busy = stopped;
+          inFlight.delete(settle);
+          if (error) reject(error);
+          else resolve(rows);
+          if (stopped) destroy();
+        };
+        inFlight.add(settle);
+        const statement = connection.execute({ sql: text, values: params, rowsAsArray: false });
+        statement.on('result', (row: unknown) => {
+          if (settled) return;
+          rows.push(row as Record<string, unknown>);
+          if (rows.length > MAX_STATEMENT_ROWS) settle(tooManyRows(), true);
+        });
+        statement.on('error', (error: Error) => settle(error));
+        statement.on('end', () => settle(null));
+      });
     },
     async close() {
       options.signal.removeEventListener('abort', onAbort);
       if (closed) return;
       closed = true;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          connection.destroy();
-          resolve();
-        }, 500);
-        connection.end(() => {
-          clearTimeout(timer);
-          connection.destroy();
-          resolve();
-        });
-      });
+      // COM_QUIT is written at once (nothing is in flight), then the socket is closed.
+      connection.end();
+      destroyConnection();
     },
   };
   return session;
@@ -293,7 +354,7 @@ export async function openSession(
 
 /** Stops the statement running on `threadId` (KILL QUERY, on a connection of its own), within a bounded wait. */
 async function killQuery(settings: ConnectionOptions, threadId: number): Promise<void> {
-  const killer = createConnection({ ...settings, connectTimeout: KILL_TIMEOUT_MS });
+  const { connection: killer, destroy } = connectHard({ ...settings, connectTimeout: KILL_TIMEOUT_MS });
   killer.on('error', () => undefined);
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, KILL_TIMEOUT_MS);
@@ -302,7 +363,7 @@ async function killQuery(settings: ConnectionOptions, threadId: number): Promise
       resolve();
     });
   });
-  killer.destroy();
+  destroy();
 }
 
 /** The statements that open a session for a query: pinned literal parsing, UTC, a server-side timeout, read only. */

@@ -59,12 +59,14 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
       });
     return make({
       kind: 'engine',
-      symptom: error.code === 'BYTE_BUDGET' ? 'Result too large' : 'Protocol error',
+      symptom: error.code === 'PROTOCOL' ? 'Protocol error' : 'Result too large',
       cause: error.message,
       fix:
         error.code === 'BYTE_BUDGET'
           ? 'Ask for fewer rows or columns (aggregate, filter or add a limit).'
-          : 'Check that the host and port are those of a MySQL or MariaDB server.',
+          : error.code === 'TOO_MANY_ROWS'
+            ? 'Check that the host and port are those of a MySQL or MariaDB server; a database with more than a million columns cannot be read at once.'
+            : 'Check that the host and port are those of a MySQL or MariaDB server.',
     });
   }
   if (code === 'ERR_BLOCKED_ADDRESS' || /is not a public address/.test(full)) {
