@@ -73,26 +73,6 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return (error as TRPCError).code;
 }
 
-describe('auth', () => {
-  it('signs in through the session, knows who is calling, and refuses the anonymous', async () => {
-    const { caller, principal } = await signedIn();
-    expect((await caller.auth.me()).user.email).toBe(principal.email);
-    expect(await codeOf(anonymous().auth.me())).toBe('UNAUTHORIZED');
-    const onboarding = await caller.auth.onboardingStatus();
-    expect(onboarding.steps.first_question).toBe(false);
-  });
-
-  it('a wrong password is UNAUTHORIZED and a bad email UNPROCESSABLE_CONTENT', async () => {
-    const { principal } = await signedIn();
-    expect(
-      await codeOf(anonymous().auth.login({ email: principal.email, password: 'not the password' })),
-    ).toBe('UNAUTHORIZED');
-    expect(await codeOf(anonymous().auth.login({ email: 'not an email', password: PASSWORD }))).toBe(
-      'UNPROCESSABLE_CONTENT',
-    );
-  });
-});
-
 describe('connections', () => {
   it('lists the dialects with their capabilities and the demo connection with where it points', async () => {
     const { caller } = await signedIn();
