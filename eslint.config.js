@@ -25,7 +25,7 @@ const TEST_ONLY = {
   'packages/connectors': ['db', 'es-test-cluster', 'hostile-servers'],
   'packages/core': ['hostile-servers'],
   'packages/planner': ['es-test-cluster'],
-  'packages/api': ['connectors', 'db', 'planner'],
+  'packages/api': ['connectors', 'db', 'es-test-cluster', 'planner'],
   'apps/server': ['client', 'es-test-cluster', 'hostile-servers'],
 };
 

@@ -3,8 +3,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../src/testing.ts';
 
-export { freePort };
-
 const serverDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {

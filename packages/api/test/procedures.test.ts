@@ -73,39 +73,6 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   return (error as TRPCError).code;
 }
 
-describe('connections', () => {
-  it('lists the dialects with their capabilities and the demo connection with where it points', async () => {
-    const { caller } = await signedIn();
-    const { dialects } = await caller.connections.dialects();
-    const available = dialects.filter((d) => d.availability === 'available');
-    expect(available.length).toBeGreaterThanOrEqual(2);
-    for (const d of available) expect(d.capabilities?.query_language_id).toMatch(/^[a-z]+$/);
-    const { connections } = await caller.connections.list({});
-    const demoConnection = connections.find((c) => c.is_demo)!;
-    expect(demoConnection.target).toMatch(/demo/i);
-  });
-
-  it("another workspace's connection is NOT_FOUND; an unknown dialect UNPROCESSABLE_CONTENT", async () => {
-    const owner = await signedIn();
-    const stranger = await signedIn();
-    const { connections } = await owner.caller.connections.list({});
-    const id = connections.find((c) => c.is_demo)!.id;
-    expect(await codeOf(stranger.caller.connections.get({ id }))).toBe('NOT_FOUND');
-    expect(await codeOf(stranger.caller.connections.paused({ id, paused: true }))).toBe('NOT_FOUND');
-    expect(
-      await codeOf(
-        owner.caller.connections.create({
-          name: 'x',
-          dialect: 'no-such-engine',
-          auth_mode: 'password',
-          config: {},
-          tags: [],
-        }),
-      ),
-    ).toBe('UNPROCESSABLE_CONTENT');
-  });
-});
-
 describe('runs, conversations and schema on the demo shop', () => {
   it('answers a question, keeps it in a conversation, lists it, and deletes the conversation', async () => {
     const { caller } = await signedIn();
