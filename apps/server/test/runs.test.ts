@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { usageCounters } from '@aqs/db';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import type { Browser } from '../src/testing.ts';
 import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
@@ -12,7 +10,6 @@ let server: TestServer;
 let cluster: TestCluster;
 let browser: Browser;
 let esId: string;
-let demoId: string;
 
 beforeAll(async () => {
   cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
@@ -37,7 +34,6 @@ beforeAll(async () => {
     },
   });
   esId = es.json.id;
-  demoId = (await browser.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
 }, 120_000);
 
 afterAll(async () => {
@@ -54,109 +50,31 @@ function stream(body: object, signal?: AbortSignal) {
   });
 }
 
+// What the run and conversation procedures do is tested through a caller in packages/api/test
+// (runs.test.ts, conversations.test.ts); here, the REST routes, statuses and the event stream.
 describe('POST /api/v1/run', () => {
-  it('answers a question over Elasticsearch with ES|QL, a table and a chart', async () => {
+  it('answers 200 with the finished run, which GET /api/v1/runs/{run_id} and the history serve', async () => {
     const res = await browser.post('/api/v1/run', {
       question: 'number of requests per country',
       connection_id: esId,
       chart_requested: true,
     });
     expect(res.status).toBe(200);
-    const run = res.json;
-    expect(run).toMatchObject({
-      status: 'succeeded',
-      planner: 'offline',
-      turn_index: 0,
-      connection_id: esId,
-      error: null,
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-    });
-    expect(run.query.dialect).toBe('esql');
-    // `requests` are the documents with request fields.
-    expect(run.query.text).toMatch(
-      /^FROM weblogs \| WHERE http\.request\.method IS NOT NULL \| STATS .* BY geo\.country_name/,
-    );
-    expect(run.query.text).toMatch(/LIMIT \d+$/);
-    const table = run.artifacts.find((a: any) => a.kind === 'table');
-    expect(table.row_count).toBeGreaterThan(1);
-    expect(table.columns.map((c: any) => c.type)).toContain('long');
-    const chart = run.artifacts.find((a: any) => a.kind === 'chart');
-    expect(chart.chart_type).toBe('bar');
-    expect(JSON.stringify(chart.option)).not.toMatch(/function|=>/);
-    expect(run.timings_ms.executing).toBeGreaterThanOrEqual(0);
-    expect((await browser.get(`/api/v1/runs/${run.id}`)).json).toEqual(run);
-    // The values sampled for planning are shown by the schema routes.
-    const weblogsTable = await browser.get(`/api/v1/schema/${esId}/tables/weblogs`);
-    const country = weblogsTable.json.columns.find((c: any) => c.name === 'geo.country_name');
-    expect(country.sample_values).toEqual(expect.arrayContaining(['France', 'United States']));
-    expect(weblogsTable.json.columns.find((c: any) => c.name === 'user.id').sample_values).toEqual([]);
-    // A widened small integer (ES `short`, read as `integer`) is sampled by its native type.
-    expect(
-      weblogsTable.json.columns.find((c: any) => c.name === 'http.response.status_code').sample_values,
-    ).toEqual(expect.arrayContaining([200, 404]));
+    expect(res.json).toMatchObject({ status: 'succeeded', connection_id: esId });
+    expect(res.json.artifacts.map((a: any) => a.kind)).toEqual(expect.arrayContaining(['table', 'chart']));
+    expect((await browser.get(`/api/v1/runs/${res.json.id}`)).json).toEqual(res.json);
+    const history = await browser.get(`/api/v1/runs?connection_id=${esId}&status=succeeded&limit=5`);
+    expect(history.status).toBe(200);
+    expect(history.json.runs.map((r: any) => r.id)).toContain(res.json.id);
   });
 
-  it('answers a question over the demo database with SQL', async () => {
-    const res = await browser.post('/api/v1/run', {
-      question: 'how many orders per status',
-      connection_id: demoId,
+  it('answers 404 for an unknown connection, and 409 for a paused one on /run and /run/stream', async () => {
+    const unknown = await browser.post('/api/v1/run', {
+      question: 'count requests',
+      connection_id: 'con_nope',
     });
-    expect(res.status).toBe(200);
-    expect(res.json.status).toBe('succeeded');
-    expect(res.json.query.dialect).toBe('sql');
-    expect(res.json.query.text).toMatch(/"shop"\."orders"/);
-    const table = res.json.artifacts.find((a: any) => a.kind === 'table');
-    expect(table.rows.length).toBeGreaterThanOrEqual(3);
-    // How the question was read, from the spec: shown above the answer.
-    expect(res.json.interpretation).toBe('Number of orders, by status, sorted by count (highest first).');
-    const stored = await browser.get(`/api/v1/runs/${res.json.id}`);
-    expect(stored.json.interpretation).toBe(res.json.interpretation);
-  }, 60_000);
-
-  it('fails a question it cannot map with a helpful message, stored as a failed run', async () => {
-    const res = await browser.post('/api/v1/run', {
-      question: 'what is the meaning of life',
-      connection_id: esId,
-    });
-    expect(res.status).toBe(200);
-    expect(res.json.status).toBe('failed');
-    expect(res.json.error.type).toBe('unanswerable');
-    expect(res.json.error.message.length).toBeGreaterThan(40);
-    expect(res.json.artifacts).toEqual([]);
-    expect(res.json.interpretation).toBeNull();
-  });
-
-  it('validates the request: question length, unknown fields, list limits', async () => {
-    const empty = await browser.post('/api/v1/run', { question: '', connection_id: esId });
-    expect(empty.status).toBe(422);
-    expect(empty.json.errors[0].field).toBe('question');
-    const long = await browser.post('/api/v1/run', { question: 'x'.repeat(2001), connection_id: esId });
-    expect(long.status).toBe(422);
-    expect(long.json.errors[0]).toEqual({ field: 'question', message: 'must be at most 2000 characters' });
-    const limit = await browser.get('/api/v1/runs?limit=101');
-    expect(limit.status).toBe(422);
-    expect(limit.json.errors[0]).toEqual({ field: 'limit', message: 'must be at most 100' });
-    expect((await browser.get('/api/v1/conversations?limit=101')).status).toBe(422);
-  });
-
-  it('404 for unknown or foreign connections and conversations; 409 with a way out for a paused connection', async () => {
-    expect(
-      (await browser.post('/api/v1/run', { question: 'count requests', connection_id: 'con_nope' })).status,
-    ).toBe(404);
-    const other = await signedInBrowser(server);
-    expect(
-      (await other.post('/api/v1/run', { question: 'count requests', connection_id: esId })).status,
-    ).toBe(404);
-    expect(
-      (
-        await browser.post('/api/v1/run', {
-          question: 'count requests',
-          connection_id: esId,
-          conversation_id: 'cnv_nope',
-        })
-      ).status,
-    ).toBe(404);
-
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.detail).toMatch(/con_nope/);
     const paused = await browser.post('/api/v1/connections', {
       name: 'Paused',
       dialect: 'elasticsearch',
@@ -174,79 +92,10 @@ describe('POST /api/v1/run', () => {
       connection_id: paused.json.id,
     });
     expect(res.status).toBe(409);
-    expect(res.json.detail).toMatch(/paused.*"paused": false/);
+    expect(res.json.detail).toMatch(/paused/);
     const streamed = await stream({ question: 'count requests', connection_id: paused.json.id });
     expect(streamed.status).toBe(409);
   });
-
-  it('ends the run as failed with the symptom when the engine is down, and the service stays up', async () => {
-    const down = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
-    const conn = await browser.post('/api/v1/connections', {
-      name: 'Down',
-      dialect: 'elasticsearch',
-      auth_mode: 'basic',
-      config: {
-        cluster_url: down.url,
-        username: 'elastic',
-        password: 'changeme',
-        allowed_indices: ['weblogs'],
-      },
-    });
-    await browser.post(`/api/v1/connections/${conn.json.id}/introspect`);
-    await down.stop();
-    const res = await browser.post('/api/v1/run', {
-      question: 'number of requests per country',
-      connection_id: conn.json.id,
-    });
-    expect(res.status).toBe(200);
-    expect(res.json.status).toBe('failed');
-    expect(res.json.error.type).toBe('unreachable');
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-  });
-
-  it('answers 429 with a code when the monthly questions are used up', async () => {
-    const user = await signedInBrowser(server);
-    const me = await user.get('/auth/me');
-    const demo = (await user.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
-    const period = new Date().toISOString().slice(0, 7);
-    await server.store.db
-      .insert(usageCounters)
-      .values({ workspaceId: me.json.workspace.id, period, metric: 'questions', count: 200 });
-    const res = await user.post('/api/v1/run', { question: 'how many orders', connection_id: demo });
-    expect(res.status).toBe(429);
-    expect(res.json.code).toBe('quota_questions_exceeded');
-    const [row] = await server.store.db
-      .select()
-      .from(usageCounters)
-      .where(eq(usageCounters.workspaceId, me.json.workspace.id));
-    expect(row!.count).toBe(200);
-  });
-});
-
-describe('the monthly question quota under concurrency', () => {
-  it('lets exactly one of several concurrent runs take the last unit', async () => {
-    const user = await signedInBrowser(server);
-    const me = await user.get('/auth/me');
-    const demo = (await user.get('/api/v1/connections')).json.connections.find((c: any) => c.is_demo).id;
-    await user.post('/api/v1/run', { question: 'how many orders', connection_id: demo });
-    const period = new Date().toISOString().slice(0, 7);
-    await server.store.db
-      .update(usageCounters)
-      .set({ count: 199 })
-      .where(eq(usageCounters.workspaceId, me.json.workspace.id));
-    const statuses = await Promise.all(
-      Array.from({ length: 5 }, () =>
-        user.post('/api/v1/run', { question: 'how many orders', connection_id: demo }).then((r) => r.status),
-      ),
-    );
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
-    const [row] = await server.store.db
-      .select()
-      .from(usageCounters)
-      .where(eq(usageCounters.workspaceId, me.json.workspace.id));
-    expect(row).toMatchObject({ period, count: 200 });
-  }, 60_000);
 });
 
 describe('POST /api/v1/run/stream', () => {
@@ -371,78 +220,30 @@ describe('POST /api/v1/run/stream', () => {
   });
 });
 
-describe('conversations', () => {
-  it('continues a conversation, lists it, truncates it and replays a question in place', async () => {
+describe('conversation routes', () => {
+  it('serve a conversation, its runs and the list; truncate from a turn; delete it (then 404)', async () => {
     const first = await browser.post('/api/v1/run', {
       question: 'number of requests per country',
       connection_id: esId,
     });
     const conversationId = first.json.conversation_id;
-    const second = await browser.post('/api/v1/run', {
+    await browser.post('/api/v1/run', {
       question: 'now by month',
       connection_id: esId,
       conversation_id: conversationId,
     });
-    expect(second.json).toMatchObject({
-      conversation_id: conversationId,
-      turn_index: 1,
-      status: 'succeeded',
-    });
-    const third = await browser.post('/api/v1/run', {
-      question: 'as a line graph',
-      connection_id: esId,
-      conversation_id: conversationId,
-    });
-    expect(third.json.turn_index).toBe(2);
-
     const detail = await browser.get(`/api/v1/conversations/${conversationId}`);
-    expect(detail.json).toMatchObject({
-      id: conversationId,
-      turn_count: 3,
-      connection_id: esId,
-      title: 'number of requests per country',
-    });
-    expect(detail.json.runs.map((r: any) => r.turn_index)).toEqual([0, 1, 2]);
+    expect(detail.status).toBe(200);
+    expect(detail.json.turn_count).toBe(2);
     const list = await browser.get(`/api/v1/conversations?connection_id=${esId}&limit=1`);
     expect(list.json.conversations[0].id).toBe(conversationId);
-    expect(list.json.limit).toBe(1);
-
     const truncated = await browser.request('DELETE', `/api/v1/conversations/${conversationId}/runs/from/1`);
-    expect(truncated.json.removed).toBe(2);
+    expect(truncated.status).toBe(200);
+    expect(truncated.json.removed).toBe(1);
     const runs = await browser.get(`/api/v1/conversations/${conversationId}/runs`);
     expect(runs.json.runs.map((r: any) => r.turn_index)).toEqual([0]);
-    const replay = await browser.post('/api/v1/run', {
-      question: 'now by month',
-      connection_id: esId,
-      conversation_id: conversationId,
-    });
-    expect(replay.json.turn_index).toBe(1);
-
     expect((await browser.request('DELETE', `/api/v1/conversations/${conversationId}`)).status).toBe(200);
     expect((await browser.get(`/api/v1/conversations/${conversationId}`)).status).toBe(404);
     expect((await browser.get(`/api/v1/runs/${first.json.id}`)).status).toBe(404);
-  });
-
-  it('refuses a conversation of another connection, naming conversation_id', async () => {
-    const first = await browser.post('/api/v1/run', { question: 'how many orders', connection_id: demoId });
-    const res = await browser.post('/api/v1/run', {
-      question: 'count requests',
-      connection_id: esId,
-      conversation_id: first.json.conversation_id,
-    });
-    expect(res.status).toBe(422);
-    expect(res.json.errors[0].field).toBe('conversation_id');
-  }, 60_000);
-
-  it('filters run history by connection and status, newest first, with limit and offset', async () => {
-    const all = await browser.get(`/api/v1/runs?connection_id=${esId}&limit=100`);
-    expect(all.json.total).toBeGreaterThan(2);
-    const times = all.json.runs.map((r: any) => r.created_at);
-    expect([...times].sort().reverse()).toEqual(times);
-    const page = await browser.get(`/api/v1/runs?connection_id=${esId}&limit=1&offset=1`);
-    expect(page.json.runs[0].id).toBe(all.json.runs[1].id);
-    const failed = await browser.get('/api/v1/runs?status=failed');
-    expect(failed.json.runs.every((r: any) => r.status === 'failed')).toBe(true);
-    expect((await browser.get('/api/v1/runs?status=weird')).status).toBe(422);
   });
 });
