@@ -13,12 +13,27 @@ interface Route {
   path: string;
 }
 
-/** Every REST route that takes an id in its path, straight from the router: new routes join the matrix by themselves. */
+/**
+ * One REST route per family (connections, schema, runs, conversations; reads and changes): the
+ * credential, the path parameters and the status reach the procedure and come back. Every procedure
+ * taking an id is held to its workspace through a caller in packages/api/test/isolation.test.ts.
+ */
+const WIRING = [
+  'GET /api/v1/connections/{id}',
+  'PATCH /api/v1/connections/{id}',
+  'GET /api/v1/schema/{connection_id}/tables/{table_name}',
+  'PUT /api/v1/connections/{id}/selected-tables',
+  'GET /api/v1/runs/{run_id}',
+  'GET /api/v1/conversations/{id}',
+  'DELETE /api/v1/conversations/{id}/runs/from/{from_turn_index}',
+];
+
 function idRoutes(): Route[] {
   const routes: Route[] = [];
   for (const procedure of Object.values(appRouter._def.procedures)) {
     const openapi = (procedure as unknown as { _def: { meta?: { openapi?: Route } } })._def.meta?.openapi;
-    if (openapi?.path.includes('{')) routes.push({ method: openapi.method, path: openapi.path });
+    if (openapi && WIRING.includes(`${openapi.method} ${openapi.path}`))
+      routes.push({ method: openapi.method, path: openapi.path });
   }
   return routes.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
 }
@@ -131,11 +146,11 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-describe('tenant isolation: every route taking an id', () => {
+describe('tenant isolation over REST: a route of each family', () => {
   const routes = idRoutes();
 
   it('covers the connection, schema, run and conversation routes, each with a real id', () => {
-    expect(routes.length).toBeGreaterThanOrEqual(20);
+    expect(routes).toHaveLength(WIRING.length);
     for (const route of routes) expect(url(route)).not.toMatch(/[{}]/);
   });
 
@@ -165,13 +180,6 @@ describe('tenant isolation: every route taking an id', () => {
       expect((await call(route, { browser: member })).status).toBe(200);
     },
   );
-
-  it("lists never show another workspace's connections", async () => {
-    const list = await intruder.get('/api/v1/connections');
-    expect(list.json.connections.map((c: { id: string }) => c.id)).not.toContain(connectionId);
-    const memberList = await member.get('/api/v1/connections');
-    expect(memberList.json.connections.map((c: { id: string }) => c.id)).toContain(connectionId);
-  });
 
   it('a tRPC batch cannot reach a foreign id either', async () => {
     const input = encodeURIComponent(
