@@ -41,11 +41,6 @@ function idRoutes(): Route[] {
 /** A valid body for each route, so the answer is about ownership and not about validation. */
 const BODIES: Record<string, unknown> = {
   'PATCH /api/v1/connections/{id}': { name: 'renamed' },
-  'POST /api/v1/connections/{id}/paused': { paused: false },
-  'PUT /api/v1/connections/{id}/tags': { tags: ['x'] },
-  'PUT /api/v1/connections/{id}/metadata': { tables: [] },
-  'PUT /api/v1/connections/{id}/schema-overrides': { primary_keys: [], relationships: [] },
-  'PUT /api/v1/connections/{id}/schema-selection': { tables: [] },
   'PUT /api/v1/connections/{id}/selected-tables': { tables: [] },
 };
 
