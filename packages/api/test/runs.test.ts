@@ -120,13 +120,18 @@ describe('runs.run', () => {
     expect((await caller.runs.get({ run_id: run.id })).status).toBe('failed');
   });
 
-  it('validates the request: question length, list limits', async () => {
+  it('validates the request: question length, unknown fields, list limits', async () => {
     const empty = await problemOf(caller.runs.run({ question: '', connection_id: esId }));
     expect(empty.status).toBe(422);
     expect(empty.body.errors![0]!.field).toBe('question');
     const long = await problemOf(caller.runs.run({ question: 'x'.repeat(2001), connection_id: esId }));
     expect(long.status).toBe(422);
     expect(long.body.errors![0]).toEqual({ field: 'question', message: 'must be at most 2000 characters' });
+    const unknown = await problemOf(
+      caller.runs.run({ question: 'count requests', connection_id: esId, mode: 'x' } as any),
+    );
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors).toEqual([{ field: 'mode', message: 'is not a known field; remove it' }]);
     const limit = await problemOf(caller.runs.list({ limit: 101 }));
     expect(limit.status).toBe(422);
     expect(limit.body.errors![0]).toEqual({ field: 'limit', message: 'must be at most 100' });
