@@ -135,5 +135,34 @@ export const ESCAPE_CORPUS: readonly CorpusCase[] = [
     server: 'harmless',
     why: 'EXPLAIN does not run the statement',
   },
+  {
+    name: 'a table inside a parenthesised join',
+    text: 'SELECT * FROM items JOIN (items AS i2 CROSS JOIN mysql.user) ON 1',
+    server: 'least_privilege',
+  },
+  {
+    name: 'the catalog inside a parenthesised join',
+    text: 'SELECT x.table_name FROM items JOIN (items AS i2 CROSS JOIN information_schema.tables AS x) ON 1',
+    server: 'harmless',
+    why: 'the server shows a user only the tables it may read',
+  },
+  {
+    name: 'a quoted alias the printer would not escape',
+    text: 'SELECT 1 AS "x`, --1, (SELECT COUNT(*) FROM mysql.user) AS leak,\n 2 AS `q" FROM items',
+    server: 'harmless',
+    why: 'to MySQL the whole of it is one quoted alias',
+  },
+  {
+    name: 'a collation the printer writes raw',
+    text: "SELECT label COLLATE 'utf8mb4_bin, --1, (SELECT COUNT(*) FROM mysql.user) AS leak,\n 2' FROM items",
+    server: 'refuses',
+  },
+  { name: 'a stored function of another database', text: 'SELECT mysql.abs(1)', server: 'refuses' },
+  {
+    name: 'dashes that are not a comment',
+    text: 'SELECT 1--1',
+    server: 'harmless',
+    why: 'MySQL reads 1 - -1',
+  },
   { name: 'empty', text: '   ', server: 'refuses' },
 ];

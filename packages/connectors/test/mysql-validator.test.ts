@@ -136,6 +136,17 @@ describe('mysql validator: the escape corpus', () => {
     expect(refusal('SELECT * FROM other.orders').kind).toBe('out_of_scope');
     expect(refusal('SELECT * FROM information_schema.TABLES').kind).toBe('out_of_scope');
     expect(refusal('SELECT * FROM `mysql`.`user`').kind).toBe('out_of_scope');
+    expect(refusal('SELECT * FROM t JOIN (t AS t2 CROSS JOIN other.secret) ON 1').kind).toBe('out_of_scope');
+    expect(
+      refusal('SELECT 1 FROM t WHERE EXISTS (SELECT 1 FROM t1 LEFT JOIN (t2 JOIN mysql.user ON 1) ON 1)')
+        .kind,
+    ).toBe('out_of_scope');
+    expect(refusal('SELECT other.abs(1)').cause_).toMatch(/qualified with a database/);
+    expect(refusal('SELECT 1 AS "x`, --1, @@version AS v,\n 2 AS `q" FROM t').cause_).toMatch(
+      /does not print back/,
+    );
+    expect(refusal('SELECT 1--1').cause_).toMatch(/two minus signs/);
+    expect(refusal('SELECT a FROM t WHERE d = 123456789.123456789').cause_).toMatch(/significant digits/);
   });
 });
 

@@ -137,15 +137,14 @@ function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function functionName(node: Node): string {
+/** The function's name, or null when it names a database (a stored function, whatever its name). */
+function functionName(node: Node): string | null {
   if (node.type === 'aggr_func') return String(node.name).toLowerCase();
   const name = node.name;
-  if (isNode(name) && Array.isArray(name.name))
-    return name.name
-      .map((part) => (isNode(part) ? String(part.value) : String(part)))
-      .join('.')
-      .toLowerCase();
-  return String(name).toLowerCase();
+  if (!isNode(name)) return String(name).toLowerCase();
+  if (name.schema || !Array.isArray(name.name) || name.name.length !== 1) return null;
+  const [part] = name.name;
+  return String(isNode(part) ? part.value : part).toLowerCase();
 }
 
 interface Check {
@@ -187,7 +186,20 @@ function checkSelect(node: Node, check: Check): void {
     for (const cte of node.with)
       if (isNode(cte) && isNode(cte.name) && typeof cte.name.value === 'string')
         check.ctes.add(cte.name.value);
-  if (Array.isArray(node.from)) for (const entry of node.from) if (isNode(entry)) checkTable(entry, check);
+  if (Array.isArray(node.from)) for (const entry of node.from) checkFromItem(entry, check);
+}
+
+/** A FROM item: a table, a derived table (checked where the walk reaches it), DUAL, or a parenthesised join of items. */
+function checkFromItem(entry: unknown, check: Check): void {
+  if (!isNode(entry)) throw reject('a FROM item of an unknown form is not allowed.', check.query);
+  if (typeof entry.table === 'string') return checkTable(entry, check);
+  if (Array.isArray(entry.expr)) {
+    for (const inner of entry.expr) checkFromItem(inner, check);
+    return;
+  }
+  if (isNode(entry.expr) && isNode(entry.expr.ast)) return;
+  if (entry.type === 'dual') return;
+  throw reject('a FROM item of an unknown form is not allowed.', check.query);
 }
 
 function visit(value: unknown, check: Check): void {
@@ -203,6 +215,8 @@ function visit(value: unknown, check: Check): void {
     if (type === 'select') checkSelect(value, check);
     if (type === 'function' || type === 'aggr_func') {
       const name = functionName(value);
+      if (name === null)
+        throw reject('a function qualified with a database (a stored function) is not allowed.', check.query);
       if (!ALLOWED_FUNCTIONS.has(name))
         throw reject(
           `the function ${name}() is not allowed (not on the list of read-only analytics functions).`,
@@ -213,6 +227,60 @@ function visit(value: unknown, check: Check): void {
   for (const [key, child] of Object.entries(value)) if (key !== 'type') visit(child, check);
 }
 
+/** A token as MySQL's lexer cuts it (with NO_BACKSLASH_ESCAPES; backslashes are refused before). */
+interface Token {
+  kind: 'string' | 'quoted_name' | 'comment' | 'word' | 'number' | 'dashes' | 'other';
+  text: string;
+}
+
+/**
+ * MySQL's reading of the text: strings ('...' and "..." with doubled quotes), quoted names (`...`),
+ * comments (`#` and `-- ` to the end of the line, `/* ... *\/`), words and numbers. `--` not followed
+ * by a space or a control character is two minus signs to MySQL (kind `dashes`); the parser would
+ * read a comment there.
+ */
+export function tokens(text: string): Token[] {
+  const out: Token[] = [];
+  let i = 0;
+  const closing = (quote: string, from: number): number => {
+    let j = from + 1;
+    while (j < text.length) {
+      if (text[j] !== quote) j += 1;
+      else if (text[j + 1] === quote) j += 2;
+      else return j + 1;
+    }
+    return text.length;
+  };
+  const lineEnd = (from: number): number => {
+    const newline = text.indexOf('\n', from);
+    return newline === -1 ? text.length : newline;
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    let end = i + 1;
+    let kind: Token['kind'] = 'other';
+    if (c === "'" || c === '"') [kind, end] = ['string', closing(c, i)];
+    else if (c === '`') [kind, end] = ['quoted_name', closing(c, i)];
+    else if (c === '#') [kind, end] = ['comment', lineEnd(i)];
+    else if (c === '-' && text[i + 1] === '-') {
+      const after = text.charCodeAt(i + 2);
+      [kind, end] = i + 2 >= text.length || after <= 32 ? ['comment', lineEnd(i)] : ['dashes', i + 2];
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      [kind, end] = ['comment', close === -1 ? text.length : close + 2];
+    } else if (/[A-Za-z_$]/.test(c)) {
+      while (end < text.length && /[A-Za-z0-9_$]/.test(text[end]!)) end += 1;
+      kind = 'word';
+    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(text[i + 1] ?? ''))) {
+      while (end < text.length && /[A-Za-z0-9_.]/.test(text[end]!)) end += 1;
+      kind = 'number';
+    }
+    out.push({ kind, text: text.slice(i, end) });
+    i = end;
+  }
+  return out;
+}
+
 /**
  * Words MySQL lets a query use as bare names that the MariaDB grammar reads as keywords only
  * (`SHOW STATUS`, `SET GLOBAL`). No SELECT uses them as keywords, so outside strings, quoted names
@@ -221,46 +289,37 @@ function visit(value: unknown, check: Check): void {
 const NAME_WORDS: ReadonlySet<string> = new Set(['STATUS', 'GLOBAL', 'SESSION']);
 
 export function quoteNameWords(text: string): string {
-  let out = '';
-  let i = 0;
-  const closing = (quote: string, from: number): number => {
-    let j = from + 1;
-    while (j < text.length) {
-      if (text[j] === quote) {
-        if (text[j + 1] === quote) j += 2;
-        else return j + 1;
-      } else j += 1;
+  let previous = '';
+  return tokens(text)
+    .map((token) => {
+      const quote =
+        token.kind === 'word' && NAME_WORDS.has(token.text.toUpperCase()) && !previous.endsWith('@');
+      previous = token.text;
+      return quote ? `\`${token.text}\`` : token.text;
+    })
+    .join('');
+}
+
+/** Most significant digits a number keeps through the parser (it holds numbers as doubles). */
+const MAX_DIGITS = 15;
+
+/** What MySQL and the parser would read differently in the input, refused before parsing. */
+function checkInputTokens(text: string): void {
+  for (const token of tokens(text)) {
+    if (token.kind === 'dashes')
+      throw reject(
+        '"--" not followed by a space is two minus signs to MySQL but a comment to the validator; write "- -" or put a space after "--".',
+        text,
+      );
+    if (token.kind === 'number' && /^[0-9.]+$/.test(token.text)) {
+      const digits = token.text.replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+      if (digits.length > MAX_DIGITS)
+        throw reject(
+          `the number ${token.text.slice(0, 40)} has more than ${MAX_DIGITS} significant digits, which the validator cannot carry exactly; round it.`,
+          text,
+        );
     }
-    return text.length;
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    let end = i + 1;
-    if (c === "'" || c === '"' || c === '`') end = closing(c, i);
-    else if (
-      c === '#' ||
-      (c === '-' && text[i + 1] === '-' && (i + 2 >= text.length || /\s/.test(text[i + 2]!)))
-    ) {
-      const newline = text.indexOf('\n', i);
-      end = newline === -1 ? text.length : newline;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      end = close === -1 ? text.length : close + 2;
-    } else if (/[A-Za-z_]/.test(c)) {
-      while (end < text.length && /[A-Za-z0-9_$]/.test(text[end]!)) end += 1;
-      const word = text.slice(i, end);
-      if (NAME_WORDS.has(word.toUpperCase()) && text[i - 1] !== '@') {
-        out += `\`${word}\``;
-        i = end;
-        continue;
-      }
-    } else if (/[0-9]/.test(c)) {
-      while (end < text.length && /[A-Za-z0-9_$.]/.test(text[end]!)) end += 1;
-    }
-    out += text.slice(i, end);
-    i = end;
   }
-  return out;
 }
 
 function parse(text: string): AST {
@@ -270,6 +329,7 @@ function parse(text: string): AST {
       text,
     );
   if (/\/\*[M]?!/i.test(text)) throw reject('executable comments (/*! ... */) are not accepted.', text);
+  checkInputTokens(text);
   let ast: AST | AST[];
   try {
     ast = parser.astify(quoteNameWords(text), OPTIONS);
@@ -311,6 +371,33 @@ function setLimit(select: Node, count: number, offset: number | null): void {
 }
 
 /**
+ * A tree as the comparison of the checked tree with the printed one sees it: a name is its text
+ * whether it was quoted or not, an absent member is one that is null, ASC is the default order, and
+ * the parser's own lists of the tables and columns it saw are left out.
+ */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (!isNode(value)) return value;
+  // A subquery: the parser sometimes also spreads its select beside `ast`.
+  if (isNode(value.ast)) return { ast: canonical(value.ast) };
+  const keys = Object.keys(value).filter(
+    (k) =>
+      value[k] !== null &&
+      value[k] !== undefined &&
+      k !== 'tableList' &&
+      k !== 'columnList' &&
+      !(k === 'type' && value[k] === 'ASC'),
+  );
+  if (
+    (value.type === 'backticks_quote_string' || value.type === 'default') &&
+    typeof value.value === 'string' &&
+    keys.length === 2
+  )
+    return value.value;
+  return Object.fromEntries(keys.sort().map((k) => [k, canonical(value[k])]));
+}
+
+/**
  * Validates `text` and returns the statement to run: the checked tree printed again. A plain SELECT
  * gets the row cap as its LIMIT (lowered or added; the executor asks for `fetchLimit`, one row more,
  * to tell whether there were more; a query whose own LIMIT is the cap is read the same way). A set operation (UNION, ...) keeps its own: the
@@ -334,10 +421,21 @@ export function validateMysql(
   const own = setOperation ? null : limitOf(ast, text);
   if (!setOperation && (own === null || own.count >= rowCap)) setLimit(ast, fetchLimit, own?.offset ?? null);
   const printed = parser.sqlify(ast as unknown as AST, OPTIONS);
-  // What runs is parsed and checked once more: the printer must give back a tree that passes. Text
-  // that prints back to itself (a statement this validator printed) is what was just checked.
+  // What runs must read, to MySQL and to the parser, as the tree that was checked: the printer writes
+  // no comment, so one in its output (a name or a value it did not escape) is refused, and parsing the
+  // output must give back the same tree. Text that prints back to itself is what was just parsed.
+  if (tokens(printed).some((t) => t.kind === 'comment' || t.kind === 'dashes'))
+    throw reject(
+      'the query does not print back as it was read (a name or value holds quote or comment characters).',
+      text,
+    );
   if (printed === text) return { text: printed, ownLimit: own?.count ?? null, capped: !setOperation };
   const again = parse(printed) as unknown as Node;
+  if (JSON.stringify(canonical(again)) !== JSON.stringify(canonical(ast)))
+    throw reject(
+      'the query does not print back as it was read (a name or value holds quote or comment characters).',
+      text,
+    );
   visit(again, { database, query: text, ctes: new Set() });
   if (!setOperation && (limitOf(again, text)?.count ?? Infinity) > Math.max(rowCap, fetchLimit))
     throw reject('the query could not be given the row cap.', text);
