@@ -258,6 +258,98 @@ describe.skipIf(!available)('mysql connector against a real server', () => {
     expect((await mysql.execute(target(), recent, ctx, { rowCap: 10, timeoutMs: 5000 })).rows).toEqual([[0]]);
   });
 
+  it('execute(): every time unit and every condition the compiler writes runs on the server', async () => {
+    const units = ['minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
+    const col = (column: string) => ({ column });
+    const conditions = [
+      ...units.flatMap((unit) => [
+        { op: 'time_range', column: col('placed_at'), range: { kind: 'relative', count: 2, unit } },
+        {
+          op: 'time_range',
+          column: col('placed_at'),
+          range: { kind: 'relative', count: 1, unit, calendar: true },
+        },
+        {
+          op: 'time_range',
+          column: col('placed_at'),
+          range: { kind: 'relative', count: 3, unit, calendar: true },
+        },
+      ]),
+      {
+        op: 'time_range',
+        column: col('placed_at'),
+        range: { kind: 'absolute', from: '2024-03-01T00:00:00Z', to: '2024-04-01T00:00:00Z' },
+      },
+      ...(['eq', 'neq', 'gt', 'gte', 'lt', 'lte'] as const).map((op) => ({
+        op,
+        column: col('total'),
+        value: 100,
+      })),
+      { op: 'in', column: col('id'), values: [1, 2] },
+      { op: 'not_in', column: col('id'), values: [1] },
+      ...(['contains', 'starts_with', 'ends_with'] as const).flatMap((op) => [
+        { op, column: col('big'), value: '12' },
+        { op, column: col('big'), value: 'a\\b%_!' },
+      ]),
+      { op: 'is_null', column: col('big') },
+      { op: 'not', condition: { op: 'is_not_null', column: col('big') } },
+      {
+        op: 'or',
+        conditions: [
+          { op: 'eq', column: col('id'), value: 1 },
+          { op: 'eq', column: col('id'), value: 3 },
+        ],
+      },
+    ];
+    for (const filter of conditions) {
+      const text = mysql.compile(
+        spec({ source: 'orders', aggregates: [{ fn: 'count', alias: 'n' }], filter } as QuerySpecInput),
+        {
+          now: new Date('2024-04-01T12:00:00Z'),
+        },
+      );
+      const result = await mysql.execute(target(), text, ctx, { rowCap: 10, timeoutMs: 5000 });
+      expect(result.rows, JSON.stringify(filter)).toHaveLength(1);
+    }
+    for (const unit of units) {
+      const text = mysql.compile(
+        spec({
+          source: 'orders',
+          group_by: [{ column: col('placed_at'), alias: 'at', time_bucket: unit }],
+          aggregates: [{ fn: 'count', alias: 'n' }],
+        }),
+      );
+      const result = await mysql.execute(target(), text, ctx, { rowCap: 10, timeoutMs: 5000 });
+      expect(result.rows.length, unit).toBeGreaterThan(0);
+    }
+    const noNow = mysql.compile(
+      spec({
+        source: 'orders',
+        aggregates: [{ fn: 'count', alias: 'n' }],
+        filter: {
+          op: 'time_range',
+          column: col('placed_at'),
+          range: { kind: 'relative', count: 2, unit: 'quarter', calendar: true },
+        },
+      }),
+    );
+    expect((await mysql.execute(target(), noNow, ctx, { rowCap: 10, timeoutMs: 5000 })).rows).toHaveLength(1);
+    const related = mysql.compile(
+      spec({
+        source: 'customers',
+        columns: [col('id')],
+        filter: {
+          op: 'not_exists',
+          table: 'orders',
+          on: [{ left: { column: 'id' }, right: { column: 'customer_id' } }],
+        },
+      }),
+    );
+    expect((await mysql.execute(target(), related, ctx, { rowCap: 10, timeoutMs: 5000 })).rows).toEqual([
+      [3],
+    ]);
+  });
+
   it('execute(): the server stops a query past its timeout, and a cancelled query stops running on the server', async () => {
     const slow =
       'SELECT COUNT(*) FROM customers a, customers b, customers c, customers d, orders e, orders f, orders g, orders h, orders i, orders j, orders k, orders l, orders m, orders n, orders p, orders q, orders r, orders s';

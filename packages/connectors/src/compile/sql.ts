@@ -66,13 +66,12 @@ function plainLiteral(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
-const INTERVAL_UNIT: Record<TimeUnit, string> = {
+const INTERVAL_UNIT: Record<Exclude<TimeUnit, 'quarter'>, string> = {
   minute: 'MINUTE',
   hour: 'HOUR',
   day: 'DAY',
   week: 'WEEK',
   month: 'MONTH',
-  quarter: 'QUARTER',
   year: 'YEAR',
 };
 
@@ -126,7 +125,11 @@ export const MYSQL_SQL: SqlFlavour = {
   },
   instant: (iso) => `CAST(${plainLiteral(iso.replace('T', ' ').replace(/Z$/, ''))} AS DATETIME(3))`,
   now: 'NOW()',
-  minus: (expr, count, unit) => `${expr} - INTERVAL ${count} ${INTERVAL_UNIT[unit]}`,
+  // The validator's grammar has no INTERVAL ... QUARTER: a quarter is three months.
+  minus: (expr, count, unit) =>
+    unit === 'quarter'
+      ? `${expr} - INTERVAL ${count * 3} MONTH`
+      : `${expr} - INTERVAL ${count} ${INTERVAL_UNIT[unit]}`,
   truncate(unit, expr) {
     switch (unit) {
       case 'minute':
@@ -146,7 +149,7 @@ export const MYSQL_SQL: SqlFlavour = {
     }
   },
   ilike: (expr, pattern) => `LOWER(CAST(${expr} AS CHAR)) LIKE LOWER(${pattern}) ESCAPE '!'`,
-  like: (expr, pattern) => `CAST(${expr} AS CHAR) LIKE BINARY ${pattern} ESCAPE '!'`,
+  like: (expr, pattern) => `CAST(${expr} AS BINARY) LIKE CAST(${pattern} AS BINARY) ESCAPE '!'`,
   likeEscape: '!',
   elapsedSeconds: (from, to) => `(TIMESTAMPDIFF(MICROSECOND, ${from}, ${to}) / 1000000.0)`,
   divide: (left, right) => `(${left} / NULLIF(${right}, 0))`,

@@ -54,6 +54,7 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
   'interval',
   'strcmp',
   'exists',
+  'not',
   // numbers
   'abs',
   'ceil',
