@@ -599,3 +599,36 @@ describe('cleartext password authentication (mysql_clear_password)', () => {
     }
   });
 });
+
+describe('caching_sha2_password without a verified channel', () => {
+  it('answers the fast path (the scramble answer, not the password) and logs in', async () => {
+    const server = await startHostileMysql('sha2-fast-auth');
+    try {
+      const executed = await connectorFor('mysql')!.execute(target(server.port), 'SELECT 1 AS one', ctx, {
+        rowCap: ROW_CAP,
+        timeoutMs: 1000,
+      });
+      expect(executed.rows).toEqual([['1'], ['2']]);
+      expect(server.connections[0]?.authSwitchResponse?.length).toBe(32);
+      expect(server.allReceived().includes(Buffer.from(PASSWORD))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses full authentication: the password is neither sent nor encrypted to a key the server supplies', async () => {
+    for (const op of OPS) {
+      const server = await startHostileMysql('sha2-full-auth');
+      try {
+        const out = await run(op, target(server.port), ctx);
+        expect(out.symptom, op).toBe('cleartext password authentication refused');
+        expect(out.cause, op).toMatch(/full authentication/);
+        expect(server.connections[0]?.fullAuthResponse ?? null, op).toBeNull();
+        expect(server.allReceived().includes(Buffer.from(PASSWORD)), op).toBe(false);
+        await expectQuiet(server, op);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});

@@ -30,6 +30,10 @@ export type MysqlScenario =
   | 'greeting-then-silence'
   /** Answers the login with an AuthSwitchRequest to mysql_clear_password (the password in clear text). */
   | 'cleartext-switch'
+  /** Answers the login with an AuthSwitchRequest to caching_sha2_password, then asks for full authentication (the password itself). */
+  | 'sha2-full-auth'
+  /** Answers the login with an AuthSwitchRequest to caching_sha2_password, then says the fast path succeeded. */
+  | 'sha2-fast-auth'
   /** Answers the login with an ERR 1045 whose message is `errorBytes` long, then closes. */
   | 'huge-error-at-login'
   /** Logs in; never answers the query. */
@@ -56,6 +60,8 @@ export const MYSQL_SCENARIOS: readonly MysqlScenario[] = [
   'silent',
   'greeting-then-silence',
   'cleartext-switch',
+  'sha2-full-auth',
+  'sha2-fast-auth',
   'huge-error-at-login',
   'hang-after-login',
   'garbage-after-login',
@@ -100,6 +106,8 @@ export interface HostileMysqlConnection {
   commands: Array<{ command: number; text: string }>;
   /** What the client answered to an AuthSwitchRequest, if it answered. */
   authSwitchResponse: Buffer | null;
+  /** What the client answered to a request for full authentication (caching_sha2_password), if it answered. */
+  fullAuthResponse: Buffer | null;
   /** Payloads of the packets the client sent after a LOCAL INFILE request, up to the empty one. */
   infileReplies: Buffer[];
   /** Rows written so far (endless-rows). */
@@ -380,6 +388,7 @@ export async function startHostileMysql(
       received: Buffer.alloc(0),
       commands: [],
       authSwitchResponse: null,
+      fullAuthResponse: null,
       infileReplies: [],
       rowsSent: 0,
     };
@@ -431,6 +440,27 @@ export async function startHostileMysql(
         const reply = await inbox.packet();
         conn.authSwitchResponse = reply.payload;
         seq = reply.sequenceId + 1;
+        break;
+      }
+      case 'sha2-full-auth':
+      case 'sha2-fast-auth': {
+        await peer.write(
+          frame(
+            seq,
+            mysqlPackets.authSwitch('caching_sha2_password', Buffer.concat([scramble, Buffer.alloc(1)])),
+          ),
+        );
+        const reply = await inbox.packet();
+        conn.authSwitchResponse = reply.payload;
+        seq = reply.sequenceId + 1;
+        // AuthMoreData: 3 = the fast path succeeded, 4 = send the password (full authentication).
+        await peer.write(frame(seq, Buffer.from([0x01, scenario === 'sha2-full-auth' ? 0x04 : 0x03])));
+        seq += 1;
+        if (scenario === 'sha2-full-auth') {
+          const more = await inbox.packet();
+          conn.fullAuthResponse = more.payload;
+          seq = more.sequenceId + 1;
+        }
         break;
       }
       default:
@@ -487,7 +517,8 @@ export async function startHostileMysql(
       const binary = command === COM.STMT_EXECUTE;
       const row = binary ? mysqlPackets.binaryRow : mysqlPackets.textRow;
       switch (scenario) {
-        case 'well-behaved': {
+        case 'well-behaved':
+        case 'sha2-fast-auth': {
           const rows = binary ? [] : [row(['1']), row(['2'])];
           await peer.write(
             frames(1, [

@@ -12,6 +12,7 @@
  *   that never closes its side keeps open) and fails the statement in flight (mysql2 then never
  *   answers it).
  */
+import { createHash } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
 import { createConnection, type Connection, type ConnectionOptions, type FieldPacket } from 'mysql2';
@@ -42,10 +43,13 @@ export interface SessionOptions {
   maxTotalBytes?: number;
 }
 
-/** A failure the session itself decided (budget, refused auth plugin), mapped like a driver error. */
+/**
+ * A failure the session itself decided (budget, refused auth plugin), mapped like a driver error.
+ * Its kind is `reason`: mysql2 overwrites the `code` of an error an auth plugin throws.
+ */
 export class SessionError extends Error {
   constructor(
-    readonly code: 'BYTE_BUDGET' | 'TOO_MANY_ROWS' | 'CLEARTEXT_REFUSED' | 'PROTOCOL',
+    readonly reason: 'BYTE_BUDGET' | 'TOO_MANY_ROWS' | 'CLEARTEXT_REFUSED' | 'PROTOCOL',
     message: string,
   ) {
     super(message);
@@ -108,6 +112,11 @@ class BudgetedStream extends Duplex {
     callback(error);
   }
 
+  /** The address the socket connected to (after the SSRF guard's lookup). */
+  get remoteAddress(): string | undefined {
+    return this.inner.remoteAddress;
+  }
+
   setNoDelay(): this {
     this.inner.setNoDelay(true);
     return this;
@@ -130,10 +139,53 @@ function tlsOptions(config: MysqlConfig): ConnectionOptions['ssl'] {
   };
 }
 
+function sha256(data: Buffer): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+/**
+ * caching_sha2_password's fast path only: the scramble answer (SHA256(password) XOR
+ * SHA256(SHA256(SHA256(password)), scramble)), which proves the password without sending it. A
+ * server that asks for full authentication (the password itself) is refused.
+ */
+function fastAuthOnly(password: string): NonNullable<ConnectionOptions['authPlugins']>[string] {
+  return () => {
+    let answered = false;
+    return (data: Buffer) => {
+      if (!answered) {
+        answered = true;
+        if (password === '') return Buffer.alloc(0);
+        const stage1 = sha256(Buffer.from(password, 'utf8'));
+        const stage3 = sha256(Buffer.concat([sha256(stage1), data.subarray(0, 20)]));
+        return Buffer.from(stage1.map((byte, i) => byte ^ stage3[i]!));
+      }
+      if (data.length === 1 && data[0] === 3) return null;
+      throw new SessionError(
+        'CLEARTEXT_REFUSED',
+        'The server asked for the password itself (caching_sha2_password full authentication) over a channel that is not verified TLS.',
+      );
+    };
+  };
+}
+
+const refusedSha256: NonNullable<ConnectionOptions['authPlugins']>[string] = () => () => {
+  throw new SessionError(
+    'CLEARTEXT_REFUSED',
+    'The server asked for sha256_password, which sends the password in clear text or encrypted to a key the server itself supplies, over a channel that is not verified TLS.',
+  );
+};
+
+/**
+ * mysql2's settings for a session. With `address`, the socket goes to that address (one the SSRF
+ * guard already accepted) rather than resolving the host name again: KILL QUERY must reach the very
+ * server the session did, not another behind round-robin DNS or a balancer, where it would stop some
+ * other session of the same user. The host name stays for TLS.
+ */
 function connectionOptions(
   config: MysqlConfig,
   password: string,
   options: SessionOptions,
+  address?: string,
 ): ConnectionOptions {
   const lookup = guardedLookup(options.allowPrivateNetworks);
   const maxBytes = options.maxTotalBytes ?? MAX_TOTAL_BYTES;
@@ -148,7 +200,11 @@ function connectionOptions(
     connectTimeout: options.connectTimeoutMs,
     stream: () =>
       new BudgetedStream(
-        netConnect({ host: config.host, port: config.port, ...(isIP(config.host) ? {} : { lookup }) }),
+        netConnect(
+          address
+            ? { host: address, port: config.port }
+            : { host: config.host, port: config.port, ...(isIP(config.host) ? {} : { lookup }) },
+        ),
         maxBytes,
       ),
     // LOAD DATA LOCAL lets a server ask the client for any file: never. A server may ask anyway; the
@@ -170,6 +226,11 @@ function connectionOptions(
     decimalNumbers: false,
     timezone: 'Z',
     authPlugins: {
+      // Without a verified channel, the two plugins that would send the password itself (in clear,
+      // or encrypted to a key the server supplies) are answered by ours, which never do.
+      ...(mayDisclose
+        ? {}
+        : { caching_sha2_password: fastAuthOnly(password), sha256_password: refusedSha256 }),
       mysql_clear_password: () => () => {
         if (!mayDisclose)
           throw new SessionError(
@@ -214,9 +275,14 @@ function tooManyRows(): SessionError {
 }
 
 /** A mysql2 connection, and a destroy that closes its socket (mysql2's own only half-closes it). */
-function connectHard(settings: ConnectionOptions): { connection: Connection; destroy(): void } {
-  const openStream = settings.stream as () => Duplex;
-  let stream: Duplex | undefined;
+function connectHard(settings: ConnectionOptions): {
+  connection: Connection;
+  destroy(): void;
+  /** The address the session's socket reached. */
+  address(): string | undefined;
+} {
+  const openStream = settings.stream as () => BudgetedStream;
+  let stream: BudgetedStream | undefined;
   const connection = createConnection({ ...settings, stream: () => (stream = openStream()) });
   return {
     connection,
@@ -224,6 +290,7 @@ function connectHard(settings: ConnectionOptions): { connection: Connection; des
       connection.destroy();
       stream?.destroy();
     },
+    address: () => stream?.remoteAddress,
   };
 }
 
@@ -233,7 +300,7 @@ export async function openSession(
   options: SessionOptions,
 ): Promise<MysqlSession> {
   const settings = connectionOptions(config, password, options);
-  const { connection, destroy: destroyConnection } = connectHard(settings);
+  const { connection, destroy: destroyConnection, address } = connectHard(settings);
   let closed = false;
   let failure: Error | null = null;
   let busy = false;
@@ -241,7 +308,7 @@ export async function openSession(
   const inFlight = new Set<(error: Error) => void>();
   const killInFlight = () => {
     if (!busy || !connection.threadId) return;
-    void killQuery(settings, connection.threadId);
+    void killQuery(connectionOptions(config, password, options, address()), connection.threadId);
   };
   const destroy = () => {
     if (closed) return;

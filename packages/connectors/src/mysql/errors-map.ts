@@ -50,21 +50,21 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
   const withQuery = ctx.query ? { query: ctx.query } : {};
 
   if (error instanceof SessionError) {
-    if (error.code === 'CLEARTEXT_REFUSED')
+    if (error.reason === 'CLEARTEXT_REFUSED')
       return make({
         kind: 'auth',
         symptom: 'cleartext password authentication refused',
         cause: `${error.message} The password would cross the network readable by anyone on the path.`,
-        fix: 'Use ssl_mode verify-full (or verify-ca) so the channel is verified, or have the user authenticate with caching_sha2_password or mysql_native_password.',
+        fix: 'Use ssl_mode verify-full (or verify-ca) so the channel is verified, or have the user authenticate with mysql_native_password.',
       });
     return make({
       kind: 'engine',
-      symptom: error.code === 'PROTOCOL' ? 'Protocol error' : 'Result too large',
+      symptom: error.reason === 'PROTOCOL' ? 'Protocol error' : 'Result too large',
       cause: error.message,
       fix:
-        error.code === 'BYTE_BUDGET'
+        error.reason === 'BYTE_BUDGET'
           ? 'Ask for fewer rows or columns (aggregate, filter or add a limit).'
-          : error.code === 'TOO_MANY_ROWS'
+          : error.reason === 'TOO_MANY_ROWS'
             ? 'Check that the host and port are those of a MySQL or MariaDB server; a database with more than a million columns cannot be read at once.'
             : 'Check that the host and port are those of a MySQL or MariaDB server.',
     });
