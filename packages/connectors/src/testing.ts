@@ -56,8 +56,11 @@ export function isMysqlAvailable(): Promise<boolean> {
   return reachable;
 }
 
-/** A fresh database with a random name, and a way to drop it with the users created for it. */
-export async function createMysqlDatabase(prefix: string): Promise<{
+/** A fresh database with a random name (in the server's default collation unless given), and a way to drop it with the users created for it. */
+export async function createMysqlDatabase(
+  prefix: string,
+  options: { collation?: string } = {},
+): Promise<{
   name: string;
   suffix: string;
   admin: Connection;
@@ -66,7 +69,9 @@ export async function createMysqlDatabase(prefix: string): Promise<{
   const suffix = randomBytes(5).toString('hex');
   const name = `${prefix}_${suffix}`;
   const admin = await openMysqlAdmin();
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4`);
+  await admin.query(
+    `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4${options.collation ? ` COLLATE ${options.collation}` : ''}`,
+  );
   return {
     name,
     suffix,

@@ -27,17 +27,31 @@ function mysqlType(column: IntrospectedColumn, keyed: boolean): string {
   if (type === 'real' || type === 'double precision') return 'DOUBLE';
   if (type === 'boolean') return 'TINYINT(1)';
   if (type === 'date') return 'DATE';
-  if (type === 'timestamp with time zone') return 'TIMESTAMP(6)';
+  if (type.startsWith('timestamp') && type.includes('with time zone')) return 'TIMESTAMP(6)';
   if (type.startsWith('timestamp')) return 'DATETIME(6)';
   if (type === 'json' || type === 'jsonb') return 'JSON';
   if (type === 'uuid') return 'CHAR(36)';
   return keyed ? 'VARCHAR(191)' : 'TEXT';
 }
 
-/** A PostgreSQL value as MySQL stores it (instants written in UTC, the session's zone). */
+/**
+ * A column as it is read for the copy. Dates, timestamps and JSON come as PostgreSQL's text (no
+ * JavaScript Date, whose local time zone would move a timestamp without one); instants in UTC, the
+ * copy session's zone, to the microsecond.
+ */
+function sourceColumn(column: IntrospectedColumn): string {
+  const name = `"${column.name.replace(/"/g, '""')}"`;
+  const type = column.type.toLowerCase();
+  if (type === 'date' || type === 'json' || type === 'jsonb') return `${name}::text`;
+  if (type.startsWith('timestamp') && type.includes('with time zone'))
+    return `to_char(${name} AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')`;
+  if (type.startsWith('timestamp')) return `to_char(${name}, 'YYYY-MM-DD HH24:MI:SS.US')`;
+  return name;
+}
+
 function mysqlValue(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace('T', ' ').replace('Z', '');
-  if (value !== null && typeof value === 'object' && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  if (value instanceof Uint8Array) return Buffer.from(value);
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return value;
 }
 
@@ -61,7 +75,9 @@ export async function copyToMysql(
       demoDatabase: source,
     },
   );
-  const db = await createMysqlDatabase(`aqs_eval_${label}`);
+  // Binary collation: text compares, groups and sorts by its bytes, as PostgreSQL's C collation does
+  // (the server's default _ci collation would merge 'A' and 'a' and the copy would measure that).
+  const db = await createMysqlDatabase(`aqs_eval_${label}`, { collation: 'utf8mb4_bin' });
   const user = `aqs_eval_${db.suffix}`;
   const password = `eval-${db.suffix}`;
   const { admin } = db;
@@ -84,9 +100,11 @@ export async function copyToMysql(
       ? [`PRIMARY KEY (${table.primary_key.map(quote).join(', ')})`]
       : [];
     await admin.query(`CREATE TABLE ${quote(table.name)} (${[...columns, ...primary].join(', ')})`);
-    const { rows } = await source.query<unknown[]>(`SELECT * FROM "${schema}"."${table.name}"`, [], {
-      rowMode: 'array',
-    });
+    const { rows } = await source.query<unknown[]>(
+      `SELECT ${table.columns.map(sourceColumn).join(', ')} FROM "${schema}"."${table.name}"`,
+      [],
+      { rowMode: 'array' },
+    );
     for (let i = 0; i < rows.length; i += 500) {
       const batch = rows.slice(i, i + 500).map((row) => row.map(mysqlValue));
       await admin.query(`INSERT INTO ${quote(table.name)} VALUES ?`, [batch]);
