@@ -27,6 +27,7 @@ let db: Awaited<ReturnType<typeof createMysqlDatabase>>;
 let reader = '';
 let writer = '';
 let nogrants = '';
+let tableWriter = '';
 
 function target(overrides: Record<string, unknown> = {}, password = PASSWORD): ConnectionTarget {
   return {
@@ -68,7 +69,8 @@ const spec = (input: QuerySpecInput) => querySpecSchema.parse(input);
 describe.skipIf(!available)('mysql connector against a real server', () => {
   beforeAll(async () => {
     db = await createMysqlDatabase('aqs_myconn');
-    [reader, writer, nogrants] = ['r', 'w', 'n'].map((k) => `aqs_${k}_${db.suffix}`) as [
+    [reader, writer, nogrants, tableWriter] = ['r', 'w', 'n', 't'].map((k) => `aqs_${k}_${db.suffix}`) as [
+      string,
       string,
       string,
       string,
@@ -92,11 +94,14 @@ describe.skipIf(!available)('mysql connector against a real server', () => {
       CREATE USER '${nogrants}'@'%' IDENTIFIED BY '${PASSWORD}';
       GRANT SELECT, SHOW VIEW ON \`${db.name}\`.* TO '${reader}'@'%';
       GRANT SELECT, INSERT, UPDATE, DELETE ON \`${db.name}\`.* TO '${writer}'@'%';
+      CREATE USER '${tableWriter}'@'%' IDENTIFIED BY '${PASSWORD}';
+      GRANT SELECT ON \`${db.name}\`.* TO '${tableWriter}'@'%';
+      GRANT UPDATE ON \`${db.name}\`.items TO '${tableWriter}'@'%';
     `);
   }, 60_000);
 
   afterAll(async () => {
-    await db?.drop([reader, writer, nogrants]);
+    await db?.drop([reader, writer, nogrants, tableWriter]);
   });
 
   it('test(): a SELECT-only user passes every check; the server is named', async () => {
@@ -119,6 +124,11 @@ describe.skipIf(!available)('mysql connector against a real server', () => {
     const writes = await mysql.test(target({ username: writer }), ctx);
     expect(writes.ok).toBe(true);
     expect(writes.checks.find((c) => c.id === 'least_privilege')).toMatchObject({ status: 'warning' });
+    const oneTable = await mysql.test(target({ username: tableWriter }), ctx);
+    expect(oneTable.checks.find((c) => c.id === 'least_privilege')).toMatchObject({
+      status: 'warning',
+      detail: expect.stringMatching(/UPDATE/),
+    });
 
     const wrong = await mysql.test(target({}, 'wrong-password'), ctx);
     expect(wrong.ok).toBe(false);

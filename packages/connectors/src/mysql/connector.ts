@@ -82,9 +82,10 @@ const CHECK_ORDER = Object.keys(CHECK_NAMES);
 
 const ABOUT = 'SELECT VERSION() AS version, CURRENT_USER() AS user';
 const VISIBLE_TABLES = 'SELECT COUNT(*) AS tables FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?';
-/** Privileges beyond reading, granted globally or on the database, to the account the session runs as. */
+/** Privileges beyond reading, granted globally, on the database or on one of its tables, to the account the session runs as. */
 const WRITE_PRIVILEGES = `SELECT PRIVILEGE_TYPE AS privilege FROM information_schema.USER_PRIVILEGES WHERE GRANTEE = ?
-UNION SELECT PRIVILEGE_TYPE FROM information_schema.SCHEMA_PRIVILEGES WHERE GRANTEE = ? AND TABLE_SCHEMA = ?`;
+UNION SELECT PRIVILEGE_TYPE FROM information_schema.SCHEMA_PRIVILEGES WHERE GRANTEE = ? AND TABLE_SCHEMA = ?
+UNION SELECT PRIVILEGE_TYPE FROM information_schema.TABLE_PRIVILEGES WHERE GRANTEE = ? AND TABLE_SCHEMA = ?`;
 const WRITES = new Set([
   'INSERT',
   'UPDATE',
@@ -92,9 +93,17 @@ const WRITES = new Set([
   'DROP',
   'ALTER',
   'CREATE',
+  'INDEX',
   'SUPER',
   'FILE',
   'GRANT OPTION',
+  'EXECUTE',
+  'CREATE ROUTINE',
+  'ALTER ROUTINE',
+  'EVENT',
+  'TRIGGER',
+  'CREATE TEMPORARY TABLES',
+  'LOCK TABLES',
 ]);
 
 function failedCheckOf(mapped: ConnectorError, error: unknown): string {
@@ -177,9 +186,9 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     set('privileges', 'passed', `The user can see ${tables} tables and views.`);
     set('scope', 'passed', `${tables} tables and views in database "${config.database}".`);
     const account = grantee(typeof about.user === 'string' ? about.user : config.username);
-    const granted = (await session.execute(WRITE_PRIVILEGES, [account, account, config.database])).map((r) =>
-      String(r.privilege).toUpperCase(),
-    );
+    const granted = (
+      await session.execute(WRITE_PRIVILEGES, [account, account, config.database, account, config.database])
+    ).map((r) => String(r.privilege).toUpperCase());
     const writes = granted.filter((p) => WRITES.has(p));
     if (writes.length > 0)
       set(
