@@ -279,6 +279,21 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
       expect(r.rows[0]?.[3]).toBe(2);
     });
 
+    it('buckets and calendar periods in UTC, whatever time zone the role or database is set to', async () => {
+      await admin.unsafe(`alter role ${reader} set timezone = 'Asia/Tokyo'`);
+      try {
+        const r = await postgresConnector.execute(
+          target(),
+          "SELECT date_trunc('day', timestamptz '2024-01-01 20:00:00+00') AS day",
+          ctx,
+          { rowCap: 5, timeoutMs: 5000 },
+        );
+        expect(r.rows).toEqual([['2024-01-01T00:00:00.000Z']]);
+      } finally {
+        await admin.unsafe(`alter role ${reader} reset timezone`);
+      }
+    });
+
     it('is not truncated when the result fits, and clamps a larger LIMIT', async () => {
       const r = await postgresConnector.execute(target(), 'SELECT * FROM app.canary LIMIT 100000', ctx, {
         rowCap: 3,

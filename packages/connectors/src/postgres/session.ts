@@ -68,6 +68,7 @@ const SETTINGS = `SELECT set_config('statement_timeout', $1, true) AS statement_
   set_config('standard_conforming_strings', 'on', true) AS standard_conforming_strings,
   set_config('backslash_quote', 'safe_encoding', true) AS backslash_quote,
   set_config('DateStyle', 'ISO, MDY', true) AS datestyle,
+  set_config('TimeZone', 'UTC', true) AS timezone,
   set_config('bytea_output', 'hex', true) AS bytea_output,
   pg_catalog.current_setting('client_encoding') AS client_encoding`;
 const TYPE_NAMES =
