@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   MYSQL_CLIENT_LOCAL_FILES,
   MYSQL_THREAD_BASE,
@@ -28,6 +28,7 @@ import { KILL_TIMEOUT_MS, MAX_STATEMENT_ROWS } from '../src/mysql/client.ts';
 import { ConnectorError, type ConnectorErrorKind } from '../src/errors.ts';
 import type { ConnectionTarget, ConnectorContext, TestResult } from '../src/types.ts';
 import { DEADLINE_GRACE_MS } from '../src/bounded.ts';
+import { failOnUncaught, sleep } from './hostile-harness.ts';
 
 const PASSWORD = 'Hostile-Canary-Password-4711';
 const REQUEST_TIMEOUT_MS = 1500;
@@ -45,24 +46,7 @@ const ctx: ConnectorContext = {
 
 // ---------- uncaught exceptions and unhandled rejections are failures ----------
 
-const uncaught: unknown[] = [];
-const record = (error: unknown): void => {
-  uncaught.push(error);
-};
-beforeAll(() => {
-  process.on('uncaughtException', record);
-  process.on('unhandledRejection', record);
-});
-afterAll(() => {
-  process.off('uncaughtException', record);
-  process.off('unhandledRejection', record);
-});
-afterEach(async () => {
-  // Let late callbacks (timers, socket events of closed clients) run before checking.
-  await sleep(100);
-  expect(uncaught.map(String), 'uncaught exceptions / unhandled rejections').toEqual([]);
-  uncaught.length = 0;
-});
+failOnUncaught();
 
 // ---------- a file a LOCAL INFILE request asks for ----------
 
@@ -77,10 +61,6 @@ beforeAll(() => {
 afterAll(() => rmSync(infileDir, { recursive: true, force: true }));
 
 // ---------- helpers ----------
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 function target(port: number, overrides: Record<string, unknown> = {}): ConnectionTarget {
   return {

@@ -15,7 +15,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TLSSocket } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   HOSTILE_BACKEND,
   pgMessages,
@@ -31,6 +31,7 @@ import { cleartextAllowed, WireGuard, MAX_SCRAM_ITERATIONS } from '../src/postgr
 import { ConnectorError, type ConnectorErrorKind } from '../src/errors.ts';
 import type { ConnectionTarget, ConnectorContext, TestResult } from '../src/types.ts';
 import { DEADLINE_GRACE_MS } from '../src/bounded.ts';
+import { failOnUncaught, sleep } from './hostile-harness.ts';
 
 const PASSWORD = 'Hostile-Canary-Password-4711';
 const REQUEST_TIMEOUT_MS = 1500;
@@ -43,30 +44,9 @@ const ctx: ConnectorContext = {
 
 // ---------- uncaught exceptions and unhandled rejections are failures ----------
 
-const uncaught: unknown[] = [];
-const record = (error: unknown): void => {
-  uncaught.push(error);
-};
-beforeAll(() => {
-  process.on('uncaughtException', record);
-  process.on('unhandledRejection', record);
-});
-afterAll(() => {
-  process.off('uncaughtException', record);
-  process.off('unhandledRejection', record);
-});
-afterEach(async () => {
-  // Let late callbacks (timers, socket events of closed clients) run before checking.
-  await sleep(100);
-  expect(uncaught.map(String), 'uncaught exceptions / unhandled rejections').toEqual([]);
-  uncaught.length = 0;
-});
+failOnUncaught();
 
 // ---------- helpers ----------
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 function target(port: number, overrides: Record<string, unknown> = {}): ConnectionTarget {
   return {

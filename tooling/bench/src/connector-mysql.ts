@@ -10,7 +10,7 @@
 import { createConnection } from 'mysql2/promise';
 import { connectorFor, type ConnectionTarget, type Connector } from '@aqs/connectors';
 import { createMysqlDatabase, isMysqlAvailable, testMysqlAddress } from '@aqs/connectors/testing';
-import { median } from './connector-postgres.ts';
+import { benchValidator, median } from './connector-postgres.ts';
 
 const QUERIES: readonly string[] = [
   'SELECT * FROM orders',
@@ -30,25 +30,6 @@ const QUERIES: readonly string[] = [
 
 function target(config: Record<string, unknown>, password: string): ConnectionTarget {
   return { id: 'bench', dialect: 'mysql', authMode: 'password', config, secrets: { password } };
-}
-
-function benchValidator(connector: Connector): void {
-  const scope = target(
-    { host: 'db.example.com', port: 3306, database: 'shop', username: 'r', ssl_mode: 'verify-full' },
-    'x',
-  );
-  const run = (ms: number): number => {
-    let n = 0;
-    const start = performance.now();
-    while (performance.now() - start < ms) {
-      for (const q of QUERIES) connector.validateQuery(scope, q, { rowCap: 5000 });
-      n += QUERIES.length;
-    }
-    return ((performance.now() - start) * 1000) / n;
-  };
-  run(200);
-  const perQuery = run(1500);
-  console.log(`mysql validator: ${perQuery.toFixed(1)} µs per query (${QUERIES.length} queries)`);
 }
 
 const RESULT_SQL = `SELECT g.n AS id, CONCAT('customer ', g.n) AS name, CAST(g.n * 1.25 AS DECIMAL(12, 2)) AS amount,
@@ -126,6 +107,14 @@ async function benchExecute(connector: Connector): Promise<void> {
 export async function benchMysqlConnector(): Promise<void> {
   const connector = connectorFor('mysql');
   if (!connector) throw new Error('mysql connector not registered');
-  benchValidator(connector);
+  benchValidator(
+    'mysql',
+    connector,
+    target(
+      { host: 'db.example.com', port: 3306, database: 'shop', username: 'r', ssl_mode: 'verify-full' },
+      'x',
+    ),
+    QUERIES,
+  );
   await benchExecute(connector);
 }

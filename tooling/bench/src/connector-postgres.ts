@@ -47,21 +47,27 @@ const scopeTarget: ConnectionTarget = {
   secrets: { password: 'x' },
 };
 
-function benchValidator(connector: Connector): void {
+/** Microseconds per validateQuery() over `queries`, printed with their average length. */
+export function benchValidator(
+  label: string,
+  connector: Connector,
+  target: ConnectionTarget,
+  queries: readonly string[],
+): void {
   const run = (ms: number): number => {
     let n = 0;
     const start = performance.now();
     while (performance.now() - start < ms) {
-      for (const q of QUERIES) connector.validateQuery(scopeTarget, q, { rowCap: 5000 });
-      n += QUERIES.length;
+      for (const q of queries) connector.validateQuery(target, q, { rowCap: 5000 });
+      n += queries.length;
     }
     return ((performance.now() - start) * 1000) / n;
   };
   run(200);
   const perQuery = run(1500);
-  const avgChars = QUERIES.reduce((s, q) => s + q.length, 0) / QUERIES.length;
+  const avgChars = queries.reduce((s, q) => s + q.length, 0) / queries.length;
   console.log(
-    `postgres validator: ${perQuery.toFixed(1)} µs per query (${QUERIES.length} queries, ${avgChars.toFixed(0)} chars on average)`,
+    `${label} validator: ${perQuery.toFixed(1)} µs per query (${queries.length} queries, ${avgChars.toFixed(0)} chars on average)`,
   );
 }
 
@@ -159,7 +165,7 @@ async function benchDemoOpen(): Promise<void> {
 export async function benchPostgresConnector(): Promise<void> {
   const connector = connectorFor('postgres');
   if (!connector) throw new Error('postgres connector not registered');
-  benchValidator(connector);
+  benchValidator('postgres', connector, scopeTarget, QUERIES);
   await benchExecute(connector);
   await benchDemoOpen();
 }

@@ -1,6 +1,7 @@
 import type { FieldPacket } from 'mysql2';
 import { abortedError, DEADLINE_GRACE_MS, operation, type Operation } from '../bounded.ts';
 import { compileMysql } from '../compile/sql.ts';
+import { TestReport, tlsCheck } from '../checks.ts';
 import { ConnectorError } from '../errors.ts';
 import { assertHostAllowed } from '../network.ts';
 import {
@@ -12,7 +13,6 @@ import {
   type ExecuteResult,
   type Introspection,
   type QueryWarning,
-  type TestCheck,
   type TestResult,
   type ValidatedQuery,
 } from '../types.ts';
@@ -78,7 +78,6 @@ const CHECK_NAMES: Record<string, string> = {
   scope: 'Tables in scope',
   least_privilege: 'Least-privilege user',
 };
-const CHECK_ORDER = Object.keys(CHECK_NAMES);
 
 const ABOUT = 'SELECT VERSION() AS version, CURRENT_USER() AS user';
 const VISIBLE_TABLES = 'SELECT COUNT(*) AS tables FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?';
@@ -124,31 +123,10 @@ function grantee(account: string): string {
 
 async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult> {
   const config = readConfig(target);
-  const checks = new Map<string, TestCheck>();
-  const set = (id: string, status: TestCheck['status'], detail: string): void => {
-    checks.set(id, { id, name: CHECK_NAMES[id] ?? id, status, detail });
-  };
-  const result = (fail: ConnectorError | null, server: TestResult['server']): TestResult => {
-    for (const id of CHECK_ORDER)
-      if (!checks.has(id))
-        set(id, 'skipped', fail ? 'Not checked: an earlier check failed.' : 'Not applicable.');
-    const list = CHECK_ORDER.map((id) => checks.get(id) as TestCheck);
-    return {
-      ok: !list.some((c) => c.status === 'failed'),
-      checks: list,
-      symptom: fail?.symptom ?? null,
-      cause: fail?.cause_ ?? null,
-      fix: fail?.fix ?? null,
-      server,
-    };
-  };
-  const setTls = (): void => {
-    if (config.ssl_mode === 'disable')
-      set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
-    else if (config.ssl_mode === 'require')
-      set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
-    else set('tls', 'passed', `Encrypted; certificate verified (${config.ssl_mode}).`);
-  };
+  const report = new TestReport(CHECK_NAMES);
+  const set = report.set.bind(report);
+  const result = report.result.bind(report);
+  const setTls = (): void => set('tls', ...tlsCheck(config.ssl_mode));
   const op = operation(ctx, ctx.requestTimeoutMs + DEADLINE_GRACE_MS);
   let session: MysqlSession | undefined;
   try {
@@ -157,7 +135,7 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
     } catch (error) {
       const mapped = failure(error, op, target, config);
       const failed = failedCheckOf(mapped, error);
-      for (const id of CHECK_ORDER.slice(0, CHECK_ORDER.indexOf(failed))) {
+      for (const id of report.order.slice(0, report.order.indexOf(failed))) {
         if (id === 'tls') setTls();
         else set(id, 'passed', id === 'reachability' ? `Connected to ${config.host}:${config.port}.` : 'OK.');
       }

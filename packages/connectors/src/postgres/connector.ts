@@ -1,4 +1,5 @@
 import { abortedError, DEADLINE_GRACE_MS, operation, type Operation } from '../bounded.ts';
+import { TestReport, tlsCheck } from '../checks.ts';
 import { ConnectorError } from '../errors.ts';
 import { assertHostAllowed } from '../network.ts';
 import {
@@ -11,7 +12,6 @@ import {
   type ExecuteResult,
   type Introspection,
   type QueryWarning,
-  type TestCheck,
   type TestResult,
   type ValidatedQuery,
 } from '../types.ts';
@@ -157,25 +157,10 @@ function failedCheckOf(error: unknown, mapped: ConnectorError): string {
 async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult> {
   const config = readConfig(target);
   const embedded = isEmbedded(target);
-  const order = ['reachability', 'tls', 'credentials', 'database', 'privileges', 'scope', 'least_privilege'];
-  const checks = new Map<string, TestCheck>();
-  const set = (id: string, status: TestCheck['status'], detail: string): void => {
-    checks.set(id, { id, name: CHECK_NAMES[id] ?? id, status, detail });
-  };
-  const result = (failure: ConnectorError | null, server: TestResult['server']): TestResult => {
-    for (const id of order)
-      if (!checks.has(id))
-        set(id, 'skipped', failure ? 'Not checked: an earlier check failed.' : 'Not applicable.');
-    const list = order.map((id) => checks.get(id) as TestCheck);
-    return {
-      ok: !list.some((c) => c.status === 'failed'),
-      checks: list,
-      symptom: failure?.symptom ?? null,
-      cause: failure?.cause_ ?? null,
-      fix: failure?.fix ?? null,
-      server,
-    };
-  };
+  const report = new TestReport(CHECK_NAMES);
+  const order = report.order;
+  const set = report.set.bind(report);
+  const result = report.result.bind(report);
 
   const op = operation(ctx, ctx.requestTimeoutMs + DEADLINE_GRACE_MS);
   let handle: Handle | undefined;
@@ -216,11 +201,7 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       set('database', 'passed', 'The demo database is ready.');
     } else {
       set('reachability', 'passed', `Connected to ${config.host}:${config.port}.`);
-      if (config.ssl_mode === 'disable')
-        set('tls', 'warning', 'TLS is off (ssl_mode=disable): development or local servers only.');
-      else if (config.ssl_mode === 'require')
-        set('tls', 'warning', 'Encrypted, but the server certificate is not verified (ssl_mode=require).');
-      else set('tls', 'passed', `Encrypted; certificate verified (${config.ssl_mode}).`);
+      set('tls', ...tlsCheck(config.ssl_mode));
       set('credentials', 'passed', `Signed in as ${config.username}.`);
       set('database', 'passed', `Database "${config.database}" exists.`);
     }
