@@ -24,7 +24,7 @@ import {
   type ValueCandidate,
 } from './lexicon.ts';
 import { findTimePhrase, TIME_UNIT_WORDS, type TimePhrase } from './time.ts';
-import { analyse, isContentTag, wordAt, type PartOfSpeech } from '../nlp.ts';
+import { analyse, isContentTag, wordAt, type PartOfSpeech, type WordAnalysis } from '../nlp.ts';
 
 /** Step 1 of the offline planner: what the question says, in terms of the schema (not yet a spec). */
 
@@ -465,6 +465,20 @@ function valueAround(lex: Lexicon, text: string, start: number, end: number): bo
   return false;
 }
 
+/** The phrases found so far: a phrase that overlaps one of them is not another. */
+interface SpecialFinder {
+  readonly text: string;
+  readonly found: Special[];
+}
+
+function isTaken(f: SpecialFinder, start: number, end: number): boolean {
+  return f.found.some((x) => start < x.end && end > x.start);
+}
+
+function addSpecial(f: SpecialFinder, start: number, end: number, item: Item | null): void {
+  if (!isTaken(f, start, end)) f.found.push({ start, end, item });
+}
+
 function specials(
   text: string,
   now: Date,
@@ -476,17 +490,23 @@ function specials(
   elapsed: Intent['elapsed'];
   displayUnit: DurationUnit | null;
 } {
-  const found: Special[] = [];
-  let order: Intent['order'] = null;
-  let superlative: Intent['superlative'] = null;
-  let elapsed: Intent['elapsed'] = null;
-  const taken = (s: number, e: number): boolean => found.some((f) => s < f.end && e > f.start);
-  const push = (s: number, e: number, item: Item | null): void => {
-    if (!taken(s, e)) found.push({ start: s, end: e, item });
-  };
-
+  const f: SpecialFinder = { text, found: [] };
   // Numeric ranges and comparisons come before dates: `over 2000` is a number, not a year.
-  for (const m of text.matchAll(
+  findNumberRanges(f);
+  findComparisons(f);
+  findStatusCodeRanges(f);
+  findComparedUnits(f);
+  const displayUnit = findDisplayUnit(f);
+  const time = findTimePhrase(text, now);
+  if (time && !isTaken(f, time.start, time.end) && !valueAround(lex, text, time.start, time.end))
+    addSpecial(f, time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
+  const { order, superlative } = findRanking(f);
+  const elapsed = findElapsed(f);
+  return { specials: f.found.sort((a, b) => a.start - b.start), order, superlative, elapsed, displayUnit };
+}
+
+function findNumberRanges(f: SpecialFinder): void {
+  for (const m of f.text.matchAll(
     /\bbetween\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\s+and\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?)(k|m)?\b(?!-)/g,
   )) {
     const s = m.index ?? 0;
@@ -497,7 +517,7 @@ function specials(
       Number(m[1]) <= 2100
     )
       continue;
-    push(s, s + m[0].length, {
+    addSpecial(f, s, s + m[0].length, {
       kind: 'range',
       low: numberValue(m[1] as string, m[2]),
       high: numberValue(m[3] as string, m[4]),
@@ -505,9 +525,12 @@ function specials(
       text: m[0],
     });
   }
+}
+
+function findComparisons(f: SpecialFinder): void {
   const cmpRe =
     /\b(at least|no less than|minimum of|at most|no more than|maximum of|up to|over|above|more than|greater than|higher than|larger than|bigger than|exceeding|exceeds|pricier than|costlier than|more expensive than|longer than|slower than|heavier than|under|below|less than|lower than|fewer than|smaller than|cheaper than|less expensive than|shorter than|faster than|lighter than|not equal to|equal to|equals|exactly)\s+(?:eur\s*|usd\s*|\$|€)?(-?\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)(k|m)?\b(?![-:])|(>=|<=|!=|<>|>|<|=)\s*(-?\d+(?:\.\d+)?)(k|m)?\b/g;
-  for (const m of text.matchAll(cmpRe)) {
+  for (const m of f.text.matchAll(cmpRe)) {
     const s = m.index ?? 0;
     const word = m[1] ?? m[4] ?? '';
     const op = COMPARE.find(([re]) => re.test(`${word} `.trimEnd()))?.[1] ?? 'eq';
@@ -518,222 +541,300 @@ function specials(
     const value = /^[a-z]+$/.test(raw) ? (parseNumberWord(raw) ?? NaN) : numberValue(raw, m[3] ?? m[6]);
     // `at least one` / `at least once` ask whether related rows exist: read by the parser, not compared.
     if (Number.isNaN(value) || (raw === 'one' && op === 'gte')) continue;
-    push(s, s + m[0].length, { kind: 'cmp', op, value, pos: s, text: m[0] });
+    addSpecial(f, s, s + m[0].length, { kind: 'cmp', op, value, pos: s, text: m[0] });
   }
+}
 
-  // `5xx`, `4xx errors`: a range of HTTP status codes.
-  for (const m of text.matchAll(/\b([1-5])xx\b/g)) {
+/** `5xx`, `4xx errors`: a range of HTTP status codes. */
+function findStatusCodeRanges(f: SpecialFinder): void {
+  for (const m of f.text.matchAll(/\b([1-5])xx\b/g)) {
     const s = m.index ?? 0;
     const d = Number(m[1]) * 100;
-    push(s, s + m[0].length, { kind: 'range', low: d, high: d + 99, pos: s, text: m[0] });
+    addSpecial(f, s, s + m[0].length, { kind: 'range', low: d, high: d + 99, pos: s, text: m[0] });
   }
-  // `over 1 second`, `above 200 ms`: the unit of a compared number.
-  for (const f of found) {
-    if (f.item?.kind !== 'cmp') continue;
-    const unit = DURATION_UNIT_AFTER.exec(text.slice(f.end));
+}
+
+/** `over 1 second`, `above 200 ms`: the unit of a compared number. */
+function findComparedUnits(f: SpecialFinder): void {
+  for (const x of f.found) {
+    if (x.item?.kind !== 'cmp') continue;
+    const unit = DURATION_UNIT_AFTER.exec(f.text.slice(x.end));
     if (unit) {
-      f.item.unit = DURATION_UNITS[unit[1]!]!;
-      f.end += unit[0].length;
+      x.item.unit = DURATION_UNITS[unit[1]!]!;
+      x.end += unit[0].length;
     }
   }
-  // `latency in ms`, `..., in milliseconds`: the unit a duration is shown in.
-  let displayUnit: DurationUnit | null = null;
-  const shown = DISPLAY_UNIT_RE.exec(text);
-  if (shown && !taken(shown.index, shown.index + shown[0].length)) {
-    displayUnit = DURATION_UNITS[shown[1]!]!;
-    push(shown.index, shown.index + shown[0].length, null);
-  }
-  const time = findTimePhrase(text, now);
-  if (time && !taken(time.start, time.end) && !valueAround(lex, text, time.start, time.end))
-    push(time.start, time.end, { kind: 'time', phrase: time, pos: time.start });
+}
 
-  // Top / bottom N.
+/** `latency in ms`, `..., in milliseconds`: the unit a duration is shown in. */
+function findDisplayUnit(f: SpecialFinder): DurationUnit | null {
+  const shown = DISPLAY_UNIT_RE.exec(f.text);
+  if (!shown || isTaken(f, shown.index, shown.index + shown[0].length)) return null;
+  addSpecial(f, shown.index, shown.index + shown[0].length, null);
+  return DURATION_UNITS[shown[1]!]!;
+}
+
+function findRanking(f: SpecialFinder): {
+  order: Intent['order'];
+  superlative: Intent['superlative'];
+} {
+  const order = findTopN(f) ?? findRecentN(f) ?? findTopOrBottom(f);
+  const superlative = findSuperlative(f);
+  if (order || !superlative) return { order, superlative };
+  // `which 5 agents solved the most tickets`: a count after which/what with a superlative is a top N.
+  const counted =
+    /\b(?:which|what|the)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\s+(?=[a-z])/.exec(
+      f.text,
+    );
+  if (counted && !isTaken(f, counted.index, counted.index + counted[0].length)) {
+    const n = parseNumberWord(counted[1] as string);
+    if (n) {
+      addSpecial(f, counted.index, counted.index + counted[0].length, null);
+      return { order: { direction: superlative, limit: n, by: 'measure' }, superlative: null };
+    }
+  }
+  return { order, superlative };
+}
+
+/** `top 5`, `10 highest`: the first N by the measure. */
+function findTopN(f: SpecialFinder): Intent['order'] {
   const topRe =
     /\b(top|bottom|first|best|worst|highest|lowest|largest|smallest|biggest)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\b|\b(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|hundred)\s+(most|least|highest|lowest|largest|smallest|biggest|best|worst|top|bottom)\b/g;
-  for (const m of text.matchAll(topRe)) {
+  for (const m of f.text.matchAll(topRe)) {
     const s = m.index ?? 0;
-    if (taken(s, s + m[0].length)) continue;
+    if (isTaken(f, s, s + m[0].length)) continue;
     const word = (m[1] ?? m[4]) as string;
     const n = parseNumberWord((m[2] ?? m[3]) as string);
     if (!n) continue;
     const asc = /bottom|worst|lowest|smallest|least/.test(word);
-    if (/recent|latest|newest|oldest/.test(text.slice(s + m[0].length, s + m[0].length + 20))) continue;
-    order = { direction: asc ? 'asc' : 'desc', limit: Math.min(n, 5000), by: 'measure' };
-    push(s, s + m[0].length, null);
-    break;
+    if (/recent|latest|newest|oldest/.test(f.text.slice(s + m[0].length, s + m[0].length + 20))) continue;
+    addSpecial(f, s, s + m[0].length, null);
+    return { direction: asc ? 'asc' : 'desc', limit: Math.min(n, 5000), by: 'measure' };
   }
+  return null;
+}
+
+/** `the 5 most recent`, `latest`, `oldest 3`: the first N by time. */
+function findRecentN(f: SpecialFinder): Intent['order'] {
   const recentRe =
     /\b(?:(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred)\s+)?(?:most recent|latest|newest|last|oldest|earliest|first)\s+(\d+\s+)?/g;
-  if (!order) {
-    for (const m of text.matchAll(recentRe)) {
-      const s = m.index ?? 0;
-      if (taken(s, s + m[0].length)) continue;
-      const countText = m[1] ?? m[2]?.trim();
-      const isRecentWord = /most recent|latest|newest|oldest|earliest/.test(m[0]);
-      if (!countText && !isRecentWord) continue;
-      const n = countText ? parseNumberWord(countText) : 10;
-      order = { direction: /oldest|earliest|first/.test(m[0]) ? 'asc' : 'desc', limit: n ?? 10, by: 'time' };
-      push(s, s + m[0].length, null);
-      break;
-    }
+  for (const m of f.text.matchAll(recentRe)) {
+    const s = m.index ?? 0;
+    if (isTaken(f, s, s + m[0].length)) continue;
+    const countText = m[1] ?? m[2]?.trim();
+    const isRecentWord = /most recent|latest|newest|oldest|earliest/.test(m[0]);
+    if (!countText && !isRecentWord) continue;
+    const n = countText ? parseNumberWord(countText) : 10;
+    addSpecial(f, s, s + m[0].length, null);
+    return { direction: /oldest|earliest|first/.test(m[0]) ? 'asc' : 'desc', limit: n ?? 10, by: 'time' };
   }
-  if (!order) {
-    const m = /\b(top|bottom)\b/.exec(text);
-    if (m && !taken(m.index, m.index + m[0].length)) {
-      order = { direction: m[1] === 'bottom' ? 'asc' : 'desc', limit: 10, by: 'measure' };
-      push(m.index, m.index + m[0].length, null);
-    }
-  }
+  return null;
+}
+
+/** A bare `top` or `bottom`: the first 10 by the measure. */
+function findTopOrBottom(f: SpecialFinder): Intent['order'] {
+  const m = /\b(top|bottom)\b/.exec(f.text);
+  if (!m || isTaken(f, m.index, m.index + m[0].length)) return null;
+  addSpecial(f, m.index, m.index + m[0].length, null);
+  return { direction: m[1] === 'bottom' ? 'asc' : 'desc', limit: 10, by: 'measure' };
+}
+
+/** `which agent solved the most tickets`: sorted by the measure, the phrase left for the parser. */
+function findSuperlative(f: SpecialFinder): Intent['superlative'] {
   const sup = /\b(?:the\s+)?(most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst)\b/.exec(
-    text.replace(/\bat (least|most)\b/g, 'at_$1'),
+    f.text.replace(/\bat (least|most)\b/g, 'at_$1'),
   );
-  if (sup && /\b(which|what|who|each|every)\b/.test(text) && !taken(sup.index, sup.index + sup[0].length)) {
-    superlative = /least|fewest|lowest|smallest|worst/.test(sup[1] as string) ? 'asc' : 'desc';
-  }
-  // `which 5 agents solved the most tickets`: a count after which/what with a superlative is a top N.
-  const counted =
-    /\b(?:which|what|the)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty)\s+(?=[a-z])/.exec(
-      text,
-    );
-  if (!order && superlative && counted && !taken(counted.index, counted.index + counted[0].length)) {
-    const n = parseNumberWord(counted[1] as string);
-    if (n) {
-      order = { direction: superlative, limit: n, by: 'measure' };
-      push(counted.index, counted.index + counted[0].length, null);
-      superlative = null;
-    }
-  }
-  // Time between two events of a row: `resolution time`, `time to first response`, `how long to ship`.
-  const duration = ELAPSED_RE.exec(text);
-  if (duration) {
-    const phrase = (duration[1] ?? duration[2] ?? duration[3] ?? '').trim();
-    const s = duration.index;
-    const unitMatch = /\b(?:in\s+)?(hours?|hrs?|minutes?|mins?|days?|seconds?|secs?)\b/.exec(text.slice(s));
-    const unit = unitMatch ? (ELAPSED_UNIT[unitMatch[1]!.replace(/s$/, '')] ?? 'hour') : 'hour';
-    elapsed = { stem: phrase.split(' ').pop()!.slice(0, 5), unit };
-    push(s, s + duration[0].length, null);
-    if (unitMatch) push(s + unitMatch.index, s + unitMatch.index + unitMatch[0].length, null);
-  }
-  return { specials: found.sort((a, b) => a.start - b.start), order, superlative, elapsed, displayUnit };
+  if (
+    sup &&
+    /\b(which|what|who|each|every)\b/.test(f.text) &&
+    !isTaken(f, sup.index, sup.index + sup[0].length)
+  )
+    return /least|fewest|lowest|smallest|worst/.test(sup[1] as string) ? 'asc' : 'desc';
+  return null;
+}
+
+/** Time between two events of a row: `resolution time`, `time to first response`, `how long to ship`. */
+function findElapsed(f: SpecialFinder): Intent['elapsed'] {
+  const duration = ELAPSED_RE.exec(f.text);
+  if (!duration) return null;
+  const phrase = (duration[1] ?? duration[2] ?? duration[3] ?? '').trim();
+  const s = duration.index;
+  const unitMatch = /\b(?:in\s+)?(hours?|hrs?|minutes?|mins?|days?|seconds?|secs?)\b/.exec(f.text.slice(s));
+  const unit = unitMatch ? (ELAPSED_UNIT[unitMatch[1]!.replace(/s$/, '')] ?? 'hour') : 'hour';
+  addSpecial(f, s, s + duration[0].length, null);
+  if (unitMatch) addSpecial(f, s + unitMatch.index, s + unitMatch.index + unitMatch[0].length, null);
+  return { stem: phrase.split(' ').pop()!.slice(0, 5), unit };
+}
+
+/** What the question says around a token: whether it can be, or be part of, a name of the data. */
+interface TokenTests {
+  /** Inside a phrase already found (a comparison, a period): never part of a name. */
+  readonly blocked: (t: Token) => boolean;
+  /** A verb before a period (`opened in 2024`): says when, not which value. */
+  readonly dateVerb: (t: Token) => boolean;
+  /** `can I get ...`: an upper-case code (`GET`) not written as the data writes it is not said by an everyday word. */
+  readonly codeNotWritten: (t: Token, value: string) => boolean;
+  /** `returned` is not `returning` by its stem; `failed requests` is `failure`: a participle before a noun describes it. */
+  readonly stemBlocked: (t: Token) => boolean;
+  /** `Customer Support` is not `Customer Success Manager`: a word that starts a capitalised name stands
+   * for a value it is only the first word of when the name goes on as the value does. */
+  readonly otherName: (t: Token, value: string) => boolean;
+}
+
+/** The words tried as one name: tokens [start, start + words.length) of the question. */
+interface Span {
+  readonly tokens: Token[];
+  readonly start: number;
+  readonly words: Token[];
+  readonly text: string;
+  readonly lemmas: string;
+  readonly pos: number;
 }
 
 function matchAt(
   lex: Lexicon,
   tokens: Token[],
   i: number,
-  blocked: (t: Token) => boolean,
-  dateVerb: (t: Token) => boolean = () => false,
-  codeNotWritten: (t: Token, value: string) => boolean = () => false,
-  stemBlocked: (t: Token) => boolean = () => false,
-  otherName: (t: Token, value: string) => boolean = () => false,
+  tests: TokenTests,
 ): { n: number; item: Item } | null {
   for (let n = Math.min(lex.maxWords, tokens.length - i); n >= 1; n--) {
-    const slice = tokens.slice(i, i + n);
-    if (slice.some(blocked)) continue;
-    const pos = slice[0]?.start ?? 0;
-    const text = slice.map((t) => t.text).join(' ');
-    const lemmas = slice.map((t) => t.lemma).join(' ');
-    if (n === 1 && STOPWORDS.has(text) && !lex.values.has(lemmas)) continue;
-    const prev = tokens[i - 1];
-    // `add-to-carts`: a hyphenated token is said like the machine value `add_to_cart`.
-    let values =
-      lex.values.get(lemmas) ??
-      lex.values.get(text) ??
-      lex.values.get(phraseOf(text)) ??
-      (text.includes('-') ? lex.values.get(phraseOf(lemmas.replace(/-/g, ' '))) : undefined);
-    // `can I get the weekly volume`: an everyday word is not the code `GET` unless written as the data writes it.
-    if (values && n === 1) {
-      // A word of the question's grammar (`show`, `made`, `top`) stands only for a value spelled as it
-      // is, never for one it is merely a word of (`no_show`).
-      const kept = values.filter(
-        (v) =>
-          typeof v.value !== 'string' ||
-          (!codeNotWritten(slice[0]!, v.value) &&
-            !otherName(slice[0]!, v.value) &&
-            (!GRAMMAR.has(text) || phraseOf(v.value) === text)),
-      );
-      values = kept.length > 0 ? kept : undefined;
-    }
-    const tables = lex.tables.get(lemmas);
-    const columns = lex.columns.get(lemmas);
-    // A value wins when it is long or when no structure has the same name.
-    // `new patients in 2024` where one visit type is `new patient`: with a table of that name, new
-    // ones are those it gained (its own date), not rows of another table carrying the phrase.
-    if (values && n === 2 && slice[0]?.text === 'new') {
-      const named = lex.tables.get(slice[1]!.lemma);
-      if (named && values.every((v) => !named.includes(v.table))) values = undefined;
-    }
-    // `a van` where vans are vehicles of type van: the value says which of the table's rows (but
-    // `vehicles` is the table itself, even where one type of vehicle is called `Vehicle`).
-    const kindOfTable =
-      values &&
-      tables &&
-      values.some(
-        (v) =>
-          tables.includes(v.table) &&
-          typeof v.value === 'string' &&
-          phraseOf(v.value) === lemmas &&
-          !tableWords(v.table).includes(lemmas),
-      );
-    if (values && (n > 1 || kindOfTable || (!tables && !(columns && columns.some((c) => c.score >= 0.9))))) {
-      return { n, item: { kind: 'value', cands: values, text, pos } };
-    }
-    if (tables) return { n, item: { kind: 'table', tables, text, pos } };
-    const events = n === 1 ? lex.events.get(lemmas) : undefined;
-    // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`;
-    // a column reached only through a synonym (`signups` -> users.created_at) does not outrank it.
-    if (
-      events &&
-      (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column)))
-    )
-      return { n, item: { kind: 'column', cands: [...events], text, pos, event: true } };
-    // `failed builds` where a count column is named `failed` and a status is `failure`: a participle
-    // says which rows (the value), not how many of something.
-    if (
-      columns &&
-      n === 1 &&
-      !tables &&
-      /ed$/.test(text) &&
-      columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) &&
-      !STOPWORDS.has(text) &&
-      !GRAMMAR.has(text)
-    ) {
-      const stemmed = lex.values
-        .get(`~${stem(slice[0]?.lemma ?? text)}`)
-        ?.filter((v) => typeof v.value === 'string');
-      if (stemmed && stemmed.length > 0) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
-    }
-    if (columns) {
-      // `status shipped`: a column followed by one of its own values -> the value carries it.
-      // The item owns its candidates: narrowing them for this question must not narrow the lexicon's.
-      return { n, item: { kind: 'column', cands: [...columns], text, pos } };
-    }
-    if (values) return { n, item: { kind: 'value', cands: values, text, pos } };
-    // A bare number is a sampled value only next to its column's name (`status 404`, `rating of 5`):
-    // `which 5 agents` is not a rating of 5.
-    if (n === 1 && /^\d+$/.test(text)) {
-      const numeric = lex.values.get(`#${text}`);
-      const namer = prev && /^(of|is|=|equals|equal|being)$/.test(prev.text) ? tokens[i - 2] : prev;
-      const named = namer ? (lex.columns.get(namer.lemma) ?? []) : [];
-      const own = numeric?.filter((v) => named.some((c) => c.column === v.column));
-      if (own && own.length > 0) return { n, item: { kind: 'value', cands: own, text, pos } };
-    }
-    // `tickets opened in 2024`: a verb before a period is when, not a value (`open`) by its stem.
-    if (
-      n === 1 &&
-      !tables &&
-      !columns &&
-      !STOPWORDS.has(text) &&
-      !GRAMMAR.has(text) &&
-      !dateVerb(slice[0]!) &&
-      !stemBlocked(slice[0]!)
-    ) {
-      const stemmed = lex.values.get(`~${stem(slice[0]?.lemma ?? text)}`);
-      if (stemmed) return { n, item: { kind: 'value', cands: stemmed, text, pos } };
-    }
-    if (n === 1 && ROW_NOUNS.has(slice[0]?.lemma ?? '')) return { n, item: { kind: 'rows', text, pos } };
+    const words = tokens.slice(i, i + n);
+    if (words.some(tests.blocked)) continue;
+    const span: Span = {
+      tokens,
+      start: i,
+      words,
+      text: words.map((t) => t.text).join(' '),
+      lemmas: words.map((t) => t.lemma).join(' '),
+      pos: words[0]?.start ?? 0,
+    };
+    const item = itemOfSpan(lex, span, tests);
+    if (item) return { n, item };
   }
   return null;
+}
+
+function itemOfSpan(lex: Lexicon, span: Span, tests: TokenTests): Item | null {
+  const { words, text, lemmas, pos } = span;
+  const n = words.length;
+  if (n === 1 && STOPWORDS.has(text) && !lex.values.has(lemmas)) return null;
+  const values = valuesSaid(lex, span, tests);
+  const tables = lex.tables.get(lemmas);
+  const columns = lex.columns.get(lemmas);
+  // A value wins when it is long or when no structure has the same name.
+  if (
+    values &&
+    (n > 1 ||
+      isKindOfTable(values, tables, lemmas) ||
+      (!tables && !(columns && columns.some((c) => c.score >= 0.9))))
+  ) {
+    return { kind: 'value', cands: values, text, pos };
+  }
+  if (tables) return { kind: 'table', tables, text, pos };
+  const events = n === 1 ? lex.events.get(lemmas) : undefined;
+  // `left` naming `left_on` is the event that date records, as it is when it names `termination_date`;
+  // a column reached only through a synonym (`signups` -> users.created_at) does not outrank it.
+  if (events && (!columns || columns.every((c) => c.viaSynonym || events.some((e) => e.column === c.column))))
+    return { kind: 'column', cands: [...events], text, pos, event: true };
+  if (columns && n === 1 && namesCountOfState(text, columns)) {
+    const stemmed = stemmedValues(lex, span)?.filter((v) => typeof v.value === 'string');
+    if (stemmed && stemmed.length > 0) return { kind: 'value', cands: stemmed, text, pos };
+  }
+  if (columns) {
+    // `status shipped`: a column followed by one of its own values -> the value carries it.
+    // The item owns its candidates: narrowing them for this question must not narrow the lexicon's.
+    return { kind: 'column', cands: [...columns], text, pos };
+  }
+  if (values) return { kind: 'value', cands: values, text, pos };
+  return (
+    (n === 1 && /^\d+$/.test(text) ? numberValueOfNamedColumn(lex, span) : null) ??
+    (n === 1 ? valueByStem(lex, span, tests) : null) ??
+    (n === 1 && ROW_NOUNS.has(words[0]?.lemma ?? '') ? { kind: 'rows', text, pos } : null)
+  );
+}
+
+/** The sampled values the words say, less those an everyday or grammar word only seems to say. */
+function valuesSaid(lex: Lexicon, span: Span, tests: TokenTests): ValueCandidate[] | undefined {
+  const { words, text, lemmas } = span;
+  // `add-to-carts`: a hyphenated token is said like the machine value `add_to_cart`.
+  let values =
+    lex.values.get(lemmas) ??
+    lex.values.get(text) ??
+    lex.values.get(phraseOf(text)) ??
+    (text.includes('-') ? lex.values.get(phraseOf(lemmas.replace(/-/g, ' '))) : undefined);
+  // `can I get the weekly volume`: an everyday word is not the code `GET` unless written as the data writes it.
+  if (values && words.length === 1) {
+    // A word of the question's grammar (`show`, `made`, `top`) stands only for a value spelled as it
+    // is, never for one it is merely a word of (`no_show`).
+    const kept = values.filter(
+      (v) =>
+        typeof v.value !== 'string' ||
+        (!tests.codeNotWritten(words[0]!, v.value) &&
+          !tests.otherName(words[0]!, v.value) &&
+          (!GRAMMAR.has(text) || phraseOf(v.value) === text)),
+    );
+    values = kept.length > 0 ? kept : undefined;
+  }
+  // `new patients in 2024` where one visit type is `new patient`: with a table of that name, new
+  // ones are those it gained (its own date), not rows of another table carrying the phrase.
+  if (values && words.length === 2 && words[0]?.text === 'new') {
+    const named = lex.tables.get(words[1]!.lemma);
+    if (named && values.every((v) => !named.includes(v.table))) values = undefined;
+  }
+  return values;
+}
+
+/** `a van` where vans are vehicles of type van: the value says which of the table's rows (but
+ * `vehicles` is the table itself, even where one type of vehicle is called `Vehicle`). */
+function isKindOfTable(values: ValueCandidate[], tables: SchemaTable[] | undefined, lemmas: string): boolean {
+  return (
+    !!tables &&
+    values.some(
+      (v) =>
+        tables.includes(v.table) &&
+        typeof v.value === 'string' &&
+        phraseOf(v.value) === lemmas &&
+        !tableWords(v.table).includes(lemmas),
+    )
+  );
+}
+
+/** `failed builds` where a count column is named `failed` and a status is `failure`: a participle
+ * says which rows (the value), not how many of something. */
+function namesCountOfState(text: string, columns: ColumnCandidate[]): boolean {
+  return (
+    /ed$/.test(text) &&
+    columns.every((c) => isNumericType(c.column.type) && !isTimeType(c.column.type)) &&
+    !STOPWORDS.has(text) &&
+    !GRAMMAR.has(text)
+  );
+}
+
+function stemmedValues(lex: Lexicon, span: Span): ValueCandidate[] | undefined {
+  return lex.values.get(`~${stem(span.words[0]?.lemma ?? span.text)}`);
+}
+
+/** A bare number is a sampled value only next to its column's name (`status 404`, `rating of 5`):
+ * `which 5 agents` is not a rating of 5. */
+function numberValueOfNamedColumn(lex: Lexicon, span: Span): Item | null {
+  const { tokens, start, text, pos } = span;
+  const prev = tokens[start - 1];
+  const numeric = lex.values.get(`#${text}`);
+  const namer = prev && /^(of|is|=|equals|equal|being)$/.test(prev.text) ? tokens[start - 2] : prev;
+  const named = namer ? (lex.columns.get(namer.lemma) ?? []) : [];
+  const own = numeric?.filter((v) => named.some((c) => c.column === v.column));
+  return own && own.length > 0 ? { kind: 'value', cands: own, text, pos } : null;
+}
+
+/** A word that names no table or column, said like a value by its stem; `tickets opened in 2024`:
+ * a verb before a period is when, not a value (`open`) by its stem. */
+function valueByStem(lex: Lexicon, span: Span, tests: TokenTests): Item | null {
+  const { words, text, pos } = span;
+  const word = words[0]!;
+  if (STOPWORDS.has(text) || GRAMMAR.has(text) || tests.dateVerb(word) || tests.stemBlocked(word))
+    return null;
+  const stemmed = stemmedValues(lex, span);
+  return stemmed ? { kind: 'value', cands: stemmed, text, pos } : null;
 }
 
 /** Tokenises the question and recognises tables, columns, sampled values and phrases. */
@@ -756,8 +857,7 @@ export function itemize(
   const sp = specials(blanked, now, lex);
   const tokens = tokenize(blanked);
   const words = analyse(blanked);
-  const inSpecial = (t: Token): boolean => sp.specials.some((s) => t.start < s.end && t.end > s.start);
-  const written = [...question.matchAll(/\p{L}[\p{L}'-]*/gu)].map((m) => m[0]);
+  const tests = tokenTests(question, tokens, words, sp.specials);
   const items: Item[] = [];
   const specialQueue = [...sp.specials];
   let i = 0;
@@ -767,67 +867,11 @@ export function itemize(
       const s = specialQueue.shift() as Special;
       if (s.item) items.push(s.item);
     }
-    if (inSpecial(tok)) {
+    if (tests.blocked(tok)) {
       i++;
       continue;
     }
-    const dateVerb = (t: Token): boolean => {
-      if (wordAt(words, t.start)?.pos !== 'VERB') return false;
-      const after = tokens[tokens.indexOf(t) + 1];
-      const time = sp.specials.find((x) => x.item?.kind === 'time' && x.start > t.start);
-      return (
-        !!time &&
-        !!after &&
-        (after.start >= time.start ||
-          /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text))
-      );
-    };
-    // Function words and verbs: everyday words rather than names of data.
-    const everyday = (t: Token): boolean => {
-      const tag = wordAt(words, t.start)?.pos;
-      return (
-        STOPWORDS.has(t.text) ||
-        tag === 'VERB' ||
-        tag === 'AUX' ||
-        tag === 'ADP' ||
-        tag === 'PRON' ||
-        tag === 'DET' ||
-        tag === 'SCONJ' ||
-        tag === 'CCONJ' ||
-        tag === 'PART' ||
-        tag === 'ADV'
-      );
-    };
-    // `can I get ...`: an upper-case code (`GET`) not written as the data writes it is not said by an everyday word.
-    const codeNotWritten = (t: Token, value: string): boolean =>
-      /[A-Z]/.test(value) &&
-      value === value.toUpperCase() &&
-      !new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(
-        question,
-      ) &&
-      everyday(t);
-    // `returned` is not `returning` by its stem; `failed requests` is `failure`: a participle before a noun describes it.
-    const stemBlocked = (t: Token): boolean => {
-      const following = tokens[tokens.indexOf(t) + 1];
-      const describes =
-        wordAt(words, t.start)?.pos === 'VERB' &&
-        following !== undefined &&
-        /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '');
-      return everyday(t) && !describes;
-    };
-    // `Customer Support` is not `Customer Success Manager`: a word that starts a capitalised name stands
-    // for a value it is only the first word of when the name goes on as the value does.
-    const otherName = (t: Token, value: string): boolean => {
-      const words = phraseOf(value.replace(/[_-]+/g, ' ')).split(' ');
-      if (words.length < 2 || words[0] !== t.text) return false;
-      return written.some(
-        (w, k) =>
-          w.toLowerCase() === t.text &&
-          /^\p{Lu}/u.test(written[k + 1] ?? '') &&
-          written[k + 1]!.toLowerCase() !== words[1],
-      );
-    };
-    const hit = matchAt(lex, tokens, i, inSpecial, dateVerb, codeNotWritten, stemBlocked, otherName);
+    const hit = matchAt(lex, tokens, i, tests);
     if (hit) {
       items.push(hit.item);
       i += hit.n;
@@ -853,6 +897,71 @@ export function itemize(
     chart: chart.chart,
     text,
   };
+}
+
+function tokenTests(
+  question: string,
+  tokens: Token[],
+  words: readonly WordAnalysis[],
+  found: Special[],
+): TokenTests {
+  const written = [...question.matchAll(/\p{L}[\p{L}'-]*/gu)].map((m) => m[0]);
+  return {
+    blocked: (t) => found.some((s) => t.start < s.end && t.end > s.start),
+    dateVerb: (t) => {
+      if (wordAt(words, t.start)?.pos !== 'VERB') return false;
+      const after = tokens[tokens.indexOf(t) + 1];
+      const time = found.find((x) => x.item?.kind === 'time' && x.start > t.start);
+      return (
+        !!time &&
+        !!after &&
+        (after.start >= time.start ||
+          /^(in|on|during|since|between|before|after|last|this|yesterday|today)$/.test(after.text))
+      );
+    },
+    codeNotWritten: (t, value) =>
+      /[A-Z]/.test(value) &&
+      value === value.toUpperCase() &&
+      !new RegExp(`(^|[^\\p{L}])${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}])`, 'u').test(
+        question,
+      ) &&
+      isEveryday(words, t),
+    stemBlocked: (t) => {
+      const following = tokens[tokens.indexOf(t) + 1];
+      const describes =
+        wordAt(words, t.start)?.pos === 'VERB' &&
+        following !== undefined &&
+        /NOUN|PROPN/.test(wordAt(words, following.start)?.pos ?? '');
+      return isEveryday(words, t) && !describes;
+    },
+    otherName: (t, value) => {
+      const valueWords = phraseOf(value.replace(/[_-]+/g, ' ')).split(' ');
+      if (valueWords.length < 2 || valueWords[0] !== t.text) return false;
+      return written.some(
+        (w, k) =>
+          w.toLowerCase() === t.text &&
+          /^\p{Lu}/u.test(written[k + 1] ?? '') &&
+          written[k + 1]!.toLowerCase() !== valueWords[1],
+      );
+    },
+  };
+}
+
+/** Function words and verbs: everyday words rather than names of data. */
+function isEveryday(words: readonly WordAnalysis[], t: Token): boolean {
+  const tag = wordAt(words, t.start)?.pos;
+  return (
+    STOPWORDS.has(t.text) ||
+    tag === 'VERB' ||
+    tag === 'AUX' ||
+    tag === 'ADP' ||
+    tag === 'PRON' ||
+    tag === 'DET' ||
+    tag === 'SCONJ' ||
+    tag === 'CCONJ' ||
+    tag === 'PART' ||
+    tag === 'ADV'
+  );
 }
 
 const GROUP_MARKERS = new Set(['by', 'per', 'across']);
