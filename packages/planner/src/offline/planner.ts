@@ -24,6 +24,7 @@ import {
   type Planner,
   type PlanRequest,
   type PlannerSchema,
+  type PlanTurn,
   type SchemaColumn,
   type SchemaTable,
 } from '../types.ts';
@@ -465,6 +466,9 @@ function describeCands(cands: ColumnCandidate[]): string {
   return [...new Set(cands.map((c) => `${c.table.name}.${c.column.name}`))].slice(0, 4).join(', ');
 }
 
+/** A column or value said: the tables that may have it, how well each matches, and how much it counts. */
+type Mention = { weight: number; cands: { table: SchemaTable; score: number }[] };
+
 function resolveBase(
   intent: Intent,
   schema: PlannerSchema,
@@ -473,16 +477,46 @@ function resolveBase(
 ): SchemaTable {
   if (schema.tables.length === 1) return schema.tables[0] as SchemaTable;
   // Every mention, weighted: the base is the table from which all of them are best reached.
-  const mentions: Array<{ weight: number; cands: { table: SchemaTable; score: number }[] }> = [];
+  const explicit = explicitTables(intent);
+  const mentions = columnMentions(intent);
+  const prevSource = previous ? schema.tables.find((t) => t.name === previous.source) : undefined;
+  if (mentions.length === 0 && explicit.size === 0) return baseOfNothingNamed(intent, schema, prevSource);
+  const candidates = new Set<SchemaTable>(explicit.keys());
+  for (const m of mentions) for (const c of m.cands) candidates.add(c.table);
+  let best: SchemaTable | null = null;
+  let bestScore = -Infinity;
+  for (const t of schema.tables) {
+    if (!candidates.has(t)) continue;
+    const score = reachScore(t, schema, joins, explicit, mentions, prevSource);
+    if (score > bestScore) {
+      best = t;
+      bestScore = score;
+    }
+  }
+  return best ?? (schema.tables[0] as SchemaTable);
+}
+
+/** The tables the question names itself, by weight. */
+function explicitTables(intent: Intent): Map<SchemaTable, number> {
   const explicit = new Map<SchemaTable, number>();
-  intent.tables.forEach((t, i) => explicit.set(t, (explicit.get(t) ?? 0) + (i === 0 ? 1.2 : 1)));
-  if (intent.count?.table) explicit.set(intent.count.table, (explicit.get(intent.count.table) ?? 0) + 2);
-  if (intent.event) for (const c of intent.event) explicit.set(c.table, (explicit.get(c.table) ?? 0) + 3);
+  const add = (table: SchemaTable, weight: number): void => {
+    explicit.set(table, (explicit.get(table) ?? 0) + weight);
+  };
+  intent.tables.forEach((t, i) => add(t, i === 0 ? 1.2 : 1));
+  if (intent.count?.table) add(intent.count.table, 2);
+  if (intent.event) for (const c of intent.event) add(c.table, 3);
   // `accounts with more than 3 invoices`: the invoices are the rows counted.
-  for (const h of intent.having) if (h.table) explicit.set(h.table, (explicit.get(h.table) ?? 0) + 2);
+  for (const h of intent.having) if (h.table) add(h.table, 2);
+  for (const m of intent.measures) if (m.table) add(m.table, 2);
+  for (const f of intent.filters) if (f.kind === 'cmp' && f.table) add(f.table, 1);
+  return explicit;
+}
+
+/** The columns and values said, each a mention of the tables that have them. */
+function columnMentions(intent: Intent): Mention[] {
+  const mentions: Mention[] = [];
   if (intent.count?.cands) mentions.push({ weight: 2, cands: intent.count.cands });
   for (const m of intent.measures) {
-    if (m.table) explicit.set(m.table, (explicit.get(m.table) ?? 0) + 2);
     if (m.cands.length > 0)
       mentions.push({
         weight: 3,
@@ -497,54 +531,59 @@ function resolveBase(
     if (f.kind === 'value')
       mentions.push({ weight: 1, cands: f.cands.map((v) => ({ table: v.table, score: 1 })) });
     else if (f.kind === 'cmp') {
-      if (f.table) explicit.set(f.table, (explicit.get(f.table) ?? 0) + 1);
       if (f.cands) mentions.push({ weight: 1.5, cands: f.cands });
     } else mentions.push({ weight: 1, cands: f.cands });
   }
   for (const l of intent.listColumns)
     mentions.push({ weight: l.some((c) => c.viaSynonym && isNumericType(c.column.type)) ? 2 : 1, cands: l });
   if (intent.timeColumn) mentions.push({ weight: 0.5, cands: intent.timeColumn });
-  const prevSource = previous ? schema.tables.find((t) => t.name === previous.source) : undefined;
-  if (mentions.length === 0 && explicit.size === 0) {
-    if (prevSource) return prevSource;
-    const timeTables = schema.tables.filter((t) => timeColumnOf(t));
-    if (
-      (intent.count || intent.time || intent.groups.some((g) => g.kind === 'time')) &&
-      intent.unknown.length === 0
-    ) {
-      // `how many requests per day`: the only table with a time column, or the first one.
-      return timeTables.length === 1 ? (timeTables[0] as SchemaTable) : (schema.tables[0] as SchemaTable);
-    }
-    throw unanswerable(
-      schema,
-      intent.unknown.length > 0
-        ? `I could not find what '${intent.unknown[0]}' refers to.`
-        : 'I could not tell which data this question is about.',
-    );
+  return mentions;
+}
+
+/** No table, column or value said: the previous answer's table, or the one a count or time series is of. */
+function baseOfNothingNamed(
+  intent: Intent,
+  schema: PlannerSchema,
+  prevSource: SchemaTable | undefined,
+): SchemaTable {
+  if (prevSource) return prevSource;
+  const timeTables = schema.tables.filter((t) => timeColumnOf(t));
+  if (
+    (intent.count || intent.time || intent.groups.some((g) => g.kind === 'time')) &&
+    intent.unknown.length === 0
+  ) {
+    // `how many requests per day`: the only table with a time column, or the first one.
+    return timeTables.length === 1 ? (timeTables[0] as SchemaTable) : (schema.tables[0] as SchemaTable);
   }
-  const candidates = new Set<SchemaTable>(explicit.keys());
-  for (const m of mentions) for (const c of m.cands) candidates.add(c.table);
-  let best: SchemaTable | null = null;
-  let bestScore = -Infinity;
-  for (const t of schema.tables) {
-    if (!candidates.has(t)) continue;
-    const { distance } = fkGraph(schema, t, joins);
-    let score = (explicit.get(t) ?? 0) * 2 + (t === prevSource ? 1 : 0);
-    for (const [table, w] of explicit) if (table !== t) score += distance.has(table) ? w * 0.5 : -w * 2;
-    for (const m of mentions) {
-      let top = -3;
-      for (const c of m.cands) {
-        const d = distance.get(c.table);
-        if (d !== undefined) top = Math.max(top, c.score - 0.15 * d + (c.table === t ? 0.2 : 0));
-      }
-      score += m.weight * top;
+  throw unanswerable(
+    schema,
+    intent.unknown.length > 0
+      ? `I could not find what '${intent.unknown[0]}' refers to.`
+      : 'I could not tell which data this question is about.',
+  );
+}
+
+/** How well every table said and every mention is reached from `t` as the base. */
+function reachScore(
+  t: SchemaTable,
+  schema: PlannerSchema,
+  joins: boolean,
+  explicit: Map<SchemaTable, number>,
+  mentions: Mention[],
+  prevSource: SchemaTable | undefined,
+): number {
+  const { distance } = fkGraph(schema, t, joins);
+  let score = (explicit.get(t) ?? 0) * 2 + (t === prevSource ? 1 : 0);
+  for (const [table, w] of explicit) if (table !== t) score += distance.has(table) ? w * 0.5 : -w * 2;
+  for (const m of mentions) {
+    let top = -3;
+    for (const c of m.cands) {
+      const d = distance.get(c.table);
+      if (d !== undefined) top = Math.max(top, c.score - 0.15 * d + (c.table === t ? 0.2 : 0));
     }
-    if (score > bestScore) {
-      best = t;
-      bestScore = score;
-    }
+    score += m.weight * top;
   }
-  return best ?? (schema.tables[0] as SchemaTable);
+  return score;
 }
 
 function measureColumn(
@@ -2393,7 +2432,65 @@ function planOffline(request: PlanRequest): Plan {
     );
   const lex = buildLexicon(schema);
   const intent = parseIntent(request.question, lex, request.now);
-  // A question that only refines (`only for X`, `and the year before?`) needs an answered turn before it.
+  refuseFollowUpWithNothingToRefine(intent, request);
+  const previousTurn = request.history[request.history.length - 1] ?? null;
+  const followUp = isFollowUp(intent, request) && previousTurn !== null;
+  const previous = followUp ? previousTurn.spec : null;
+  refuseWordsNotUnderstood(intent, schema, followUp ? previousTurn : null);
+  // People named with filters are listed by name (`contract staff in Leeds`); other rows are counted.
+  const aboutPeople =
+    lex.people !== null && intent.tables.length > 0 && intent.tables.every((t) => t === lex.people);
+  if (!followUp && readsAsCount(intent) && !aboutPeople)
+    intent.count = { distinct: false, cands: null, table: null };
+
+  const r = resolverFor(intent, schema, previous);
+  const pieces = resolvePieces(intent, r, request, previous);
+  if (r.weak.length > 0)
+    throw unanswerable(
+      schema,
+      `I am not sure which column '${r.weak[0]}' your words refer to; name it as the data does.`,
+    );
+  const who = previous ? null : peopleAskedWho(request.question, lex, r, pieces);
+  if (who) use(r, who.people);
+  // Tables joined by the new question are added to the previous turn's joins.
+  const joinList = joinsFor(r);
+
+  let spec: QuerySpec;
+  const notes = [...r.notes];
+  if (previous) {
+    spec = followUpSpec(previous, pieces, joinList, intent, request.question);
+    notes.push(`Follow-up to '${previousTurn?.question ?? ''}'.`);
+  } else spec = newQuestionSpec(pieces, r.base, joinList, who);
+  if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !who)
+    spec.aggregates = [{ fn: 'count', alias: 'count' }];
+  if (!followUp) keepOnlyEntityAsked(spec, request.question);
+  showTimeWhenAsked(spec, schema, request.question);
+  settleColumns(spec, schema, lex, request.question, followUp);
+  leaveOutUnknownGroups(spec);
+  if (r.absent) spec = noneOf(spec, r.absent, schema);
+  spec = paidOnly(spec, schema, request.question);
+  spec = grantedOnly(spec, schema, request.question);
+  const perUnit = perUnitAverage(spec, schema);
+  const collapsedPerUnit = perUnit !== spec;
+  spec = countAtJoinedGrain(tidy(perUnit), schema);
+  const dropped = droppedMeaning(intent, spec, request.question, lex, request.now, collapsedPerUnit);
+  if (dropped) throw unanswerable(schema, dropped);
+  const errors = validateSpecAgainstSchema(spec, schema);
+  if (errors.length > 0)
+    throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
+  const chart = chartFor(intent, request, spec, followUp ? (previousTurn?.chart_type ?? null) : null);
+  return {
+    spec,
+    chart_type: chart,
+    planner: 'offline',
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    notes,
+    confidence: Math.max(0, 1 - 0.2 * intent.filler.length),
+  };
+}
+
+/** A question that only refines (`only for X`, `and the year before?`) needs an answered turn before it. */
+function refuseFollowUpWithNothingToRefine(intent: Intent, request: PlanRequest): void {
   const refinesOnly =
     intent.followUpCue &&
     intent.count === null &&
@@ -2409,12 +2506,18 @@ function planOffline(request: PlanRequest): Plan {
       request.lastTurnUnanswered
         ? 'The previous question got no answer, so there is nothing for this follow-up to refine: ask it as a full question.'
         : 'This reads as a follow-up, but there is no earlier answer to refine: ask it as a full question.',
-      { suggestions: suggestQuestions(schema) },
+      { suggestions: suggestQuestions(request.schema) },
     );
   }
-  const previousTurn = request.history[request.history.length - 1] ?? null;
-  const followUp = isFollowUp(intent, request) && previousTurn !== null;
-  const previous = followUp ? previousTurn.spec : null;
+}
+
+/** Words the question says that nothing in the data or the grammar explains. */
+function refuseWordsNotUnderstood(
+  intent: Intent,
+  schema: PlannerSchema,
+  followedTurn: PlanTurn | null,
+): void {
+  const followUp = followedTurn !== null;
   if (intent.unknown.length > 0 && !followUp) {
     const first = intent.unknown[0] as string;
     const nothingElse =
@@ -2444,18 +2547,16 @@ function planOffline(request: PlanRequest): Plan {
       schema,
       `I am not sure what '${intent.filler.slice(0, 3).join("', '")}' ask${intent.filler.length === 1 ? 's' : ''} for here.`,
     );
-  if (followUp && intent.unknown.length > 0)
+  if (followedTurn && intent.unknown.length > 0)
     throw unanswerable(
       schema,
-      `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${previousTurn.question}').`,
+      `I could not find what '${intent.unknown[0]}' refers to (in a follow-up to '${followedTurn.question}').`,
     );
   if (!intent.understood && !followUp) throw unanswerable(schema, 'I could not understand this question.');
-  // People named with filters are listed by name (`contract staff in Leeds`); other rows are counted.
-  const aboutPeople =
-    lex.people !== null && intent.tables.length > 0 && intent.tables.every((t) => t === lex.people);
-  if (!followUp && readsAsCount(intent) && !aboutPeople)
-    intent.count = { distinct: false, cands: null, table: null };
+}
 
+/** The base table and the tables reachable from it; a follow-up keeps the tables its previous answer joined. */
+function resolverFor(intent: Intent, schema: PlannerSchema, previous: QuerySpec | null): Resolver {
   const joins = schema.capabilities.joins;
   const base =
     previous && intent.tables.length === 0
@@ -2479,155 +2580,193 @@ function planOffline(request: PlanRequest): Plan {
       if (t) r.needed.add(t);
     }
   }
-  const pieces = resolvePieces(intent, r, request, previous);
-  if (r.weak.length > 0)
-    throw unanswerable(
-      schema,
-      `I am not sure which column '${r.weak[0]}' your words refer to; name it as the data does.`,
-    );
-  // `who has taken parental leave`: the people the rows belong to, each once, by name.
+  return r;
+}
+
+/** `who has taken parental leave`: the people the rows belong to, each once, by name. */
+function peopleAskedWho(
+  question: string,
+  lex: Lexicon,
+  r: Resolver,
+  pieces: Pieces,
+): { people: SchemaTable; label: SchemaColumn } | null {
   const people = lex.people;
-  const peopleLabel = people ? labelColumn(people) : null;
-  const whoAsked =
-    !previous &&
-    /^\s*who\b/i.test(request.question) &&
+  const label = people ? labelColumn(people) : null;
+  const asked =
+    /^\s*who\b/i.test(question) &&
     pieces.aggregates.length === 0 &&
     pieces.groups.length === 0 &&
     people !== null &&
-    peopleLabel !== null &&
-    base !== people &&
-    r.parents.get(people)?.from === base;
-  if (whoAsked) use(r, people);
-  // Tables joined by the new question are added to the previous turn's joins.
-  const joinList = joinsFor(r);
+    label !== null &&
+    r.base !== people &&
+    r.parents.get(people)?.from === r.base;
+  return asked ? { people, label } : null;
+}
 
-  let spec: QuerySpec;
-  const notes = [...r.notes];
-  if (previous) {
-    const prev = joinList.length > 0 ? qualify(previous) : previous;
-    const q = (c: ColumnRef): ColumnRef => (joinList.length > 0 ? c : { column: c.column });
-    let leaves = flatten(prev.filter);
-    for (const leaf of pieces.leaves) {
-      leaves = leaves.filter(
-        (l) =>
-          !('column' in l) ||
-          !('column' in leaf) ||
-          l.op === 'time_range' ||
-          !sameColumn(l.column, q(leaf.column)),
-      );
-      leaves.push(leaf);
-    }
-    if (pieces.timeLeaf) {
-      leaves = leaves.filter((l) => l.op !== 'time_range');
-      leaves.push(pieces.timeLeaf);
-    }
-    const aggregates = pieces.aggregates.length > 0 ? pieces.aggregates : prev.aggregates;
-    let groups = prev.group_by;
-    if (pieces.groups.length > 0) {
-      groups = intent.additive
-        ? [
-            ...prev.group_by,
-            ...pieces.groups.filter(
-              (g) =>
-                !prev.group_by.some(
-                  (p) => sameColumn(p.column, q(g.column)) && p.time_bucket === g.time_bucket,
-                ),
-            ),
-          ]
-        : pieces.groups;
-      if (
-        !intent.additive &&
-        pieces.groups.every((g) => g.time_bucket) &&
-        prev.group_by.some((g) => !g.time_bucket) &&
-        /\bnow\b/.test(request.question.toLowerCase()) === false
-      ) {
-        groups = [...pieces.groups, ...prev.group_by.filter((g) => !g.time_bucket)];
-      }
-    }
-    const columns = pieces.columns.length > 0 && aggregates.length === 0 ? pieces.columns : prev.columns;
-    let order = { order_by: prev.order_by, limit: prev.limit };
-    const shapeChanged = pieces.aggregates.length > 0 || pieces.groups.length > 0;
-    if (pieces.orderMeasure || pieces.listOrder || shapeChanged) {
-      const o = orderFor(pieces, aggregates, groups, pieces.having);
-      order =
-        pieces.orderMeasure || pieces.listOrder
-          ? o
-          : {
-              order_by: o.order_by,
-              limit:
-                o.order_by.length > 0 && prev.limit !== null && !groups.some((g) => g.time_bucket)
-                  ? prev.limit
-                  : o.limit,
-            };
-    }
-    if (
-      order.order_by.some((o) => ![...aggregates, ...groups].some((x) => x.alias === o.ref)) &&
-      (aggregates.length > 0 || groups.length > 0)
-    ) {
-      order = orderFor({ orderMeasure: null, listOrder: null }, aggregates, groups);
-    }
-    spec = {
-      source: prev.source,
-      joins: joinList.length > 0 ? joinList : prev.joins,
-      columns,
-      filter: andOf(leaves),
-      group_by: groups,
-      aggregates,
-      having:
-        pieces.having.length > 0
-          ? pieces.having
-          : prev.having.filter((h) => aggregates.some((a) => a.alias === h.ref)),
-      ...order,
-      limit_per_group:
-        pieces.limitPerGroup ??
-        (prev.limit_per_group &&
-        prev.limit_per_group.partition_by.every((p) => groups.some((g) => g.alias === p))
-          ? prev.limit_per_group
-          : null),
-    };
-    notes.push(`Follow-up to '${previousTurn?.question ?? ''}'.`);
-  } else {
-    const leaves: Condition[] = [...pieces.leaves];
-    if (pieces.timeLeaf) leaves.push(pieces.timeLeaf);
-    spec = {
-      source: base.name,
-      joins: joinList,
-      columns: pieces.aggregates.length > 0 || pieces.groups.length > 0 ? [] : pieces.columns,
-      filter: andOf(leaves),
-      group_by: pieces.groups,
-      aggregates: pieces.aggregates,
-      having: pieces.having,
-      ...orderFor(pieces, pieces.aggregates, pieces.groups, pieces.having),
-      limit_per_group: pieces.limitPerGroup,
-    };
-    if (whoAsked) {
-      const name = alias(peopleLabel!.name);
-      spec = {
-        ...spec,
-        columns: [],
-        group_by: [{ column: ref(people!, peopleLabel!), alias: name }],
-        order_by: [{ ref: name, direction: 'asc' }],
-      };
-    }
-    if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked)
-      spec.aggregates = [{ fn: 'count', alias: 'count' }];
-    if (spec.columns.length > 0 && spec.aggregates.length === 0) {
-      // A listing keeps the sort column visible.
-      for (const o of spec.order_by)
-        if (!spec.columns.some((c) => c.column === o.ref))
-          spec.columns.push({ table: base.name, column: o.ref });
-    }
+/** A follow-up's spec: the previous one, with what the new question says in place of what it said. */
+function followUpSpec(
+  previous: QuerySpec,
+  pieces: Pieces,
+  joinList: QuerySpec['joins'],
+  intent: Intent,
+  question: string,
+): QuerySpec {
+  const qualified = joinList.length > 0;
+  const prev = qualified ? qualify(previous) : previous;
+  const aggregates = pieces.aggregates.length > 0 ? pieces.aggregates : prev.aggregates;
+  const groups = refinedGroups(prev, pieces, intent, question, qualified);
+  const columns = pieces.columns.length > 0 && aggregates.length === 0 ? pieces.columns : prev.columns;
+  return {
+    source: prev.source,
+    joins: qualified ? joinList : prev.joins,
+    columns,
+    filter: andOf(refinedLeaves(prev, pieces, qualified)),
+    group_by: groups,
+    aggregates,
+    having:
+      pieces.having.length > 0
+        ? pieces.having
+        : prev.having.filter((h) => aggregates.some((a) => a.alias === h.ref)),
+    ...refinedOrder(prev, pieces, aggregates, groups),
+    limit_per_group:
+      pieces.limitPerGroup ??
+      (prev.limit_per_group &&
+      prev.limit_per_group.partition_by.every((p) => groups.some((g) => g.alias === p))
+        ? prev.limit_per_group
+        : null),
+  };
+}
+
+/** A column of the new question as the previous spec names it: qualified only once it has joins. */
+function asInPrevious(column: ColumnRef, qualified: boolean): ColumnRef {
+  return qualified ? column : { column: column.column };
+}
+
+/** The previous filters, less those on a column the new question filters again, and the new ones. */
+function refinedLeaves(prev: QuerySpec, pieces: Pieces, qualified: boolean): Condition[] {
+  let leaves = flatten(prev.filter);
+  for (const leaf of pieces.leaves) {
+    leaves = leaves.filter(
+      (l) =>
+        !('column' in l) ||
+        !('column' in leaf) ||
+        l.op === 'time_range' ||
+        !sameColumn(l.column, asInPrevious(leaf.column, qualified)),
+    );
+    leaves.push(leaf);
   }
-  if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !whoAsked)
+  if (pieces.timeLeaf) {
+    leaves = leaves.filter((l) => l.op !== 'time_range');
+    leaves.push(pieces.timeLeaf);
+  }
+  return leaves;
+}
+
+function refinedGroups(
+  prev: QuerySpec,
+  pieces: Pieces,
+  intent: Intent,
+  question: string,
+  qualified: boolean,
+): QuerySpec['group_by'] {
+  if (pieces.groups.length === 0) return prev.group_by;
+  if (intent.additive)
+    return [
+      ...prev.group_by,
+      ...pieces.groups.filter(
+        (g) =>
+          !prev.group_by.some(
+            (p) => sameColumn(p.column, asInPrevious(g.column, qualified)) && p.time_bucket === g.time_bucket,
+          ),
+      ),
+    ];
+  if (
+    pieces.groups.every((g) => g.time_bucket) &&
+    prev.group_by.some((g) => !g.time_bucket) &&
+    /\bnow\b/.test(question.toLowerCase()) === false
+  ) {
+    return [...pieces.groups, ...prev.group_by.filter((g) => !g.time_bucket)];
+  }
+  return pieces.groups;
+}
+
+function refinedOrder(
+  prev: QuerySpec,
+  pieces: Pieces,
+  aggregates: QuerySpec['aggregates'],
+  groups: QuerySpec['group_by'],
+): Pick<QuerySpec, 'order_by' | 'limit'> {
+  let order = { order_by: prev.order_by, limit: prev.limit };
+  const shapeChanged = pieces.aggregates.length > 0 || pieces.groups.length > 0;
+  if (pieces.orderMeasure || pieces.listOrder || shapeChanged) {
+    const o = orderFor(pieces, aggregates, groups, pieces.having);
+    order =
+      pieces.orderMeasure || pieces.listOrder
+        ? o
+        : {
+            order_by: o.order_by,
+            limit:
+              o.order_by.length > 0 && prev.limit !== null && !groups.some((g) => g.time_bucket)
+                ? prev.limit
+                : o.limit,
+          };
+  }
+  if (
+    order.order_by.some((o) => ![...aggregates, ...groups].some((x) => x.alias === o.ref)) &&
+    (aggregates.length > 0 || groups.length > 0)
+  ) {
+    order = orderFor({ orderMeasure: null, listOrder: null }, aggregates, groups);
+  }
+  return order;
+}
+
+function newQuestionSpec(
+  pieces: Pieces,
+  base: SchemaTable,
+  joinList: QuerySpec['joins'],
+  who: { people: SchemaTable; label: SchemaColumn } | null,
+): QuerySpec {
+  const leaves: Condition[] = [...pieces.leaves];
+  if (pieces.timeLeaf) leaves.push(pieces.timeLeaf);
+  let spec: QuerySpec = {
+    source: base.name,
+    joins: joinList,
+    columns: pieces.aggregates.length > 0 || pieces.groups.length > 0 ? [] : pieces.columns,
+    filter: andOf(leaves),
+    group_by: pieces.groups,
+    aggregates: pieces.aggregates,
+    having: pieces.having,
+    ...orderFor(pieces, pieces.aggregates, pieces.groups, pieces.having),
+    limit_per_group: pieces.limitPerGroup,
+  };
+  if (who) {
+    const name = alias(who.label.name);
+    spec = {
+      ...spec,
+      columns: [],
+      group_by: [{ column: ref(who.people, who.label), alias: name }],
+      order_by: [{ ref: name, direction: 'asc' }],
+    };
+  }
+  if (spec.group_by.length > 0 && spec.aggregates.length === 0 && !who)
     spec.aggregates = [{ fn: 'count', alias: 'count' }];
-  // `which hosts served a purchase session`: the hosts, each once; the identifiers of the rows that
-  // mention them are how they were found, not what was asked.
-  const asked = /^\s*(?:which|what)\s+([a-z][a-z-]*)/i.exec(request.question)?.[1]?.toLowerCase();
+  if (spec.columns.length > 0 && spec.aggregates.length === 0) {
+    // A listing keeps the sort column visible.
+    for (const o of spec.order_by)
+      if (!spec.columns.some((c) => c.column === o.ref))
+        spec.columns.push({ table: base.name, column: o.ref });
+  }
+  return spec;
+}
+
+/** `which hosts served a purchase session`: the hosts, each once; the identifiers of the rows that
+ * mention them are how they were found, not what was asked. */
+function keepOnlyEntityAsked(spec: QuerySpec, question: string): void {
+  const asked = /^\s*(?:which|what)\s+([a-z][a-z-]*)/i.exec(question)?.[1]?.toLowerCase();
   const first = spec.columns[0];
   if (
     asked &&
     first &&
-    !followUp &&
     spec.aggregates.length === 0 &&
     spec.group_by.length === 0 &&
     spec.columns.length > 1 &&
@@ -2637,13 +2776,16 @@ function planOffline(request: PlanRequest): Plan {
   ) {
     spec.columns = [first];
   }
-  // `fatal log lines with the service, and when they happened`: rows listed with `when` show their time.
+}
+
+/** `fatal log lines with the service, and when they happened`: rows listed with `when` show their time. */
+function showTimeWhenAsked(spec: QuerySpec, schema: PlannerSchema, question: string): void {
   if (
     spec.columns.length > 0 &&
     spec.aggregates.length === 0 &&
     spec.group_by.length === 0 &&
-    /\bwhen\b|\bthe (?:time|date|timestamp)\b/i.test(request.question) &&
-    !/^\s*when\b/i.test(request.question)
+    /\bwhen\b|\bthe (?:time|date|timestamp)\b/i.test(question) &&
+    !/^\s*when\b/i.test(question)
   ) {
     const source = schema.tables.find((t) => t.name === spec.source);
     const time = source ? timeColumnOf(source) : null;
@@ -2654,10 +2796,20 @@ function planOffline(request: PlanRequest): Plan {
     )
       spec.columns = [{ table: spec.source, column: time.name }, ...spec.columns];
   }
+}
+
+/** Which columns a listing shows: none beside aggregates, else the rows' label where it says who or what they are. */
+function settleColumns(
+  spec: QuerySpec,
+  schema: PlannerSchema,
+  lex: Lexicon,
+  question: string,
+  followUp: boolean,
+): void {
+  const source = schema.tables.find((t) => t.name === spec.source);
   if (spec.aggregates.length > 0 || spec.group_by.length > 0) spec.columns = [];
   else if (spec.columns.length === 0) {
     // Rows of an entity are listed by its label (`which plans ...` -> plan names), not every column.
-    const source = schema.tables.find((t) => t.name === spec.source);
     const label = source ? labelColumn(source) : null;
     if (label)
       spec.columns = [
@@ -2670,36 +2822,36 @@ function planOffline(request: PlanRequest): Plan {
     spec.columns.length >= 1 &&
     spec.columns.length <= 3 &&
     !followUp &&
-    asksForRowsOf(
-      request.question,
-      lex,
-      schema.tables.find((t) => t.name === spec.source),
-    )
+    asksForRowsOf(question, lex, source)
   ) {
     // `which plans cost more than $50 a seat`, `list agents with their hire date`: the rows named, by
     // their label, with the columns said beside it.
-    const source = schema.tables.find((t) => t.name === spec.source)!;
-    const label = labelColumn(source);
+    const label = labelColumn(source!);
     if (
       label &&
-      !spec.columns.some((c) => c.column === label.name && (c.table ?? spec.source) === source.name)
+      !spec.columns.some((c) => c.column === label.name && (c.table ?? spec.source) === source!.name)
     )
-      spec.columns = [{ table: source.name, column: label.name }, ...spec.columns];
-  } else if (spec.columns.length === 1 && spec.order_by.length === 0) {
-    // `which hosts are in eu-west-1`: the distinct values of the one column asked for, not one per row.
-    const only = spec.columns[0]!;
-    const source = schema.tables.find((t) => t.name === (only.table ?? spec.source));
-    const label = source ? labelColumn(source) : null;
-    if (only.column !== label?.name) {
-      const name = alias(shortName(only.column));
-      spec.group_by = [{ column: only, alias: name }];
-      spec.columns = [];
-      spec.filter = andOf([...flatten(spec.filter), { op: 'is_not_null', column: only }]);
-      spec.order_by = [{ ref: name, direction: 'asc' }];
-    }
+      spec.columns = [{ table: source!.name, column: label.name }, ...spec.columns];
+  } else if (spec.columns.length === 1 && spec.order_by.length === 0) listDistinctValues(spec, schema);
+}
+
+/** `which hosts are in eu-west-1`: the distinct values of the one column asked for, not one per row. */
+function listDistinctValues(spec: QuerySpec, schema: PlannerSchema): void {
+  const only = spec.columns[0]!;
+  const source = schema.tables.find((t) => t.name === (only.table ?? spec.source));
+  const label = source ? labelColumn(source) : null;
+  if (only.column !== label?.name) {
+    const name = alias(shortName(only.column));
+    spec.group_by = [{ column: only, alias: name }];
+    spec.columns = [];
+    spec.filter = andOf([...flatten(spec.filter), { op: 'is_not_null', column: only }]);
+    spec.order_by = [{ ref: name, direction: 'asc' }];
   }
-  // A ranking, or a filter on a count, leaves out the rows whose group is unknown (`top 5 users`,
-  // `clients with at least 25 visits` are clients, not "no client").
+}
+
+/** A ranking, or a filter on a count, leaves out the rows whose group is unknown (`top 5 users`,
+ * `clients with at least 25 visits` are clients, not "no client"). */
+function leaveOutUnknownGroups(spec: QuerySpec): void {
   if (
     (spec.limit !== null && spec.order_by.length > 0 && spec.aggregates.length > 0) ||
     spec.having.length > 0
@@ -2713,26 +2865,6 @@ function planOffline(request: PlanRequest): Plan {
         ...unknown,
       ]);
   }
-  if (r.absent) spec = noneOf(spec, r.absent, schema);
-  spec = paidOnly(spec, schema, request.question);
-  spec = grantedOnly(spec, schema, request.question);
-  const perUnit = perUnitAverage(spec, schema);
-  const collapsedPerUnit = perUnit !== spec;
-  spec = countAtJoinedGrain(tidy(perUnit), schema);
-  const dropped = droppedMeaning(intent, spec, request.question, lex, request.now, collapsedPerUnit);
-  if (dropped) throw unanswerable(schema, dropped);
-  const errors = validateSpecAgainstSchema(spec, schema);
-  if (errors.length > 0)
-    throw unanswerable(schema, `I could not build a valid query for this question (${errors.join(' ')}).`);
-  const chart = chartFor(intent, request, spec, followUp ? (previousTurn?.chart_type ?? null) : null);
-  return {
-    spec,
-    chart_type: chart,
-    planner: 'offline',
-    usage: { prompt_tokens: 0, completion_tokens: 0 },
-    notes,
-    confidence: Math.max(0, 1 - 0.2 * intent.filler.length),
-  };
 }
 
 /** The planner used without an LLM: a rule-based semantic parser over the schema metadata. */
