@@ -1,10 +1,8 @@
-import { useState } from 'react';
 import type { RunPhase } from '@aqs/contracts';
 import type { RunResult } from '../../lib/api.ts';
 import { Badge, Button, CopyButton, formatDate, formatMs } from '../../components/ui.tsx';
 import { queryLanguageName, useDialects } from '../connections/hooks.ts';
-import { Chart } from './Chart.tsx';
-import { DataTable } from './DataTable.tsx';
+import { RunArtifacts } from './RunArtifacts.tsx';
 
 export const PHASES: { id: RunPhase; label: string }[] = [
   { id: 'building_context', label: 'Building context' },
@@ -92,55 +90,15 @@ export function RunView({
   onAsk?: (question: string) => void;
 }) {
   const dialects = useDialects();
-  const table = run.artifacts.find((a) => a.kind === 'table');
-  const chart = run.artifacts.find((a) => a.kind === 'chart');
-  const [view, setView] = useState<'chart' | 'table'>('chart');
   const partial = run.warnings.find((w) => w.code === 'partial_results');
   const otherWarnings = run.warnings.filter((w) => w.code !== 'partial_results');
-  const total = run.timings_ms.building_context + run.timings_ms.planning + run.timings_ms.executing;
   const headingId = `run-${run.id}`;
 
   return (
     <article className="turn" aria-labelledby={headingId}>
-      <div className="question-bubble">
-        <h3 id={headingId} className="question-text">
-          {run.question}
-        </h3>
-        <div className="turn-actions">
-          {onReplay ? (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={onReplay}
-              disabled={replayDisabled}
-              aria-label={`Replay “${run.question}”`}
-              title="Ask this question again in place (later turns are removed)"
-            >
-              ↻ Replay
-            </Button>
-          ) : null}
-        </div>
-      </div>
+      <QuestionBubble run={run} headingId={headingId} onReplay={onReplay} replayDisabled={replayDisabled} />
       <div className="answer card">
-        <div className="answer-meta">
-          {run.status === 'succeeded' ? (
-            <Badge tone="success">Answered</Badge>
-          ) : run.status === 'cancelled' ? (
-            <Badge tone="neutral">Stopped</Badge>
-          ) : (
-            <Badge tone="danger">Failed</Badge>
-          )}
-          {partial ? (
-            <Badge tone="warning" title={partial.message}>
-              ⚠ Partial results
-            </Badge>
-          ) : null}
-          {run.planner ? <Badge tone="info">{PLANNER[run.planner] ?? run.planner}</Badge> : null}
-          {connectionName ? <span className="muted small">{connectionName}</span> : null}
-          <span className="muted small">
-            {formatDate(run.created_at)} · {formatMs(total)}
-          </span>
-        </div>
+        <AnswerMeta run={run} partial={partial} connectionName={connectionName} />
 
         {partial ? (
           <div className="callout callout-warning" role="note">
@@ -170,75 +128,114 @@ export function RunView({
           )
         ) : null}
 
-        {chart && table ? (
-          <div className="view-switch" role="tablist" aria-label="Result view">
-            <button
-              type="button"
-              role="tab"
-              aria-selected={view === 'chart'}
-              className={view === 'chart' ? 'active' : ''}
-              onClick={() => setView('chart')}
-            >
-              Chart
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={view === 'table'}
-              className={view === 'table' ? 'active' : ''}
-              onClick={() => setView('table')}
-            >
-              Table
-            </button>
-          </div>
-        ) : null}
+        <RunArtifacts run={run} />
 
-        {chart && (view === 'chart' || !table) ? (
-          <Chart option={chart.option} chartType={chart.chart_type} label={run.question} />
-        ) : null}
-        {table && (!chart || view === 'table') ? (
-          <DataTable
-            columns={table.columns}
-            rows={table.rows}
-            truncated={table.truncated}
-            caption={`Result of “${run.question}”`}
-          />
-        ) : null}
-        {chart && table && view === 'chart' ? (
-          <p className="muted small">
-            {table.row_count.toLocaleString()} row{table.row_count === 1 ? '' : 's'}
-            {table.truncated ? ' (capped)' : ''} ·{' '}
-            <button type="button" className="link-button" onClick={() => setView('table')}>
-              show the table
-            </button>
-          </p>
-        ) : null}
-
-        {otherWarnings.length > 0 ? (
-          <ul className="warnings" aria-label="Notes">
-            {otherWarnings.map((w, i) => (
-              <li key={w.code + i}>
-                <Badge tone={w.code === 'planner_note' ? 'neutral' : 'warning'}>
-                  {w.code.replace(/_/g, ' ')}
-                </Badge>{' '}
-                <span className="small">{w.message}</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        {otherWarnings.length > 0 ? <RunNotes warnings={otherWarnings} /> : null}
 
         {run.query ? (
-          <details className="query-block">
-            <summary>Generated {queryLanguageName(dialects.data, run.query.dialect)} query</summary>
-            <div className="query-body">
-              <pre className="code" aria-label="Generated query (read-only)">
-                <code>{run.query.text}</code>
-              </pre>
-              <CopyButton text={run.query.text} label="Copy query" />
-            </div>
-          </details>
+          <GeneratedQuery
+            languageName={queryLanguageName(dialects.data, run.query.dialect)}
+            text={run.query.text}
+          />
         ) : null}
       </div>
     </article>
+  );
+}
+
+type RunWarning = RunResult['warnings'][number];
+
+function QuestionBubble({
+  run,
+  headingId,
+  onReplay,
+  replayDisabled,
+}: {
+  run: RunResult;
+  headingId: string;
+  onReplay: (() => void) | undefined;
+  replayDisabled: boolean | undefined;
+}) {
+  return (
+    <div className="question-bubble">
+      <h3 id={headingId} className="question-text">
+        {run.question}
+      </h3>
+      <div className="turn-actions">
+        {onReplay ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={onReplay}
+            disabled={replayDisabled}
+            aria-label={`Replay “${run.question}”`}
+            title="Ask this question again in place (later turns are removed)"
+          >
+            ↻ Replay
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The run's status, planner, connection, date and duration. */
+function AnswerMeta({
+  run,
+  partial,
+  connectionName,
+}: {
+  run: RunResult;
+  partial: RunWarning | undefined;
+  connectionName: string | undefined;
+}) {
+  const total = run.timings_ms.building_context + run.timings_ms.planning + run.timings_ms.executing;
+  return (
+    <div className="answer-meta">
+      {run.status === 'succeeded' ? (
+        <Badge tone="success">Answered</Badge>
+      ) : run.status === 'cancelled' ? (
+        <Badge tone="neutral">Stopped</Badge>
+      ) : (
+        <Badge tone="danger">Failed</Badge>
+      )}
+      {partial ? (
+        <Badge tone="warning" title={partial.message}>
+          ⚠ Partial results
+        </Badge>
+      ) : null}
+      {run.planner ? <Badge tone="info">{PLANNER[run.planner] ?? run.planner}</Badge> : null}
+      {connectionName ? <span className="muted small">{connectionName}</span> : null}
+      <span className="muted small">
+        {formatDate(run.created_at)} · {formatMs(total)}
+      </span>
+    </div>
+  );
+}
+
+function RunNotes({ warnings }: { warnings: RunWarning[] }) {
+  return (
+    <ul className="warnings" aria-label="Notes">
+      {warnings.map((w, i) => (
+        <li key={w.code + i}>
+          <Badge tone={w.code === 'planner_note' ? 'neutral' : 'warning'}>{w.code.replace(/_/g, ' ')}</Badge>{' '}
+          <span className="small">{w.message}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function GeneratedQuery({ languageName, text }: { languageName: string; text: string }) {
+  return (
+    <details className="query-block">
+      <summary>Generated {languageName} query</summary>
+      <div className="query-body">
+        <pre className="code" aria-label="Generated query (read-only)">
+          <code>{text}</code>
+        </pre>
+        <CopyButton text={text} label="Copy query" />
+      </div>
+    </details>
   );
 }
