@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { keys, trpc, type RunResult } from '../../lib/api.ts';
+import { keys, trpc, type Connection, type RunResult } from '../../lib/api.ts';
 import { Link } from '../../lib/router.tsx';
 import {
   Badge,
@@ -25,6 +25,22 @@ function statusBadge(status: RunResult['status']) {
   return <Badge>Cancelled</Badge>;
 }
 
+interface HistoryFilter {
+  offset: number;
+  status?: Status;
+  connection_id?: string;
+}
+
+/** A page of `runs.list`; the previous page stays shown while the next one loads. */
+function useRunHistory(filters: HistoryFilter) {
+  return useQuery({
+    queryKey: keys.runs(filters),
+    queryFn: () => trpc.runs.list.query({ limit: LIMIT, ...filters }),
+    staleTime: 60_000,
+    placeholderData: keepPreviousData,
+  });
+}
+
 /** Run history (`runs.list`) with status and connection filters, 20 per page. */
 export function HistoryPage() {
   const connections = useConnections();
@@ -32,16 +48,10 @@ export function HistoryPage() {
   const [connectionId, setConnectionId] = useState('');
   const [offset, setOffset] = useState(0);
   const [open, setOpen] = useState<string | null>(null);
-  const filters = {
+  const runs = useRunHistory({
     offset,
     ...(status ? { status } : {}),
     ...(connectionId ? { connection_id: connectionId } : {}),
-  };
-  const runs = useQuery({
-    queryKey: keys.runs(filters),
-    queryFn: () => trpc.runs.list.query({ limit: LIMIT, ...filters }),
-    staleTime: 60_000,
-    placeholderData: keepPreviousData,
   });
   const names = new Map((connections.data ?? []).map((c) => [c.id, c.name]));
   const total = runs.data?.total ?? 0;
@@ -49,51 +59,20 @@ export function HistoryPage() {
   return (
     <div className="page">
       <PageHeader title="History" description="Every question asked in this workspace, newest first." />
-      <div className="filters" role="group" aria-label="Filters">
-        <div className="filter">
-          <label htmlFor="history-status" className="small muted">
-            Status
-          </label>
-          <select
-            id="history-status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as Status | '');
-              setOffset(0);
-            }}
-          >
-            <option value="">All statuses</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s[0]?.toUpperCase() + s.slice(1)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="filter">
-          <label htmlFor="history-connection" className="small muted">
-            Connection
-          </label>
-          <select
-            id="history-connection"
-            value={connectionId}
-            onChange={(e) => {
-              setConnectionId(e.target.value);
-              setOffset(0);
-            }}
-          >
-            <option value="">All connections</option>
-            {(connections.data ?? []).map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        {runs.isFetching && runs.data ? (
-          <span className="spinner spinner-inline" role="status" aria-label="Updating" />
-        ) : null}
-      </div>
+      <HistoryFilters
+        status={status}
+        onStatus={(s) => {
+          setStatus(s);
+          setOffset(0);
+        }}
+        connectionId={connectionId}
+        onConnection={(id) => {
+          setConnectionId(id);
+          setOffset(0);
+        }}
+        connections={connections.data ?? []}
+        updating={runs.isFetching && runs.data !== undefined}
+      />
       {runs.isPending ? <Spinner label="Loading runs…" /> : null}
       <ErrorNote
         error={runs.error}
@@ -112,76 +91,149 @@ export function HistoryPage() {
       ) : null}
       {runs.data && runs.data.runs.length > 0 ? (
         <div className="card table-card">
-          <div className="table-scroll">
-            <table className="data-table history-table">
-              <caption className="visually-hidden">Runs</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Question</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Connection</th>
-                  <th scope="col">Planner</th>
-                  <th scope="col" className="num">
-                    Time
-                  </th>
-                  <th scope="col">Asked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.data.runs.map((r) => {
-                  const ms = r.timings_ms.building_context + r.timings_ms.planning + r.timings_ms.executing;
-                  return (
-                    <HistoryRow
-                      key={r.id}
-                      run={r}
-                      open={open === r.id}
-                      onToggle={() => setOpen(open === r.id ? null : r.id)}
-                    >
-                      <td>{statusBadge(r.status)}</td>
-                      <td>{r.connection_id ? (names.get(r.connection_id) ?? '—') : 'Deleted'}</td>
-                      <td className="small">{r.planner ?? '—'}</td>
-                      <td className="num small">{formatMs(ms)}</td>
-                      <td className="small">{formatDate(r.created_at)}</td>
-                    </HistoryRow>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-          <div className="pager">
-            <span className="muted small">
-              {offset + 1}–{Math.min(offset + LIMIT, total)} of {total}
-            </span>
-            <div className="row gap-sm">
-              <Button
-                size="sm"
-                disabled={offset === 0}
-                onClick={() => setOffset(Math.max(0, offset - LIMIT))}
-              >
-                ‹ Newer
-              </Button>
-              <Button size="sm" disabled={offset + LIMIT >= total} onClick={() => setOffset(offset + LIMIT)}>
-                Older ›
-              </Button>
-            </div>
-          </div>
+          <HistoryTable
+            runs={runs.data.runs}
+            connectionNames={names}
+            open={open}
+            onToggle={(id) => setOpen(open === id ? null : id)}
+          />
+          <Pager offset={offset} total={total} onOffset={setOffset} />
         </div>
       ) : null}
     </div>
   );
 }
 
-function HistoryRow({
-  run,
+function HistoryFilters({
+  status,
+  onStatus,
+  connectionId,
+  onConnection,
+  connections,
+  updating,
+}: {
+  status: Status | '';
+  onStatus: (status: Status | '') => void;
+  connectionId: string;
+  onConnection: (connectionId: string) => void;
+  connections: Connection[];
+  updating: boolean;
+}) {
+  return (
+    <div className="filters" role="group" aria-label="Filters">
+      <div className="filter">
+        <label htmlFor="history-status" className="small muted">
+          Status
+        </label>
+        <select id="history-status" value={status} onChange={(e) => onStatus(e.target.value as Status | '')}>
+          <option value="">All statuses</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s[0]?.toUpperCase() + s.slice(1)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="filter">
+        <label htmlFor="history-connection" className="small muted">
+          Connection
+        </label>
+        <select id="history-connection" value={connectionId} onChange={(e) => onConnection(e.target.value)}>
+          <option value="">All connections</option>
+          {connections.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {updating ? <span className="spinner spinner-inline" role="status" aria-label="Updating" /> : null}
+    </div>
+  );
+}
+
+function HistoryTable({
+  runs,
+  connectionNames,
   open,
   onToggle,
-  children,
+}: {
+  runs: RunResult[];
+  connectionNames: Map<string, string>;
+  open: string | null;
+  onToggle: (runId: string) => void;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="data-table history-table">
+        <caption className="visually-hidden">Runs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Question</th>
+            <th scope="col">Status</th>
+            <th scope="col">Connection</th>
+            <th scope="col">Planner</th>
+            <th scope="col" className="num">
+              Time
+            </th>
+            <th scope="col">Asked</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => (
+            <HistoryRow
+              key={r.id}
+              run={r}
+              connectionName={r.connection_id ? (connectionNames.get(r.connection_id) ?? '—') : 'Deleted'}
+              open={open === r.id}
+              onToggle={() => onToggle(r.id)}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Pager({
+  offset,
+  total,
+  onOffset,
+}: {
+  offset: number;
+  total: number;
+  onOffset: (offset: number) => void;
+}) {
+  return (
+    <div className="pager">
+      <span className="muted small">
+        {offset + 1}–{Math.min(offset + LIMIT, total)} of {total}
+      </span>
+      <div className="row gap-sm">
+        <Button size="sm" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - LIMIT))}>
+          ‹ Newer
+        </Button>
+        <Button size="sm" disabled={offset + LIMIT >= total} onClick={() => onOffset(offset + LIMIT)}>
+          Older ›
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A run: its question (which opens the run below it), status, connection, planner, duration and date. */
+function HistoryRow({
+  run,
+  connectionName,
+  open,
+  onToggle,
 }: {
   run: RunResult;
+  connectionName: string;
   open: boolean;
   onToggle: () => void;
-  children: ReactNode;
 }) {
+  const ms = run.timings_ms.building_context + run.timings_ms.planning + run.timings_ms.executing;
   return (
     <>
       <tr className={open ? 'row-open' : ''}>
@@ -198,7 +250,11 @@ function HistoryRow({
             <Link to={`/ask/${run.conversation_id}`}>Open conversation</Link>
           </div>
         </td>
-        {children}
+        <td>{statusBadge(run.status)}</td>
+        <td>{connectionName}</td>
+        <td className="small">{run.planner ?? '—'}</td>
+        <td className="num small">{formatMs(ms)}</td>
+        <td className="small">{formatDate(run.created_at)}</td>
       </tr>
       {open ? (
         <tr className="row-detail">
