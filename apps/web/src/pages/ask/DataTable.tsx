@@ -38,19 +38,12 @@ function compare(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b), undefined, { numeric: true });
 }
 
-/** The result table: sortable columns (click a header), paginated. */
-export function DataTable({
-  columns,
-  rows,
-  caption,
-  truncated,
-}: {
-  columns: { name: string; type: string }[];
-  rows: unknown[][];
-  caption: string;
-  truncated: boolean;
-}) {
-  const [sort, setSort] = useState<{ index: number; dir: 'ascending' | 'descending' } | null>(null);
+type Column = { name: string; type: string };
+type Sort = { index: number; dir: 'ascending' | 'descending' };
+
+/** The rows sorted by the chosen column and cut into pages; sorting or resizing goes back to the first page. */
+function useSortedPages(rows: unknown[][]) {
+  const [sort, setSort] = useState<Sort | null>(null);
   const [page, setPage] = useState(0);
   const [size, setSize] = useState(PAGE_SIZES[0] ?? 25);
   const sorted = useMemo(() => {
@@ -62,6 +55,38 @@ export function DataTable({
   const pages = Math.max(1, Math.ceil(sorted.length / size));
   const current = Math.min(page, pages - 1);
   const shown = sorted.slice(current * size, current * size + size);
+  // Ascending, then descending, then unsorted.
+  const toggleSort = (i: number) => {
+    setPage(0);
+    setSort(
+      sort?.index === i
+        ? sort.dir === 'ascending'
+          ? { index: i, dir: 'descending' }
+          : null
+        : { index: i, dir: 'ascending' },
+    );
+  };
+  const changeSize = (next: number) => {
+    setSize(next);
+    setPage(0);
+  };
+  return { sort, toggleSort, size, changeSize, pages, current, setPage, sortedCount: sorted.length, shown };
+}
+
+/** The result table: sortable columns (click a header), paginated. */
+export function DataTable({
+  columns,
+  rows,
+  caption,
+  truncated,
+}: {
+  columns: Column[];
+  rows: unknown[][];
+  caption: string;
+  truncated: boolean;
+}) {
+  const table = useSortedPages(rows);
+  const { sort, size, current, shown } = table;
 
   if (rows.length === 0) return <p className="muted empty-result">The query returned no rows.</p>;
 
@@ -72,38 +97,14 @@ export function DataTable({
           <caption className="visually-hidden">{caption}</caption>
           <thead>
             <tr>
-              {columns.map((c, i) => {
-                const dir = sort?.index === i ? sort.dir : undefined;
-                return (
-                  <th
-                    key={c.name + i}
-                    scope="col"
-                    aria-sort={dir ?? 'none'}
-                    className={isNumeric(c.type) ? 'num' : ''}
-                  >
-                    <button
-                      type="button"
-                      className="sort-button"
-                      onClick={() => {
-                        setPage(0);
-                        setSort(
-                          sort?.index === i
-                            ? sort.dir === 'ascending'
-                              ? { index: i, dir: 'descending' }
-                              : null
-                            : { index: i, dir: 'ascending' },
-                        );
-                      }}
-                    >
-                      <span className="col-name">{c.name}</span>
-                      <span className="col-type">{c.type}</span>
-                      <span className="sort-icon" aria-hidden="true">
-                        {dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '↕'}
-                      </span>
-                    </button>
-                  </th>
-                );
-              })}
+              {columns.map((c, i) => (
+                <SortableHeader
+                  key={c.name + i}
+                  column={c}
+                  dir={sort?.index === i ? sort.dir : undefined}
+                  onSort={() => table.toggleSort(i)}
+                />
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -126,54 +127,85 @@ export function DataTable({
           </tbody>
         </table>
       </div>
-      <div className="pager">
-        <span className="muted small">
-          {rows.length.toLocaleString()} row{rows.length === 1 ? '' : 's'}
-          {truncated ? ' (capped by the row limit)' : ''}
-          {pages > 1
-            ? ` · rows ${(current * size + 1).toLocaleString()}–${Math.min(sorted.length, (current + 1) * size).toLocaleString()}`
-            : ''}
+      <TablePager rowCount={rows.length} truncated={truncated} table={table} />
+    </div>
+  );
+}
+
+function SortableHeader({
+  column: c,
+  dir,
+  onSort,
+}: {
+  column: Column;
+  dir: Sort['dir'] | undefined;
+  onSort: () => void;
+}) {
+  return (
+    <th scope="col" aria-sort={dir ?? 'none'} className={isNumeric(c.type) ? 'num' : ''}>
+      <button type="button" className="sort-button" onClick={onSort}>
+        <span className="col-name">{c.name}</span>
+        <span className="col-type">{c.type}</span>
+        <span className="sort-icon" aria-hidden="true">
+          {dir === 'ascending' ? '▲' : dir === 'descending' ? '▼' : '↕'}
         </span>
-        {rows.length > (PAGE_SIZES[0] ?? 25) ? (
-          <div className="row gap-sm">
-            <label className="small muted">
-              Rows per page{' '}
-              <select
-                value={size}
-                onChange={(e) => {
-                  setSize(Number(e.target.value));
-                  setPage(0);
-                }}
-              >
-                {PAGE_SIZES.map((s) => (
-                  <option key={s} value={s}>
-                    {s}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <Button
-              size="sm"
-              onClick={() => setPage(current - 1)}
-              disabled={current === 0}
-              aria-label="Previous page"
-            >
-              ‹ Prev
-            </Button>
-            <span className="small" aria-live="polite">
-              Page {current + 1} of {pages}
-            </span>
-            <Button
-              size="sm"
-              onClick={() => setPage(current + 1)}
-              disabled={current >= pages - 1}
-              aria-label="Next page"
-            >
-              Next ›
-            </Button>
-          </div>
-        ) : null}
-      </div>
+      </button>
+    </th>
+  );
+}
+
+/** The row count, and the page size and page buttons when there is more than one small page. */
+function TablePager({
+  rowCount,
+  truncated,
+  table: { size, changeSize, pages, current, setPage, sortedCount },
+}: {
+  rowCount: number;
+  truncated: boolean;
+  table: ReturnType<typeof useSortedPages>;
+}) {
+  return (
+    <div className="pager">
+      <span className="muted small">
+        {rowCount.toLocaleString()} row{rowCount === 1 ? '' : 's'}
+        {truncated ? ' (capped by the row limit)' : ''}
+        {pages > 1
+          ? ` · rows ${(current * size + 1).toLocaleString()}–${Math.min(sortedCount, (current + 1) * size).toLocaleString()}`
+          : ''}
+      </span>
+      {rowCount > (PAGE_SIZES[0] ?? 25) ? (
+        <div className="row gap-sm">
+          <label className="small muted">
+            Rows per page{' '}
+            <select value={size} onChange={(e) => changeSize(Number(e.target.value))}>
+              {PAGE_SIZES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Button
+            size="sm"
+            onClick={() => setPage(current - 1)}
+            disabled={current === 0}
+            aria-label="Previous page"
+          >
+            ‹ Prev
+          </Button>
+          <span className="small" aria-live="polite">
+            Page {current + 1} of {pages}
+          </span>
+          <Button
+            size="sm"
+            onClick={() => setPage(current + 1)}
+            disabled={current >= pages - 1}
+            aria-label="Next page"
+          >
+            Next ›
+          </Button>
+        </div>
+      ) : null}
     </div>
   );
 }
