@@ -424,12 +424,24 @@ interface Part {
   dedupBy: string[] | null;
 }
 
-/** Compiles a QuerySpec to one SELECT in the flavour's SQL (the validator parses it and applies the row cap). */
-export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: CompileOptions = {}): string {
-  const spec = applyOptions(input, options);
-  const id = (name: string): string => f.quoteIdent(name);
-  const [rows, keys] = [id('rows'), id('keys')];
-  const literal = (value: string | number | boolean) => literalOf(value, f);
+/** What every part of one compilation reads: the flavour, the spec (options applied), its aliases and its FROM clause. */
+interface Compilation {
+  f: SqlFlavour;
+  spec: QuerySpec;
+  scope: Scope;
+  /** FROM, the joins and WHERE, one line each. */
+  from: string[];
+  id(name: string): string;
+}
+
+/** A group-by column as the SELECT writes it: its alias and its expression over the joined rows. */
+interface Group {
+  alias: string;
+  expr: string;
+}
+
+/** Names each table of the FROM clause after its unqualified name; two tables may not share one. */
+function scopeOf(f: SqlFlavour, spec: QuerySpec): Scope {
   const aliases = new Map<string, string>([[spec.source, tableAlias(spec.source)]]);
   for (const join of spec.joins) {
     const alias = tableAlias(join.table);
@@ -437,9 +449,12 @@ export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: Compile
       throw new CompileError(`Two joined tables are both called ${alias}; join each table once.`);
     aliases.set(join.table, alias);
   }
-  const scope = new Scope(f, aliases, spec.source);
+  return new Scope(f, aliases, spec.source);
+}
 
-  const from = [`FROM ${quoteTable(spec.source, f)} AS ${id(tableAlias(spec.source))}`];
+function fromClause(spec: QuerySpec, scope: Scope): string[] {
+  const f = scope.f;
+  const from = [`FROM ${quoteTable(spec.source, f)} AS ${f.quoteIdent(tableAlias(spec.source))}`];
   for (const join of spec.joins) {
     const on = join.on
       .map(
@@ -448,49 +463,47 @@ export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: Compile
       )
       .join(' AND ');
     from.push(
-      `${join.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${quoteTable(join.table, f)} AS ${id(tableAlias(join.table))} ON ${on}`,
+      `${join.type === 'left' ? 'LEFT JOIN' : 'JOIN'} ${quoteTable(join.table, f)} AS ${f.quoteIdent(tableAlias(join.table))} ON ${on}`,
     );
   }
   if (spec.filter) from.push(`WHERE ${condition(spec.filter, scope)}`);
+  return from;
+}
 
-  if (!isAggregating(spec)) {
-    for (const extra of ['having', 'limit_per_group'] as const) {
-      if (extra === 'having' ? spec.having.length > 0 : spec.limit_per_group)
-        throw new CompileError(`${extra} needs aggregates or groups.`);
-    }
-    const select: string[] = [];
-    if (spec.columns.length > 0) {
-      for (const c of spec.columns)
-        select.push(
-          c.table ? `${scope.column(c)} AS ${id(`${tableAlias(c.table)}.${c.column}`)}` : scope.column(c),
-        );
-    } else {
-      select.push(`${id(tableAlias(spec.source))}.*`);
-    }
-    const lines = [`SELECT ${select.join(', ')}`, ...from];
-    if (spec.order_by.length > 0) {
-      const defined = definedAliases(spec);
-      lines.push(
-        `ORDER BY ${spec.order_by.map((o) => `${f.order(defined.has(o.ref) ? id(o.ref) : scope.column({ column: o.ref }), o.direction)}`).join(', ')}`,
-      );
-    }
-    if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);
-    return lines.join('\n');
+/** A spec without aggregates or groups: the rows themselves, or the columns it lists. */
+function listingSql({ f, spec, scope, from, id }: Compilation): string {
+  for (const extra of ['having', 'limit_per_group'] as const) {
+    if (extra === 'having' ? spec.having.length > 0 : spec.limit_per_group)
+      throw new CompileError(`${extra} needs aggregates or groups.`);
   }
+  const select: string[] = [];
+  if (spec.columns.length > 0) {
+    for (const c of spec.columns)
+      select.push(
+        c.table ? `${scope.column(c)} AS ${id(`${tableAlias(c.table)}.${c.column}`)}` : scope.column(c),
+      );
+  } else {
+    select.push(`${id(tableAlias(spec.source))}.*`);
+  }
+  const lines = [`SELECT ${select.join(', ')}`, ...from];
+  if (spec.order_by.length > 0) {
+    const defined = definedAliases(spec);
+    lines.push(
+      `ORDER BY ${spec.order_by.map((o) => `${f.order(defined.has(o.ref) ? id(o.ref) : scope.column({ column: o.ref }), o.direction)}`).join(', ')}`,
+    );
+  }
+  if (spec.limit !== null) lines.push(`LIMIT ${spec.limit}`);
+  return lines.join('\n');
+}
 
-  const groups = spec.group_by.map((g) => ({
-    alias: g.alias,
-    expr: g.time_bucket ? f.truncate(g.time_bucket, scope.column(g.column)) : scope.column(g.column),
-  }));
-  // Groups without aggregates list the distinct values of the groups.
-  const aggregates: Aggregate[] = spec.aggregates;
-  aggregates.forEach(checkAggregate);
-
-  // Each measure is computed at its own grain: one whose rows the joins repeat is read from the
-  // distinct (group, row key) pairs of its own table(s) instead of from the joined rows.
-  const graph = new JoinGraph(spec, options.uniqueKeys ?? {});
+/**
+ * Each measure is computed at its own grain: one whose rows the joins repeat is read from the
+ * distinct (group, row key) pairs of its own table(s) instead of from the joined rows. Returns the
+ * parts that hold a measure, the one over the joined rows (if any) first.
+ */
+function measureParts(spec: QuerySpec, graph: JoinGraph): Part[] {
   const parts: Part[] = [{ aggregates: [], dedupBy: null }];
-  for (const a of aggregates) {
+  for (const a of spec.aggregates) {
     const home = tablesOf(a, spec.source);
     const dedupable = home.every((t) => graph.keyOf(t) !== null);
     if (spec.joins.length === 0 || !sensitiveToRepeats(a) || !dedupable || !graph.multiplies(home)) {
@@ -502,87 +515,210 @@ export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: Compile
     if (part) part.aggregates.push(a);
     else parts.push({ aggregates: [a], dedupBy: home });
   }
-  const used = parts.filter((p) => p.aggregates.length > 0);
+  return parts.filter((p) => p.aggregates.length > 0);
+}
 
-  const partSql = (part: Part): string => {
-    if (part.dedupBy === null) {
-      const select = [
-        ...groups.map((g) => `${g.expr} AS ${id(g.alias)}`),
-        ...part.aggregates.map(
-          (a) =>
-            `${aggregateOf(a, valueOf(a, scope), f, a.where ? condition(a.where, scope) : null)} AS ${id(a.alias)}`,
-        ),
-      ];
-      const lines = [`SELECT ${select.join(', ')}`, ...from];
-      if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => g.expr).join(', ')}`);
-      return lines.join('\n');
-    }
-    const inner: string[] = groups.map((g) => `${g.expr} AS ${id(g.alias)}`);
-    part.dedupBy.forEach((table, t) =>
-      graph
-        .keyOf(table)!
-        .forEach((k, i) => inner.push(`${scope.column({ table, column: k })} AS ${id(`__key${t}_${i}`)}`)),
-    );
-    const values = part.aggregates.map((a, i) => {
-      const value = valueOf(a, scope);
-      if (a.where) inner.push(`(${condition(a.where, scope)}) AS ${id(`__where${i}`)}`);
-      if (value === null) return null;
-      inner.push(`${value} AS ${id(`__value${i}`)}`);
-      return `${rows}.${id(`__value${i}`)}`;
-    });
-    const select = [
-      ...groups.map((g) => `${rows}.${id(g.alias)}`),
-      ...part.aggregates.map(
-        (a, i) =>
-          `${aggregateOf(a, values[i]!, f, a.where ? `${rows}.${id(`__where${i}`)}` : null)} AS ${id(a.alias)}`,
-      ),
-    ];
-    const lines = [
-      `SELECT ${select.join(', ')}`,
-      `FROM (SELECT DISTINCT ${inner.join(', ')}`,
-      ...from,
-      `) AS ${rows}`,
-    ];
-    if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => `${rows}.${id(g.alias)}`).join(', ')}`);
-    return lines.join('\n');
-  };
+/** A part whose measures the joins do not distort: aggregated over the joined rows as they are. */
+function joinedRowsPartSql(
+  { f, scope, from, id }: Compilation,
+  groups: Group[],
+  aggregates: Aggregate[],
+): string {
+  const select = [
+    ...groups.map((g) => `${g.expr} AS ${id(g.alias)}`),
+    ...aggregates.map(
+      (a) =>
+        `${aggregateOf(a, valueOf(a, scope), f, a.where ? condition(a.where, scope) : null)} AS ${id(a.alias)}`,
+    ),
+  ];
+  const lines = [`SELECT ${select.join(', ')}`, ...from];
+  if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => g.expr).join(', ')}`);
+  return lines.join('\n');
+}
 
-  let core: string;
-  if (used.length === 0) {
-    core = [
-      `SELECT ${groups.map((g) => `${g.expr} AS ${id(g.alias)}`).join(', ')}`,
-      ...from,
-      `GROUP BY ${groups.map((g) => g.expr).join(', ')}`,
+/**
+ * A part whose rows the joins repeat: the distinct (groups, key of each `dedupBy` table, per-measure
+ * value and condition) rows first, then the measures over those.
+ */
+function distinctRowsPartSql(
+  { f, scope, from, id }: Compilation,
+  groups: Group[],
+  graph: JoinGraph,
+  aggregates: Aggregate[],
+  dedupBy: string[],
+): string {
+  const rows = id('rows');
+  const inner: string[] = groups.map((g) => `${g.expr} AS ${id(g.alias)}`);
+  dedupBy.forEach((table, t) =>
+    graph
+      .keyOf(table)!
+      .forEach((k, i) => inner.push(`${scope.column({ table, column: k })} AS ${id(`__key${t}_${i}`)}`)),
+  );
+  const values = aggregates.map((a, i) => {
+    const value = valueOf(a, scope);
+    if (a.where) inner.push(`(${condition(a.where, scope)}) AS ${id(`__where${i}`)}`);
+    if (value === null) return null;
+    inner.push(`${value} AS ${id(`__value${i}`)}`);
+    return `${rows}.${id(`__value${i}`)}`;
+  });
+  const select = [
+    ...groups.map((g) => `${rows}.${id(g.alias)}`),
+    ...aggregates.map(
+      (a, i) =>
+        `${aggregateOf(a, values[i]!, f, a.where ? `${rows}.${id(`__where${i}`)}` : null)} AS ${id(a.alias)}`,
+    ),
+  ];
+  const lines = [
+    `SELECT ${select.join(', ')}`,
+    `FROM (SELECT DISTINCT ${inner.join(', ')}`,
+    ...from,
+    `) AS ${rows}`,
+  ];
+  if (groups.length > 0) lines.push(`GROUP BY ${groups.map((g) => `${rows}.${id(g.alias)}`).join(', ')}`);
+  return lines.join('\n');
+}
+
+/** Groups without aggregates: the distinct values of the groups. */
+function groupsOnlySql({ from, id }: Compilation, groups: Group[]): string {
+  return [
+    `SELECT ${groups.map((g) => `${g.expr} AS ${id(g.alias)}`).join(', ')}`,
+    ...from,
+    `GROUP BY ${groups.map((g) => g.expr).join(', ')}`,
+  ].join('\n');
+}
+
+/**
+ * Measures at different grains are joined on their groups. Groups may be NULL, which an equi-join
+ * cannot match, so every group seen by any part is listed once and each part is joined to that list.
+ */
+function joinedPartsSql(
+  { f, spec, id }: Compilation,
+  groups: Group[],
+  parts: Part[],
+  partTexts: string[],
+): string {
+  const keys = id('keys');
+  const names = parts.map((_, i) => `part${i}`);
+  const partOf = new Map(parts.flatMap((p, i) => p.aggregates.map((a) => [a.alias, names[i]!] as const)));
+  const measures = spec.aggregates.map((a) => `${partOf.get(a.alias)}.${id(a.alias)}`);
+  const ctes = `WITH ${partTexts.map((text, i) => `${names[i]} AS (${text})`).join(',\n')}`;
+  if (groups.length === 0)
+    return [ctes, `SELECT ${measures.join(', ')}`, `FROM ${names.join(' CROSS JOIN ')}`].join('\n');
+  const groupList = groups.map((g) => id(g.alias)).join(', ');
+  return [
+    ctes,
+    `SELECT ${[...groups.map((g) => `${keys}.${id(g.alias)}`), ...measures].join(', ')}`,
+    `FROM (${names.map((n) => `SELECT ${groupList} FROM ${n}`).join(' UNION ')}) AS ${keys}`,
+    ...names.map(
+      (n) =>
+        `LEFT JOIN ${n} ON ${groups.map((g) => f.sameGroup(`${keys}.${id(g.alias)}`, `${n}.${id(g.alias)}`)).join(' AND ')}`,
+    ),
+  ].join('\n');
+}
+
+/** The groups and measures, each measure at its grain, before any wrapper. */
+function measuresSql(c: Compilation, options: CompileOptions): string {
+  const { f, spec, scope } = c;
+  const groups: Group[] = spec.group_by.map((g) => ({
+    alias: g.alias,
+    expr: g.time_bucket ? f.truncate(g.time_bucket, scope.column(g.column)) : scope.column(g.column),
+  }));
+  spec.aggregates.forEach(checkAggregate);
+  const graph = new JoinGraph(spec, options.uniqueKeys ?? {});
+  const parts = measureParts(spec, graph);
+  const partTexts = parts.map((p) =>
+    p.dedupBy === null
+      ? joinedRowsPartSql(c, groups, p.aggregates)
+      : distinctRowsPartSql(c, groups, graph, p.aggregates, p.dedupBy),
+  );
+  if (parts.length === 0) return groupsOnlySql(c, groups);
+  if (parts.length === 1) return partTexts[0]!;
+  return joinedPartsSql(c, groups, parts, partTexts);
+}
+
+/** `query` as a subquery named q. */
+function selectFrom(query: string, select: string[], where: string[] = []): string {
+  return [
+    `SELECT ${select.join(', ')}`,
+    `FROM (${query}) AS q`,
+    ...(where.length > 0 ? [`WHERE ${where.join(' AND ')}`] : []),
+  ].join('\n');
+}
+
+/** Measures with `share` (and no `where`, which shares within its group instead) as a percentage of their total. */
+function withShares({ spec, id }: Compilation, outputs: string[], query: string): string {
+  const shared = new Set(spec.aggregates.filter((a) => a.share && !a.where).map((a) => a.alias));
+  if (shared.size === 0) return query;
+  return selectFrom(
+    query,
+    outputs.map((alias) =>
+      shared.has(alias)
+        ? `(q.${id(alias)} * 100.0 / NULLIF(sum(q.${id(alias)}) OVER (), 0)) AS ${id(alias)}`
+        : `q.${id(alias)}`,
+    ),
+  );
+}
+
+const HAVING_OPERATORS = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function withHaving({ f, spec, id }: Compilation, plain: string[], query: string): string {
+  if (spec.having.length === 0) return query;
+  return selectFrom(
+    query,
+    plain,
+    spec.having.map((h) => `q.${id(h.ref)} ${HAVING_OPERATORS[h.op]} ${literalOf(h.value, f)}`),
+  );
+}
+
+/** The first n rows of each partition, by the spec's order (or its first measure, descending). */
+function withTopPerGroup({ f, spec, id }: Compilation, plain: string[], query: string): string {
+  if (!spec.limit_per_group) return query;
+  const { n, partition_by } = spec.limit_per_group;
+  for (const p of partition_by)
+    if (!spec.group_by.some((g) => g.alias === p))
+      throw new CompileError(`limit_per_group partitions by ${p}, which is not a group alias.`);
+  const within =
+    spec.order_by.length > 0
+      ? spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction))
+      : [f.order(`q.${id(spec.aggregates[0]!.alias)}`, 'desc')];
+  return [
+    `SELECT ${plain.join(', ')}`,
+    `FROM (SELECT q.*, row_number() OVER (PARTITION BY ${partition_by.map((p) => `q.${id(p)}`).join(', ')} ORDER BY ${within.join(', ')}) AS ${id('__rank')}`,
+    `FROM (${query}) AS q) AS q`,
+    `WHERE q.${id('__rank')} <= ${n}`,
+  ].join('\n');
+}
+
+/** The final order and limit, and the columns the result shows (hidden measures left out). */
+function withOrderAndLimit(
+  { f, spec, id }: Compilation,
+  outputs: string[],
+  orderBy: string[],
+  query: string,
+): string {
+  const visible = visibleAliases(spec);
+  if (visible.length < outputs.length || (f.sortsOutputsOutside && orderBy.length > 0)) {
+    // Hidden measures filter or sort, then are left out of the result; the outer query sorts, so the
+    // order does not rest on a subquery's. Engines that cannot test an output alias in ORDER BY sort
+    // outside too.
+    const outerOrder = spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction));
+    return [
+      `SELECT ${visible.map((alias) => `q.${id(alias)}`).join(', ')}`,
+      `FROM (${query}) AS q`,
+      ...(outerOrder.length > 0 ? [`ORDER BY ${outerOrder.join(', ')}`] : []),
+      ...(spec.limit !== null ? [`LIMIT ${spec.limit}`] : []),
     ].join('\n');
-  } else if (used.length === 1) {
-    core = partSql(used[0]!);
-  } else {
-    // Measures at different grains are joined on their groups. Groups may be NULL, which an equi-join
-    // cannot match, so every group seen by any part is listed once and each part is joined to that list.
-    const names = used.map((_, i) => `part${i}`);
-    const partOf = new Map(used.flatMap((p, i) => p.aggregates.map((a) => [a.alias, names[i]!] as const)));
-    const ctes = `WITH ${used.map((p, i) => `${names[i]} AS (${partSql(p)})`).join(',\n')}`;
-    const groupList = groups.map((g) => id(g.alias)).join(', ');
-    const lines =
-      groups.length === 0
-        ? [
-            ctes,
-            `SELECT ${aggregates.map((a) => `${partOf.get(a.alias)}.${id(a.alias)}`).join(', ')}`,
-            `FROM ${names.join(' CROSS JOIN ')}`,
-          ]
-        : [
-            ctes,
-            `SELECT ${[...groups.map((g) => `${keys}.${id(g.alias)}`), ...aggregates.map((a) => `${partOf.get(a.alias)}.${id(a.alias)}`)].join(', ')}`,
-            `FROM (${names.map((n) => `SELECT ${groupList} FROM ${n}`).join(' UNION ')}) AS ${keys}`,
-            ...names.map(
-              (n) =>
-                `LEFT JOIN ${n} ON ${groups.map((g) => f.sameGroup(`${keys}.${id(g.alias)}`, `${n}.${id(g.alias)}`)).join(' AND ')}`,
-            ),
-          ];
-    core = lines.join('\n');
   }
+  const tail: string[] = [];
+  if (orderBy.length > 0) tail.push(`ORDER BY ${orderBy.join(', ')}`);
+  if (spec.limit !== null) tail.push(`LIMIT ${spec.limit}`);
+  return [query, ...tail].join('\n');
+}
 
-  const outputs = outputAliases({ ...spec, aggregates });
+/** Share of total, having, top N per group, then the final order, limit and visible columns. */
+function wrapMeasures(c: Compilation, measures: string): string {
+  const { f, spec, id } = c;
+  const outputs = outputAliases(spec);
   const known = new Set(outputs);
   for (const h of spec.having)
     if (!known.has(h.ref))
@@ -597,65 +733,19 @@ export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: Compile
     return f.order(id(o.ref), o.direction);
   });
   const plain = outputs.map((alias) => `q.${id(alias)}`);
+  const shared = withShares(c, outputs, measures);
+  const filtered = withHaving(c, plain, shared);
+  const ranked = withTopPerGroup(c, plain, filtered);
+  return withOrderAndLimit(c, outputs, orderBy, ranked);
+}
 
-  let query = core;
-  const wrap = (select: string[], where: string[] = []) => {
-    query = [
-      `SELECT ${select.join(', ')}`,
-      `FROM (${query}) AS q`,
-      ...(where.length > 0 ? [`WHERE ${where.join(' AND ')}`] : []),
-    ].join('\n');
-  };
-  if (aggregates.some((a) => a.share && !a.where)) {
-    const shared = new Set(aggregates.filter((a) => a.share && !a.where).map((a) => a.alias));
-    wrap(
-      outputs.map((alias) =>
-        shared.has(alias)
-          ? `(q.${id(alias)} * 100.0 / NULLIF(sum(q.${id(alias)}) OVER (), 0)) AS ${id(alias)}`
-          : `q.${id(alias)}`,
-      ),
-    );
-  }
-  if (spec.having.length > 0) {
-    const ops = { eq: '=', neq: '<>', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-    wrap(
-      plain,
-      spec.having.map((h) => `q.${id(h.ref)} ${ops[h.op]} ${literal(h.value)}`),
-    );
-  }
-  if (spec.limit_per_group) {
-    const { n, partition_by } = spec.limit_per_group;
-    for (const p of partition_by)
-      if (!spec.group_by.some((g) => g.alias === p))
-        throw new CompileError(`limit_per_group partitions by ${p}, which is not a group alias.`);
-    const within =
-      orderBy.length > 0
-        ? spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction))
-        : [f.order(`q.${id(aggregates[0]!.alias)}`, 'desc')];
-    query = [
-      `SELECT ${plain.join(', ')}`,
-      `FROM (SELECT q.*, row_number() OVER (PARTITION BY ${partition_by.map((p) => `q.${id(p)}`).join(', ')} ORDER BY ${within.join(', ')}) AS ${id('__rank')}`,
-      `FROM (${query}) AS q) AS q`,
-      `WHERE q.${id('__rank')} <= ${n}`,
-    ].join('\n');
-  }
-  const tail: string[] = [];
-  if (orderBy.length > 0) tail.push(`ORDER BY ${orderBy.join(', ')}`);
-  if (spec.limit !== null) tail.push(`LIMIT ${spec.limit}`);
-  const visible = visibleAliases({ ...spec, aggregates });
-  if (visible.length < outputs.length || (f.sortsOutputsOutside && orderBy.length > 0)) {
-    // Hidden measures filter or sort, then are left out of the result; the outer query sorts, so the
-    // order does not rest on a subquery's. Engines that cannot test an output alias in ORDER BY sort
-    // outside too.
-    const outerOrder = spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction));
-    return [
-      `SELECT ${visible.map((alias) => `q.${id(alias)}`).join(', ')}`,
-      `FROM (${query}) AS q`,
-      ...(outerOrder.length > 0 ? [`ORDER BY ${outerOrder.join(', ')}`] : []),
-      ...(spec.limit !== null ? [`LIMIT ${spec.limit}`] : []),
-    ].join('\n');
-  }
-  return [query, ...tail].join('\n');
+/** Compiles a QuerySpec to one SELECT in the flavour's SQL (the validator parses it and applies the row cap). */
+export function compileSqlWith(f: SqlFlavour, input: QuerySpec, options: CompileOptions = {}): string {
+  const spec = applyOptions(input, options);
+  const scope = scopeOf(f, spec);
+  const c: Compilation = { f, spec, scope, from: fromClause(spec, scope), id: (name) => f.quoteIdent(name) };
+  if (!isAggregating(spec)) return listingSql(c);
+  return wrapMeasures(c, measuresSql(c, options));
 }
 
 export const compileSql = (spec: QuerySpec, options?: CompileOptions): string =>
