@@ -42,7 +42,7 @@ import { abortedError, deadlinePassed } from '../bounded.ts';
 import type { ConnectorError } from '../errors.ts';
 import { blockedAddressError, guardedLookup, isBlockedAddress } from '../network.ts';
 import type { PgConfig } from './config.ts';
-import { wireError, type WireFailure, type WirePhase } from './pg-errors.ts';
+import { wireError, type WireContext, type WireFailure, type WirePhase } from './pg-errors.ts';
 import { ARRAY_ELEMENTS, parseArrayLiteral, parseElement } from './results.ts';
 import { cleartextAllowed } from '../server-config.ts';
 
@@ -476,13 +476,112 @@ export interface PgClient {
 
 const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f]);
 
+/** Where and how a client's sockets connect, and what every socket it opens goes through. */
+interface Transport {
+  host: string;
+  port: number;
+  wire: WireContext;
+  tls: false | ConnectionOptions;
+  allowPrivateNetworks: boolean;
+  state: SocketState;
+  /** Registers a socket the client destroys when it ends. */
+  track(socket: Socket): void;
+}
+
+/**
+ * TCP to the server (its address checked), then, when TLS is on, the SSLRequest and the TLS
+ * handshake: `done` gets the socket the session speaks over, `fail` every failure on the way.
+ */
+function openTransport(t: Transport, fail: (error: Error) => void, done: (socket: Socket) => void): void {
+  const { host, port, wire, tls, state } = t;
+  if (isIP(host) && !t.allowPrivateNetworks && isBlockedAddress(host))
+    return fail(blockedAddressError(host, host));
+  // For a host name, guardedLookup checks every address it resolves to, at connect time.
+  state.connects = (state.connects ?? 0) + 1;
+  const raw = netConnect({ host, port, lookup: guardedLookup(t.allowPrivateNetworks) });
+  t.track(raw);
+  raw.once('error', (error: NodeJS.ErrnoException) =>
+    fail(error.code === 'ECONNRESET' ? wireError({ kind: 'reset', phase: 'connecting' }, wire) : error),
+  );
+  raw.once('close', () => fail(wireError({ kind: 'closed', phase: 'connecting' }, wire)));
+  raw.once('connect', () => {
+    if (!tls) return done(raw);
+    raw.write(SSL_REQUEST);
+    raw.once('data', (chunk: Buffer) => {
+      if (chunk[0] === 0x4e && chunk.length === 1) {
+        state.serverRefusedTls = true;
+        return fail(wireError({ kind: 'tls_refused' }, wire));
+      }
+      if (chunk[0] !== 0x53 || chunk.length !== 1) {
+        // Bytes after the "S" would be read as if they came through TLS (CVE-2021-23222 class).
+        return fail(wireError({ kind: 'tls_garbage', detail: printable(chunk) }, wire));
+      }
+      const secure = tlsConnect({ socket: raw, ...tls });
+      t.track(secure);
+      secure.once('error', (error) => fail(error));
+      secure.once('secureConnect', () => done(secure));
+    });
+  });
+}
+
+/** A CancelRequest for the backend's running query, on a connection of its own (never to a blocked address). */
+function sendCancelRequest(t: Transport, backend: { pid: number; secret: number }): void {
+  const { host, port, state } = t;
+  if (isIP(host) && !t.allowPrivateNetworks && isBlockedAddress(host)) return;
+  state.connects = (state.connects ?? 0) + 1;
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(80877102, 4);
+  message.writeInt32BE(backend.pid, 8);
+  message.writeInt32BE(backend.secret, 12);
+  const socket = netConnect({ host, port, lookup: guardedLookup(t.allowPrivateNetworks) });
+  t.track(socket);
+  socket.setTimeout(CANCEL_SOCKET_TIMEOUT_MS, () => socket.destroy());
+  socket.once('connect', () => socket.end(message));
+}
+
+/** postgres.js on one connection that `socket` opens, with no reconnects, type queries or prepared statements. */
+function driverOptions(
+  config: PgConfig,
+  password: string,
+  connectTimeoutMs: number,
+  socket: () => Promise<GuardedSocket>,
+): postgres.Options<Record<string, never>> {
+  return {
+    host: config.host,
+    port: config.port,
+    database: config.database,
+    username: config.username,
+    password,
+    ssl: false, // TLS is negotiated by openTransport (the driver gets the TLS socket)
+    max: 1,
+    idle_timeout: null,
+    max_lifetime: null,
+    // A backstop only: the client's login deadline fires first, with a precise message.
+    connect_timeout: Math.ceil(connectTimeoutMs / 1000) + 2,
+    prepare: false,
+    fetch_types: false,
+    onnotice: () => undefined,
+    onparameter: () => undefined,
+    // Literal parsing pinned from the start (session.ts pins and verifies it again per statement).
+    // Only parameters connection poolers pass through (PgBouncer refuses unknown ones).
+    connection: {
+      application_name: APPLICATION_NAME,
+      client_encoding: 'UTF8',
+      standard_conforming_strings: 'on',
+      DateStyle: 'ISO, MDY',
+    },
+    types: driverTypes,
+    socket,
+  } as unknown as postgres.Options<Record<string, never>>;
+}
+
 export function openClient(config: PgConfig, password: string, options: ClientOptions): PgClient {
   const { host, port } = config;
   const wire = { host, port, sslMode: config.ssl_mode };
   const state: SocketState = options.state ?? { serverRefusedTls: false };
   state.failure = state.failure ?? null;
   state.connects = state.connects ?? 0;
-  const tls = tlsOptions(config);
   const sockets = new Set<Socket>();
   const guard = new WireGuard(
     {
@@ -508,10 +607,18 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
           ? 'query'
           : 'idle'
         : 'startup';
-  const track = (socket: Socket): void => {
-    sockets.add(socket);
-    socket.on('error', () => undefined); // errors are handled where they matter; none may go unhandled
-    socket.once('close', () => sockets.delete(socket));
+  const transport: Transport = {
+    host,
+    port,
+    wire,
+    tls: tlsOptions(config),
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    state,
+    track(socket) {
+      sockets.add(socket);
+      socket.on('error', () => undefined); // errors are handled where they matter; none may go unhandled
+      socket.once('close', () => sockets.delete(socket));
+    },
   };
   const recordFailure = (error: Error): void => {
     state.failure ??= error;
@@ -539,13 +646,7 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
         reject(error);
       };
       connecting = fail;
-      if (isIP(host) && !options.allowPrivateNetworks && isBlockedAddress(host))
-        return fail(blockedAddressError(host, host));
-      // For a host name, guardedLookup checks every address it resolves to, at connect time.
-      state.connects = (state.connects ?? 0) + 1;
-      const raw = netConnect({ host, port, lookup: guardedLookup(options.allowPrivateNetworks) });
-      track(raw);
-      const done = (plain: Socket): void => {
+      openTransport(transport, fail, (plain) => {
         if (settled) return;
         settled = true;
         connecting = null;
@@ -557,28 +658,6 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
           { host, port },
         );
         resolve(session);
-      };
-      raw.once('error', (error: NodeJS.ErrnoException) =>
-        fail(error.code === 'ECONNRESET' ? wireError({ kind: 'reset', phase: 'connecting' }, wire) : error),
-      );
-      raw.once('close', () => fail(wireError({ kind: 'closed', phase: 'connecting' }, wire)));
-      raw.once('connect', () => {
-        if (!tls) return done(raw);
-        raw.write(SSL_REQUEST);
-        raw.once('data', (chunk: Buffer) => {
-          if (chunk[0] === 0x4e && chunk.length === 1) {
-            state.serverRefusedTls = true;
-            return fail(wireError({ kind: 'tls_refused' }, wire));
-          }
-          if (chunk[0] !== 0x53 || chunk.length !== 1) {
-            // Bytes after the "S" would be read as if they came through TLS (CVE-2021-23222 class).
-            return fail(wireError({ kind: 'tls_garbage', detail: printable(chunk) }, wire));
-          }
-          const secure = tlsConnect({ socket: raw, ...tls });
-          track(secure);
-          secure.once('error', (error) => fail(error));
-          secure.once('secureConnect', () => done(secure));
-        });
       });
     });
 
@@ -606,17 +685,7 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
     const backend = guard.backend;
     if (cancelSent || !backend) return;
     cancelSent = true;
-    if (isIP(host) && !options.allowPrivateNetworks && isBlockedAddress(host)) return;
-    state.connects = (state.connects ?? 0) + 1;
-    const message = Buffer.alloc(16);
-    message.writeInt32BE(16, 0);
-    message.writeInt32BE(80877102, 4);
-    message.writeInt32BE(backend.pid, 8);
-    message.writeInt32BE(backend.secret, 12);
-    const socket = netConnect({ host, port, lookup: guardedLookup(options.allowPrivateNetworks) });
-    track(socket);
-    socket.setTimeout(CANCEL_SOCKET_TIMEOUT_MS, () => socket.destroy());
-    socket.once('connect', () => socket.end(message));
+    sendCancelRequest(transport, backend);
   };
 
   const onAbort = (): void => {
@@ -641,33 +710,7 @@ export function openClient(config: PgConfig, password: string, options: ClientOp
   const alive = (): boolean =>
     session !== null && state.failure === null && !closing && session.readyState !== 'closed';
 
-  const sql = postgres({
-    host,
-    port,
-    database: config.database,
-    username: config.username,
-    password,
-    ssl: false, // TLS is negotiated by connectSession (the driver gets the TLS socket)
-    max: 1,
-    idle_timeout: null,
-    max_lifetime: null,
-    // A backstop only: the login deadline above fires first, with a precise message.
-    connect_timeout: Math.ceil(options.connectTimeoutMs / 1000) + 2,
-    prepare: false,
-    fetch_types: false,
-    onnotice: () => undefined,
-    onparameter: () => undefined,
-    // Literal parsing pinned from the start (session.ts pins and verifies it again per statement).
-    // Only parameters connection poolers pass through (PgBouncer refuses unknown ones).
-    connection: {
-      application_name: APPLICATION_NAME,
-      client_encoding: 'UTF8',
-      standard_conforming_strings: 'on',
-      DateStyle: 'ISO, MDY',
-    },
-    types: driverTypes,
-    socket: factory,
-  } as unknown as postgres.Options<Record<string, never>>) as unknown as Sql;
+  const sql = postgres(driverOptions(config, password, options.connectTimeoutMs, factory)) as unknown as Sql;
 
   if (options.signal) {
     if (options.signal.aborted) onAbort();
