@@ -31,48 +31,42 @@ const TIMEOUT_ERRNOS = new Set([3024, 1969]);
 const UNKNOWN_NAME_ERRNOS = new Set([1054, 1146, 1305, 1109, 1051]);
 const PRIVILEGE_ERRNOS = new Set([1142, 1143, 1227, 1370]);
 
-export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): ConnectorError {
-  if (error instanceof ConnectorError) return error;
-  const e = (typeof error === 'object' && error !== null ? error : {}) as DriverError;
-  const code = typeof e.code === 'string' ? e.code : '';
-  const errno = typeof e.errno === 'number' ? e.errno : 0;
-  const full =
-    typeof e.sqlMessage === 'string' ? e.sqlMessage : error instanceof Error ? error.message : String(error);
-  const message = clip(scrub(full, ctx.secrets));
-  const where = `${ctx.host}:${ctx.port}`;
-  const make = (init: ConstructorParameters<typeof ConnectorError>[0]) =>
-    new ConnectorError({
-      ...init,
-      symptom: scrub(init.symptom, ctx.secrets),
-      cause: scrub(init.cause, ctx.secrets),
-      fix: scrub(init.fix, ctx.secrets),
-    });
-  const withQuery = ctx.query ? { query: ctx.query } : {};
+/** What every family of failures reads about one error. */
+interface Failure {
+  code: string;
+  errno: number;
+  /** The driver's or server's text, unclipped: only matched, never shown. */
+  full: string;
+  /** The text as a message may show it: scrubbed and clipped. */
+  message: string;
+  where: string;
+  ctx: MysqlErrorContext;
+  withQuery: { query?: string };
+  make(init: ConstructorParameters<typeof ConnectorError>[0]): ConnectorError;
+}
 
-  if (error instanceof SessionError) {
-    if (error.reason === 'CLEARTEXT_REFUSED')
-      return make({
-        kind: 'auth',
-        symptom: 'cleartext password authentication refused',
-        cause: `${error.message} The password would cross the network readable by anyone on the path.`,
-        fix: 'Use ssl_mode verify-full (or verify-ca) so the channel is verified, or have the user authenticate with mysql_native_password.',
-      });
+function sessionFailure(error: SessionError, { make }: Failure): ConnectorError {
+  if (error.reason === 'CLEARTEXT_REFUSED')
     return make({
-      kind: 'engine',
-      symptom: error.reason === 'PROTOCOL' ? 'Protocol error' : 'Result too large',
-      cause: error.message,
-      fix:
-        error.reason === 'BYTE_BUDGET'
-          ? 'Ask for fewer rows or columns (aggregate, filter or add a limit).'
-          : error.reason === 'TOO_MANY_ROWS'
-            ? 'Check that the host and port are those of a MySQL or MariaDB server; a database with more than a million columns cannot be read at once.'
-            : 'Check that the host and port are those of a MySQL or MariaDB server.',
+      kind: 'auth',
+      symptom: 'cleartext password authentication refused',
+      cause: `${error.message} The password would cross the network readable by anyone on the path.`,
+      fix: 'Use ssl_mode verify-full (or verify-ca) so the channel is verified, or have the user authenticate with mysql_native_password.',
     });
-  }
-  if (code === 'ERR_BLOCKED_ADDRESS' || /is not a public address/.test(full)) {
-    const address = /resolves to (\S+),/.exec(full)?.[1] ?? ctx.host;
-    return blockedAddressError(ctx.host, address);
-  }
+  return make({
+    kind: 'engine',
+    symptom: error.reason === 'PROTOCOL' ? 'Protocol error' : 'Result too large',
+    cause: error.message,
+    fix:
+      error.reason === 'BYTE_BUDGET'
+        ? 'Ask for fewer rows or columns (aggregate, filter or add a limit).'
+        : error.reason === 'TOO_MANY_ROWS'
+          ? 'Check that the host and port are those of a MySQL or MariaDB server; a database with more than a million columns cannot be read at once.'
+          : 'Check that the host and port are those of a MySQL or MariaDB server.',
+  });
+}
+
+function tlsFailure({ code, message, where, ctx, make }: Failure): ConnectorError | null {
   if (code === 'HANDSHAKE_NO_SSL_SUPPORT')
     return make({
       kind: 'tls',
@@ -93,6 +87,11 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
           ? 'Connect with the host name the certificate was issued for, or use ssl_mode verify-ca.'
           : 'Paste the CA certificate (PEM) of the server in the connection, or, in development only, set ssl_mode to require.',
     });
+  return null;
+}
+
+/** The login refused: credentials, or the database (unknown, or not allowed to the user). */
+function loginFailure({ code, errno, message, where, ctx, make }: Failure): ConnectorError | null {
   if (errno === 1045 || code === 'ER_ACCESS_DENIED_ERROR' || code === 'AUTH_SWITCH_PLUGIN_ERROR')
     return make({
       kind: 'auth',
@@ -114,6 +113,11 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
           ? 'Correct the database name (names are case-sensitive on most servers).'
           : `Grant read access: GRANT SELECT, SHOW VIEW ON \`${ctx.database}\`.* TO '${ctx.username}'@'%';`,
     });
+  return null;
+}
+
+/** Any other error the server reported by number. */
+function serverFailure({ code, errno, message, ctx, withQuery, make }: Failure): ConnectorError | null {
   if (PRIVILEGE_ERRNOS.has(errno))
     return make({
       kind: 'privileges',
@@ -183,6 +187,10 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
       fix: 'Report the question and the generated query to the operator.',
       ...withQuery,
     });
+  return null;
+}
+
+function networkFailure({ code, full, where, ctx, make }: Failure): ConnectorError | null {
   if (code === 'ETIMEDOUT' || code === 'CONNECT_TIMEOUT')
     return make({
       kind: 'unreachable',
@@ -214,10 +222,46 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
       cause: 'Nothing accepted the connection at that address, or the server closed it.',
       fix: 'Check that MySQL / MariaDB is running and listens on that host and port (bind-address, firewall).',
     });
-  return make({
-    kind: 'engine',
-    symptom: message,
-    cause: 'The connection to the server failed unexpectedly.',
-    fix: 'Check that the host and port are those of a MySQL or MariaDB server; retry, and if it persists report the message to the operator.',
-  });
+  return null;
+}
+
+export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): ConnectorError {
+  if (error instanceof ConnectorError) return error;
+  const e = (typeof error === 'object' && error !== null ? error : {}) as DriverError;
+  const full =
+    typeof e.sqlMessage === 'string' ? e.sqlMessage : error instanceof Error ? error.message : String(error);
+  const failure: Failure = {
+    code: typeof e.code === 'string' ? e.code : '',
+    errno: typeof e.errno === 'number' ? e.errno : 0,
+    full,
+    message: clip(scrub(full, ctx.secrets)),
+    where: `${ctx.host}:${ctx.port}`,
+    ctx,
+    withQuery: ctx.query ? { query: ctx.query } : {},
+    make: (init) =>
+      new ConnectorError({
+        ...init,
+        symptom: scrub(init.symptom, ctx.secrets),
+        cause: scrub(init.cause, ctx.secrets),
+        fix: scrub(init.fix, ctx.secrets),
+      }),
+  };
+
+  if (error instanceof SessionError) return sessionFailure(error, failure);
+  if (failure.code === 'ERR_BLOCKED_ADDRESS' || /is not a public address/.test(full)) {
+    const address = /resolves to (\S+),/.exec(full)?.[1] ?? ctx.host;
+    return blockedAddressError(ctx.host, address);
+  }
+  return (
+    tlsFailure(failure) ??
+    loginFailure(failure) ??
+    serverFailure(failure) ??
+    networkFailure(failure) ??
+    failure.make({
+      kind: 'engine',
+      symptom: failure.message,
+      cause: 'The connection to the server failed unexpectedly.',
+      fix: 'Check that the host and port are those of a MySQL or MariaDB server; retry, and if it persists report the message to the operator.',
+    })
+  );
 }
