@@ -37,24 +37,22 @@ export function sqlState(error: unknown): string | undefined {
   return code && /^[0-9A-Z]{5}$/.test(code) && !code.startsWith('E') ? code : undefined;
 }
 
-export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
-  if (error instanceof ConnectorError) return error;
-  const full = error instanceof Error ? error.message : String(error);
-  const raw = clip(full);
-  // Scrubbed before it is cut, so that a cut cannot leave part of the password behind.
-  const message = clip(scrub(full, ctx.secrets));
-  const code = field(error, 'code') ?? '';
-  const state = sqlState(error);
-  const where = `${ctx.host}:${ctx.port}`;
-  const make = (init: ConstructorParameters<typeof ConnectorError>[0]) =>
-    new ConnectorError({
-      ...init,
-      symptom: scrub(init.symptom, ctx.secrets),
-      cause: scrub(init.cause, ctx.secrets),
-      fix: scrub(init.fix, ctx.secrets),
-      ...(init.message ? { message: scrub(init.message, ctx.secrets) } : {}),
-    });
+/** What every family of failures reads about one error. */
+interface Failure {
+  code: string;
+  /** The server's SQLSTATE, when the error carries one. */
+  state: string | undefined;
+  /** The text unscrubbed (clipped): only matched, never shown. */
+  raw: string;
+  /** The text as a message may show it: scrubbed, then clipped. */
+  message: string;
+  where: string;
+  ctx: ErrorContext;
+  withQuery: { query?: string };
+  make(init: ConstructorParameters<typeof ConnectorError>[0]): ConnectorError;
+}
 
+function tlsFailure({ code, raw, message, where, ctx, make }: Failure): ConnectorError | null {
   if (ctx.state?.serverRefusedTls) {
     return make({
       kind: 'tls',
@@ -76,6 +74,11 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         : 'Paste the CA certificate (PEM) of the server in the connection, or, in development only, set ssl_mode to require.',
     });
   }
+  return null;
+}
+
+/** The login refused: the credentials, or the database. */
+function loginFailure({ state, message, where, ctx, make }: Failure): ConnectorError | null {
   switch (state) {
     case '28P01':
     case '28000':
@@ -92,13 +95,22 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         cause: `The server at ${where} has no database named "${ctx.database}".`,
         fix: 'Correct the database name (names are case-sensitive), or create the database.',
       });
+    default:
+      return null;
+  }
+}
+
+/** Any other error the server reported with a SQLSTATE. */
+function serverFailure({ state, message, where, ctx, withQuery, make }: Failure): ConnectorError | null {
+  if (!state) return null;
+  switch (state) {
     case '42501':
       return make({
         kind: 'privileges',
         symptom: message,
         cause: `The role "${ctx.username}" lacks a privilege the query needs.`,
         fix: 'Grant USAGE on the schema and SELECT on its tables to the role (see the least-privilege role in the documentation).',
-        ...(ctx.query ? { query: ctx.query } : {}),
+        ...withQuery,
       });
     case '57014': {
       if (ctx.aborted) {
@@ -114,7 +126,7 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         symptom: message,
         cause: `The query ran longer than the ${ctx.timeoutMs ?? 'configured'} ms statement timeout and was stopped by the server.`,
         fix: 'Ask a narrower question (a shorter period, fewer groups), or add indexes on the filtered columns.',
-        ...(ctx.query ? { query: ctx.query } : {}),
+        ...withQuery,
       });
     }
     case '42601':
@@ -123,7 +135,7 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         symptom: message,
         cause: 'The generated query is not valid SQL for this server.',
         fix: 'Report the question and the generated query to the operator.',
-        ...(ctx.query ? { query: ctx.query } : {}),
+        ...withQuery,
       });
     case '42703':
     case '42P01':
@@ -137,7 +149,7 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
             : 'The query names a column or table that does not exist in the scoped schemas.',
         fix: 'Refresh the schema (introspect) and ask again; the query will be generated from the current columns.',
         recoverable: true,
-        ...(ctx.query ? { query: ctx.query } : {}),
+        ...withQuery,
       });
     case '25006':
     case '25001':
@@ -146,7 +158,7 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         symptom: message,
         cause: 'The statement tried to write, and the read-only transaction refused it.',
         fix: 'Only read-only questions can be answered.',
-        ...(ctx.query ? { query: ctx.query } : {}),
+        ...withQuery,
       });
     case '53300':
     case '57P03':
@@ -159,15 +171,16 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
     default:
       break;
   }
-  if (state) {
-    return make({
-      kind: 'engine',
-      symptom: message,
-      cause: `PostgreSQL reported error ${state}.`,
-      fix: 'Report the question and the generated query to the operator.',
-      ...(ctx.query ? { query: ctx.query } : {}),
-    });
-  }
+  return make({
+    kind: 'engine',
+    symptom: message,
+    cause: `PostgreSQL reported error ${state}.`,
+    fix: 'Report the question and the generated query to the operator.',
+    ...withQuery,
+  });
+}
+
+function networkFailure({ code, where, ctx, make }: Failure): ConnectorError | null {
   if (code === 'CONNECT_TIMEOUT' || code === 'ETIMEDOUT') {
     return make({
       kind: 'unreachable',
@@ -203,12 +216,42 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
         : 'Check that PostgreSQL is running and listens on that host and port (listen_addresses, firewall).',
     });
   }
-  return make({
-    kind: 'engine',
-    symptom: message,
-    cause: 'The connection to PostgreSQL failed unexpectedly.',
-    fix: 'Retry; if it persists, report the message to the operator.',
-  });
+  return null;
+}
+
+export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
+  if (error instanceof ConnectorError) return error;
+  const full = error instanceof Error ? error.message : String(error);
+  const failure: Failure = {
+    code: field(error, 'code') ?? '',
+    state: sqlState(error),
+    raw: clip(full),
+    // Scrubbed before it is cut, so that a cut cannot leave part of the password behind.
+    message: clip(scrub(full, ctx.secrets)),
+    where: `${ctx.host}:${ctx.port}`,
+    ctx,
+    withQuery: ctx.query ? { query: ctx.query } : {},
+    make: (init) =>
+      new ConnectorError({
+        ...init,
+        symptom: scrub(init.symptom, ctx.secrets),
+        cause: scrub(init.cause, ctx.secrets),
+        fix: scrub(init.fix, ctx.secrets),
+        ...(init.message ? { message: scrub(init.message, ctx.secrets) } : {}),
+      }),
+  };
+  return (
+    tlsFailure(failure) ??
+    loginFailure(failure) ??
+    serverFailure(failure) ??
+    networkFailure(failure) ??
+    failure.make({
+      kind: 'engine',
+      symptom: failure.message,
+      cause: 'The connection to PostgreSQL failed unexpectedly.',
+      fix: 'Retry; if it persists, report the message to the operator.',
+    })
+  );
 }
 
 // ---------- failures the connector detects on the wire itself (client.ts) ----------
