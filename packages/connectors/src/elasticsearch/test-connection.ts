@@ -68,6 +68,60 @@ export async function testEs(target: ConnectionTarget, ctx: ConnectorContext): P
   );
 }
 
+/** The checks of one test, as they pass or fail, and the client they run on once it is open. */
+class CheckRun {
+  readonly checks: TestCheck[] = CHECKS.map(([id, name]) => ({
+    id,
+    name,
+    status: 'skipped' as CheckStatus,
+    detail: 'Not checked: an earlier check failed.',
+  }));
+  handle: ClientHandle | null = null;
+
+  constructor(
+    readonly config: ReturnType<typeof readConfig>,
+    readonly secrets: string[],
+    readonly op: Operation,
+  ) {}
+
+  set(id: string, status: CheckStatus, detail: string): void {
+    const c = this.checks.find((x) => x.id === id) as TestCheck;
+    c.status = status;
+    c.detail = scrub(detail, this.secrets);
+  }
+
+  fail(id: string, err: ConnectorError): TestResult {
+    this.set(id, 'failed', `${err.symptom}: ${err.cause_}`);
+    const handle = this.handle;
+    return {
+      ok: false,
+      checks: this.checks,
+      symptom: err.symptom,
+      cause: scrub(err.cause_, this.secrets),
+      fix: err.fix,
+      server: handle?.server && (handle.server.version || handle.server.flavor) ? { ...handle.server } : null,
+    };
+  }
+
+  mapError(e: unknown): ConnectorError {
+    return mapClientError(e, {
+      handle: this.handle,
+      secrets: this.secrets,
+      clusterUrl: this.config.cluster_url,
+      op: this.op,
+    });
+  }
+
+  reached(): void {
+    this.set('reachability', 'passed', `Connected to ${this.config.cluster_url}.`);
+  }
+
+  tlsChecked(): void {
+    const { cluster_url, verify_tls, ca_cert_pem } = this.config;
+    this.set('tls', ...tlsStatus(cluster_url, verify_tls, ca_cert_pem !== null));
+  }
+}
+
 async function runChecks(
   target: ConnectionTarget,
   ctx: ConnectorContext,
@@ -76,78 +130,86 @@ async function runChecks(
 ): Promise<TestResult> {
   const config = readConfig(target);
   const scope = scopePatterns(config);
-  const secrets = secretValues(target);
-  const checks: TestCheck[] = CHECKS.map(([id, name]) => ({
-    id,
-    name,
-    status: 'skipped' as CheckStatus,
-    detail: 'Not checked: an earlier check failed.',
-  }));
-  const set = (id: string, status: CheckStatus, detail: string): void => {
-    const c = checks.find((x) => x.id === id) as TestCheck;
-    c.status = status;
-    c.detail = scrub(detail, secrets);
-  };
-  let handle: ClientHandle | null = null;
-  const fail = (id: string, err: ConnectorError): TestResult => {
-    set(id, 'failed', `${err.symptom}: ${err.cause_}`);
-    return {
-      ok: false,
-      checks,
-      symptom: err.symptom,
-      cause: scrub(err.cause_, secrets),
-      fix: err.fix,
-      server: handle?.server && (handle.server.version || handle.server.flavor) ? { ...handle.server } : null,
-    };
-  };
-  const mapCtx = () => ({ handle, secrets, clusterUrl: config.cluster_url, op });
+  const run = new CheckRun(config, secretValues(target), op);
 
   // Plain http without the operator's consent: refused before anything is resolved or sent.
   if (config.cluster_url.startsWith('http:') && !ctx.allowInsecureTransport) {
-    set('reachability', 'skipped', 'Not checked: plain http is refused before connecting.');
-    return fail('tls', insecureTransportError());
+    run.set('reachability', 'skipped', 'Not checked: plain http is refused before connecting.');
+    return run.fail('tls', insecureTransportError());
   }
+  const identityFailure = await checkIdentity(run, target, ctx, opened);
+  if (identityFailure) return identityFailure;
+  const handle = run.handle!; // checkIdentity throws when it opened no client
 
-  // 1-3: reachability, TLS, credentials
+  const server = await serverInfo(handle, op);
+  return (
+    (await checkQueryEndpoint(run, handle, server)) ??
+    (await checkPrivileges(run, handle, scope)) ??
+    (await checkScope(run, handle, scope)) ?? {
+      ok: true,
+      checks: run.checks,
+      symptom: null,
+      cause: null,
+      fix: null,
+      server: { version: server.version, flavor: server.flavor },
+    }
+  );
+}
+
+/** 1-3: reachability, TLS and credentials, from one `_authenticate` call; opens the client. */
+async function checkIdentity(
+  run: CheckRun,
+  target: ConnectionTarget,
+  ctx: ConnectorContext,
+  opened: (h: ClientHandle) => void,
+): Promise<TestResult | null> {
+  const { config } = run;
   let who: AuthenticateAnswer = {};
   try {
-    handle = await clientFor(target, ctx);
-    opened(handle);
-    const body = (await esRequest<unknown>(handle, { method: 'GET', path: '/_security/_authenticate' }, op))
-      .body;
+    run.handle = await clientFor(target, ctx);
+    opened(run.handle);
+    const body = (
+      await esRequest<unknown>(run.handle, { method: 'GET', path: '/_security/_authenticate' }, run.op)
+    ).body;
     who = isObject(body) ? (body as AuthenticateAnswer) : {};
   } catch (e) {
-    const err = mapClientError(e, mapCtx());
+    const err = run.mapError(e);
     if (err.kind === 'tls') {
-      set('reachability', 'passed', `Connected to ${config.cluster_url}.`);
-      return fail('tls', err);
+      run.reached();
+      return run.fail('tls', err);
     }
     if (err.kind === 'auth') {
-      set('reachability', 'passed', `Connected to ${config.cluster_url}.`);
-      set('tls', ...tlsStatus(config.cluster_url, config.verify_tls, config.ca_cert_pem !== null));
-      return fail('credentials', err);
+      run.reached();
+      run.tlsChecked();
+      return run.fail('credentials', err);
     }
     if (err.kind === 'unreachable' || err.kind === 'blocked_address' || !(e instanceof errors.ResponseError))
-      return fail('reachability', err);
+      return run.fail('reachability', err);
     // Any other answer from the cluster: it is reachable; identity could not be confirmed here.
-    set('reachability', 'passed', `Connected to ${config.cluster_url}.`);
-    set('tls', ...tlsStatus(config.cluster_url, config.verify_tls, config.ca_cert_pem !== null));
-    set('credentials', 'warning', `Identity not confirmed (${err.symptom}: ${err.cause_}).`);
+    run.reached();
+    run.tlsChecked();
+    run.set('credentials', 'warning', `Identity not confirmed (${err.symptom}: ${err.cause_}).`);
   }
-  if (handle === null) throw new Error('unreachable');
-  if (checks[2]?.status === 'skipped') {
-    set('reachability', 'passed', `Connected to ${config.cluster_url}.`);
-    set('tls', ...tlsStatus(config.cluster_url, config.verify_tls, config.ca_cert_pem !== null));
+  if (run.handle === null) throw new Error('unreachable');
+  if (run.checks[2]?.status === 'skipped') {
+    run.reached();
+    run.tlsChecked();
     const short = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v.slice(0, 200) : null);
     const keyId = isObject(who.api_key) ? short(who.api_key.id) : null;
     const username = short(who.username);
     const as =
       who.authentication_type === 'api_key' ? `API key ${keyId ?? config.api_key_id ?? ''}`.trim() : 'user';
-    set('credentials', 'passed', `Authenticated${username ? ` as ${username}` : ''} (${as}).`);
+    run.set('credentials', 'passed', `Authenticated${username ? ` as ${username}` : ''} (${as}).`);
   }
+  return null;
+}
 
-  // 4: ES|QL endpoint
-  const server = await serverInfo(handle, op);
+/** 4: the ES|QL endpoint answers a query that needs no index. */
+async function checkQueryEndpoint(
+  run: CheckRun,
+  handle: ClientHandle,
+  server: Awaited<ReturnType<typeof serverInfo>>,
+): Promise<TestResult | null> {
   try {
     await esRequest(
       handle,
@@ -157,7 +219,7 @@ async function runChecks(
         querystring: { format: 'json' },
         body: { query: 'ROW ok = 1 | LIMIT 1' },
       },
-      op,
+      run.op,
     );
     const v =
       server.flavor === 'serverless'
@@ -169,27 +231,34 @@ async function runChecks(
       atLeast(server.version, 8, 13) === false
         ? ' Cross-index joins need 8.13 or later: keep analysis to one FROM pattern.'
         : '';
-    set('query_endpoint', 'passed', `ES|QL answers (${v}).${joins}`);
+    run.set('query_endpoint', 'passed', `ES|QL answers (${v}).${joins}`);
   } catch (e) {
     if (e instanceof errors.ResponseError) {
       const { reason } = errorInfo(e.meta.body);
       if (isMissingQueryEndpoint(e.meta.statusCode ?? 0, reason))
-        return fail('query_endpoint', unknownQueryUri(scrub(reason, secrets)));
+        return run.fail('query_endpoint', unknownQueryUri(scrub(reason, run.secrets)));
       if (e.meta.statusCode === 403) {
-        set(
+        run.set(
           'query_endpoint',
           'passed',
           'The /_query endpoint exists (the probe was refused for lack of privileges; see the next check).',
         );
       } else {
-        return fail('query_endpoint', mapClientError(e, mapCtx()));
+        return run.fail('query_endpoint', run.mapError(e));
       }
     } else {
-      return fail('query_endpoint', mapClientError(e, mapCtx()));
+      return run.fail('query_endpoint', run.mapError(e));
     }
   }
+  return null;
+}
 
-  // 5: privileges on the scope patterns
+/** 5: read and view_index_metadata on every scope pattern. */
+async function checkPrivileges(
+  run: CheckRun,
+  handle: ClientHandle,
+  scope: string[],
+): Promise<TestResult | null> {
   try {
     const res = await esRequest<unknown>(
       handle,
@@ -198,7 +267,7 @@ async function runChecks(
         path: '/_security/user/_has_privileges',
         body: { index: [{ names: scope, privileges: ['read', 'view_index_metadata'] }] },
       },
-      op,
+      run.op,
     );
     const body: HasPrivilegesAnswer = isObject(res.body) ? res.body : {};
     if (body.has_all_requested !== true) {
@@ -209,7 +278,7 @@ async function runChecks(
         const lacking = ['read', 'view_index_metadata'].filter((priv) => granted[priv] !== true);
         if (lacking.length > 0) missing.push(`${lacking.join(' and ')} on ${p}`);
       }
-      return fail(
+      return run.fail(
         'privileges',
         new ConnectorError({
           kind: 'privileges',
@@ -219,38 +288,33 @@ async function runChecks(
         }),
       );
     }
-    set('privileges', 'passed', `read and view_index_metadata granted on ${scope.join(', ')}.`);
+    run.set('privileges', 'passed', `read and view_index_metadata granted on ${scope.join(', ')}.`);
   } catch (e) {
-    return fail('privileges', mapClientError(e, mapCtx()));
+    return run.fail('privileges', run.mapError(e));
   }
+  return null;
+}
 
-  // 6: something in scope
+/** 6: at least one index, alias or data stream in scope. */
+async function checkScope(run: CheckRun, handle: ClientHandle, scope: string[]): Promise<TestResult | null> {
   try {
-    const tables = await resolveScope(handle, scope, secrets, op);
-    if (tables.length === 0) return fail('scope', emptySchemaError(scope));
+    const tables = await resolveScope(handle, scope, run.secrets, run.op);
+    if (tables.length === 0) return run.fail('scope', emptySchemaError(scope));
     const count = (kind: string): number => tables.filter((t) => t.kind === kind).length;
     const names =
       tables
         .slice(0, 10)
         .map((t) => t.name)
         .join(', ') + (tables.length > 10 ? ', ...' : '');
-    set(
+    run.set(
       'scope',
       'passed',
       `${count('index')} indices, ${count('alias')} aliases, ${count('data_stream')} data streams in scope: ${names}.`,
     );
   } catch (e) {
-    return fail('scope', mapClientError(e, mapCtx()));
+    return run.fail('scope', run.mapError(e));
   }
-
-  return {
-    ok: true,
-    checks,
-    symptom: null,
-    cause: null,
-    fix: null,
-    server: { version: server.version, flavor: server.flavor },
-  };
+  return null;
 }
 
 function tlsStatus(url: string, verify: boolean, withCa: boolean): [CheckStatus, string] {
