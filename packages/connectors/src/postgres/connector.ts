@@ -154,13 +154,129 @@ function failedCheckOf(error: unknown, mapped: ConnectorError): string {
   return 'reachability';
 }
 
+/** The checks up to the database passed (the login and ABOUT succeeded). */
+function reportConnected(report: TestReport, config: PgConfig, embedded: boolean): void {
+  if (embedded) {
+    report.set('reachability', 'passed', 'The embedded demo database is open in this process.');
+    report.set(
+      'tls',
+      'skipped',
+      'Not applicable: the demo database runs inside the service, no network is involved.',
+    );
+    report.set('credentials', 'skipped', 'Not applicable: the demo database needs no credential.');
+    report.set('database', 'passed', 'The demo database is ready.');
+  } else {
+    report.set('reachability', 'passed', `Connected to ${config.host}:${config.port}.`);
+    report.set('tls', ...tlsCheck(config.ssl_mode));
+    report.set('credentials', 'passed', `Signed in as ${config.username}.`);
+    report.set('database', 'passed', `Database "${config.database}" exists.`);
+  }
+}
+
+/** What the PRIVILEGES query says of the scoped schemas, summed over them. */
+interface ScopeAccess {
+  missing: string[];
+  noUsage: string[];
+  tables: number;
+  readable: number;
+  writable: number;
+}
+
+function scopeAccess(rows: Record<string, unknown>[]): ScopeAccess {
+  const usable = rows.filter((r) => r.usage === true);
+  return {
+    missing: rows.filter((r) => r.exists !== true).map((r) => String(r.name)),
+    noUsage: rows.filter((r) => r.exists === true && r.usage !== true).map((r) => String(r.name)),
+    tables: rows.reduce((n, r) => n + Number(r.tables ?? 0), 0),
+    readable: usable.reduce((n, r) => n + Number(r.readable ?? 0), 0),
+    writable: usable.reduce((n, r) => n + Number(r.writable ?? 0), 0),
+  };
+}
+
+/** The privileges and scope checks; the error that ends the test, or null when both pass (or warn). */
+function reportScope(report: TestReport, config: PgConfig, access: ScopeAccess): ConnectorError | null {
+  const { missing, noUsage, tables, readable } = access;
+  if (missing.length === config.schemas.length) {
+    report.set('privileges', 'skipped', 'No scoped schema exists.');
+    const error = new ConnectorError({
+      kind: 'privileges',
+      symptom: 'Empty schema after introspection',
+      cause: `None of the scoped schemas (${config.schemas.join(', ')}) exists in database "${config.database}".`,
+      fix: 'Correct the "schemas" list (names are case-sensitive), e.g. public.',
+    });
+    report.set('scope', 'failed', error.cause_);
+    return error;
+  }
+  if (noUsage.length + missing.length === config.schemas.length || (tables > 0 && readable === 0)) {
+    const error = new ConnectorError({
+      kind: 'privileges',
+      symptom:
+        noUsage.length > 0
+          ? `permission denied for schema ${noUsage[0]}`
+          : 'permission denied for every table in scope',
+      cause: `The role "${config.username}" cannot read the scoped schemas: ${noUsage.length > 0 ? `no USAGE on ${noUsage.join(', ')}` : 'no SELECT on any table'}.`,
+      fix: `Grant read access: GRANT USAGE ON SCHEMA <schema> TO ${config.username}; GRANT SELECT ON ALL TABLES IN SCHEMA <schema> TO ${config.username};`,
+    });
+    report.set('privileges', 'failed', error.cause_);
+    return error;
+  }
+  const partial = [
+    ...missing.map((s) => `schema ${s} does not exist`),
+    ...noUsage.map((s) => `no USAGE on schema ${s}`),
+  ];
+  report.set(
+    'privileges',
+    partial.length > 0 || readable < tables ? 'warning' : 'passed',
+    partial.length > 0 || readable < tables
+      ? `Readable: ${readable} of ${tables} tables and views${partial.length ? `; ${partial.join('; ')}` : ''}.`
+      : `SELECT on all ${tables} tables and views in scope.`,
+  );
+  if (tables === 0) {
+    const error = new ConnectorError({
+      kind: 'privileges',
+      symptom: 'Empty schema after introspection',
+      cause: `The scoped schemas (${config.schemas.join(', ')}) hold no tables or views.`,
+      fix: 'Add the schemas that hold your tables to the "schemas" list.',
+    });
+    report.set('scope', 'failed', error.cause_);
+    return error;
+  }
+  report.set(
+    'scope',
+    'passed',
+    `${tables} tables and views in ${config.schemas.length - missing.length} schema(s).`,
+  );
+  return null;
+}
+
+function reportLeastPrivilege(
+  report: TestReport,
+  config: PgConfig,
+  embedded: boolean,
+  superuser: boolean,
+  writable: number,
+): void {
+  if (embedded) report.set('least_privilege', 'passed', 'Queries run read-only inside the service.');
+  else if (superuser)
+    report.set(
+      'least_privilege',
+      'warning',
+      `The role "${config.username}" is a superuser. Create a read-only role for this service (see the documentation).`,
+    );
+  else if (writable > 0)
+    report.set(
+      'least_privilege',
+      'warning',
+      `The role "${config.username}" can write to ${writable} table(s) in scope. Queries run read-only anyway, but a read-only role is safer.`,
+    );
+  else report.set('least_privilege', 'passed', 'The role can read but not write the tables in scope.');
+}
+
 async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult> {
   const config = readConfig(target);
   const embedded = isEmbedded(target);
   const report = new TestReport(CHECK_NAMES);
   const order = report.order;
-  const set = report.set.bind(report);
-  const result = report.result.bind(report);
 
   const op = operation(ctx, ctx.requestTimeoutMs + DEADLINE_GRACE_MS);
   let handle: Handle | undefined;
@@ -169,8 +285,8 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       handle = await open(target, config, ctx, op);
     } catch (error) {
       const mapped = failure(error, op, target, config, {});
-      set('reachability', 'failed', mapped.cause_);
-      return result(mapped, null);
+      report.set('reachability', 'failed', mapped.cause_);
+      return report.result(mapped, null);
     }
     let about: Record<string, unknown>;
     try {
@@ -180,108 +296,27 @@ async function runTest(target: ConnectionTarget, ctx: ConnectorContext): Promise
       const failed = failedCheckOf(error, mapped);
       for (const id of order.slice(0, order.indexOf(failed))) {
         if (id === 'tls' && config.ssl_mode === 'disable')
-          set(id, 'warning', 'TLS is off (ssl_mode=disable).');
-        else set(id, 'passed', 'OK.');
+          report.set(id, 'warning', 'TLS is off (ssl_mode=disable).');
+        else report.set(id, 'passed', 'OK.');
       }
-      set(failed, 'failed', mapped.cause_);
-      return result(mapped, null);
+      report.set(failed, 'failed', mapped.cause_);
+      return report.result(mapped, null);
     }
     const server = {
       version: typeof about.version === 'string' ? about.version : null,
       flavor: embedded ? 'PGlite (embedded demo)' : 'PostgreSQL',
     };
-    if (embedded) {
-      set('reachability', 'passed', 'The embedded demo database is open in this process.');
-      set(
-        'tls',
-        'skipped',
-        'Not applicable: the demo database runs inside the service, no network is involved.',
-      );
-      set('credentials', 'skipped', 'Not applicable: the demo database needs no credential.');
-      set('database', 'passed', 'The demo database is ready.');
-    } else {
-      set('reachability', 'passed', `Connected to ${config.host}:${config.port}.`);
-      set('tls', ...tlsCheck(config.ssl_mode));
-      set('credentials', 'passed', `Signed in as ${config.username}.`);
-      set('database', 'passed', `Database "${config.database}" exists.`);
-    }
+    reportConnected(report, config, embedded);
 
-    const rows = await handle.meta(PRIVILEGES, [textArrayLiteral(config.schemas)]);
-    const missing = rows.filter((r) => r.exists !== true).map((r) => String(r.name));
-    const noUsage = rows.filter((r) => r.exists === true && r.usage !== true).map((r) => String(r.name));
-    const tables = rows.reduce((n, r) => n + Number(r.tables ?? 0), 0);
-    const readable = rows.filter((r) => r.usage === true).reduce((n, r) => n + Number(r.readable ?? 0), 0);
-    const writable = rows.filter((r) => r.usage === true).reduce((n, r) => n + Number(r.writable ?? 0), 0);
-
-    if (missing.length === config.schemas.length) {
-      set('privileges', 'skipped', 'No scoped schema exists.');
-      const failure = new ConnectorError({
-        kind: 'privileges',
-        symptom: 'Empty schema after introspection',
-        cause: `None of the scoped schemas (${config.schemas.join(', ')}) exists in database "${config.database}".`,
-        fix: 'Correct the "schemas" list (names are case-sensitive), e.g. public.',
-      });
-      set('scope', 'failed', failure.cause_);
-      return result(failure, server);
-    }
-    if (noUsage.length + missing.length === config.schemas.length || (tables > 0 && readable === 0)) {
-      const failure = new ConnectorError({
-        kind: 'privileges',
-        symptom:
-          noUsage.length > 0
-            ? `permission denied for schema ${noUsage[0]}`
-            : 'permission denied for every table in scope',
-        cause: `The role "${config.username}" cannot read the scoped schemas: ${noUsage.length > 0 ? `no USAGE on ${noUsage.join(', ')}` : 'no SELECT on any table'}.`,
-        fix: `Grant read access: GRANT USAGE ON SCHEMA <schema> TO ${config.username}; GRANT SELECT ON ALL TABLES IN SCHEMA <schema> TO ${config.username};`,
-      });
-      set('privileges', 'failed', failure.cause_);
-      return result(failure, server);
-    }
-    const partial = [
-      ...missing.map((s) => `schema ${s} does not exist`),
-      ...noUsage.map((s) => `no USAGE on schema ${s}`),
-    ];
-    set(
-      'privileges',
-      partial.length > 0 || readable < tables ? 'warning' : 'passed',
-      partial.length > 0 || readable < tables
-        ? `Readable: ${readable} of ${tables} tables and views${partial.length ? `; ${partial.join('; ')}` : ''}.`
-        : `SELECT on all ${tables} tables and views in scope.`,
-    );
-    if (tables === 0) {
-      const failure = new ConnectorError({
-        kind: 'privileges',
-        symptom: 'Empty schema after introspection',
-        cause: `The scoped schemas (${config.schemas.join(', ')}) hold no tables or views.`,
-        fix: 'Add the schemas that hold your tables to the "schemas" list.',
-      });
-      set('scope', 'failed', failure.cause_);
-      return result(failure, server);
-    }
-    set(
-      'scope',
-      'passed',
-      `${tables} tables and views in ${config.schemas.length - missing.length} schema(s).`,
-    );
-    if (embedded) set('least_privilege', 'passed', 'Queries run read-only inside the service.');
-    else if (about.superuser === true)
-      set(
-        'least_privilege',
-        'warning',
-        `The role "${config.username}" is a superuser. Create a read-only role for this service (see the documentation).`,
-      );
-    else if (writable > 0)
-      set(
-        'least_privilege',
-        'warning',
-        `The role "${config.username}" can write to ${writable} table(s) in scope. Queries run read-only anyway, but a read-only role is safer.`,
-      );
-    else set('least_privilege', 'passed', 'The role can read but not write the tables in scope.');
-    return result(null, server);
+    const access = scopeAccess(await handle.meta(PRIVILEGES, [textArrayLiteral(config.schemas)]));
+    const scopeFailure = reportScope(report, config, access);
+    if (scopeFailure) return report.result(scopeFailure, server);
+    reportLeastPrivilege(report, config, embedded, about.superuser === true, access.writable);
+    return report.result(null, server);
   } catch (error) {
     const mapped = failure(error, op, target, config, { state: handle?.state });
-    set('privileges', 'failed', mapped.cause_);
-    return result(mapped, null);
+    report.set('privileges', 'failed', mapped.cause_);
+    return report.result(mapped, null);
   } finally {
     await handle?.close().catch(() => undefined);
     op.done();
