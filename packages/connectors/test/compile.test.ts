@@ -225,6 +225,21 @@ describe('SQL compiler', () => {
     expect(text).toContain('"we""ird"');
     expect(() => postgresConnector.validateQuery(pgTarget, text, { rowCap: 5000 })).not.toThrow();
   });
+
+  it('refuses a top N per group with nothing to rank by, in a sentence', () => {
+    expect(() =>
+      compileSql(
+        spec({
+          source: 'shop.orders',
+          group_by: [
+            { column: { column: 'status' }, alias: 'status' },
+            { column: { column: 'channel' }, alias: 'channel' },
+          ],
+          limit_per_group: { n: 2, partition_by: ['status'] },
+        }),
+      ),
+    ).toThrow(/limit_per_group needs an order_by or a measure/);
+  });
 });
 
 describe('pinning relative ranges', () => {

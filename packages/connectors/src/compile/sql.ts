@@ -677,6 +677,10 @@ function withTopPerGroup({ f, spec, id }: Compilation, plain: string[], query: s
   for (const p of partition_by)
     if (!spec.group_by.some((g) => g.alias === p))
       throw new CompileError(`limit_per_group partitions by ${p}, which is not a group alias.`);
+  if (spec.order_by.length === 0 && spec.aggregates.length === 0)
+    throw new CompileError(
+      'limit_per_group needs an order_by or a measure to rank the rows of each group by.',
+    );
   const within =
     spec.order_by.length > 0
       ? spec.order_by.map((o) => f.order(`q.${id(o.ref)}`, o.direction))
