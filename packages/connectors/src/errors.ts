@@ -78,3 +78,17 @@ export const TLS_CODES: ReadonlySet<string> = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
   'EPROTO',
 ]);
+
+/** A ConnectorError whose texts have every secret replaced (see `scrub`). */
+export function scrubbedError(
+  init: ConstructorParameters<typeof ConnectorError>[0],
+  secrets: readonly string[],
+): ConnectorError {
+  return new ConnectorError({
+    ...init,
+    symptom: scrub(init.symptom, secrets),
+    cause: scrub(init.cause, secrets),
+    fix: scrub(init.fix, secrets),
+    ...(init.message ? { message: scrub(init.message, secrets) } : {}),
+  });
+}

@@ -156,6 +156,16 @@ describe.skipIf(!available)('mysql connector against a real server', () => {
     expect(tls.checks.find((c) => c.status === 'failed')?.id).toBe('tls');
   });
 
+  it('checks the address again at connect time (the socket refuses it even past the pre-check)', async () => {
+    const session = openSession(readConfig(target({ host: 'localhost' })), PASSWORD, {
+      allowPrivateNetworks: false,
+      allowInsecureTransport: false,
+      connectTimeoutMs: 3000,
+      signal: new AbortController().signal,
+    });
+    await expect(session).rejects.toMatchObject({ kind: 'blocked_address' });
+  });
+
   it('introspect(): tables and views, columns typed for the planner, primary and foreign keys', async () => {
     const found = await mysql.introspect(target(), ctx);
     expect(found.dialect).toBe('mysql');

@@ -2,8 +2,7 @@
  * Maps MySQL / MariaDB server errors, mysql2's client errors and network / TLS failures to
  * ConnectorErrors with symptom, cause and fix. Server text is bounded and the password scrubbed.
  */
-import { blockedAddressError } from '../network.ts';
-import { ConnectorError, clip, scrub, TLS_CODES } from '../errors.ts';
+import { ConnectorError, clip, scrub, scrubbedError, TLS_CODES } from '../errors.ts';
 import { SessionError } from './client.ts';
 
 export interface MysqlErrorContext {
@@ -238,20 +237,10 @@ export function mapMysqlError(error: unknown, ctx: MysqlErrorContext): Connector
     where: `${ctx.host}:${ctx.port}`,
     ctx,
     withQuery: ctx.query ? { query: ctx.query } : {},
-    make: (init) =>
-      new ConnectorError({
-        ...init,
-        symptom: scrub(init.symptom, ctx.secrets),
-        cause: scrub(init.cause, ctx.secrets),
-        fix: scrub(init.fix, ctx.secrets),
-      }),
+    make: (init) => scrubbedError(init, ctx.secrets),
   };
 
   if (error instanceof SessionError) return sessionFailure(error, failure);
-  if (failure.code === 'ERR_BLOCKED_ADDRESS' || /is not a public address/.test(full)) {
-    const address = /resolves to (\S+),/.exec(full)?.[1] ?? ctx.host;
-    return blockedAddressError(ctx.host, address);
-  }
   return (
     tlsFailure(failure) ??
     loginFailure(failure) ??

@@ -3,7 +3,7 @@
  * Messages are built from our own words plus the server's message text; the password is scrubbed
  * from anything that reaches a message, whatever the server or the driver put there.
  */
-import { ConnectorError, clip, scrub, TLS_CODES } from '../errors.ts';
+import { ConnectorError, clip, scrub, scrubbedError, TLS_CODES } from '../errors.ts';
 import type { SocketState } from './client.ts';
 
 export { scrub };
@@ -231,14 +231,7 @@ export function mapPgError(error: unknown, ctx: ErrorContext): ConnectorError {
     where: `${ctx.host}:${ctx.port}`,
     ctx,
     withQuery: ctx.query ? { query: ctx.query } : {},
-    make: (init) =>
-      new ConnectorError({
-        ...init,
-        symptom: scrub(init.symptom, ctx.secrets),
-        cause: scrub(init.cause, ctx.secrets),
-        fix: scrub(init.fix, ctx.secrets),
-        ...(init.message ? { message: scrub(init.message, ctx.secrets) } : {}),
-      }),
+    make: (init) => scrubbedError(init, ctx.secrets),
   };
   return (
     tlsFailure(failure) ??
