@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, nonNegativeIntParam } from './common.ts';
 import { querySpecSchema } from './query-spec.ts';
+import { runTemplateSchema } from './templates.ts';
 
 export const QUESTION_MAX_LENGTH = 2000;
 
@@ -10,7 +11,12 @@ export const runRequestSchema = z
       .string()
       .trim()
       .min(1, 'must not be empty')
-      .max(QUESTION_MAX_LENGTH, `must be at most ${QUESTION_MAX_LENGTH} characters`),
+      .max(QUESTION_MAX_LENGTH, `must be at most ${QUESTION_MAX_LENGTH} characters`)
+      .optional()
+      .describe('Required unless `template` is given.'),
+    template: runTemplateSchema
+      .optional()
+      .describe('Run a saved query template with these parameter values instead of planning the question.'),
     connection_id: z.string().min(1, 'is required').max(64),
     conversation_id: z
       .string()
@@ -29,6 +35,10 @@ export const runRequestSchema = z
       .optional()
       .describe('Table name -> the columns this run may use.'),
   })
+  .superRefine((request, ctx) => {
+    if (request.question === undefined && request.template === undefined)
+      ctx.addIssue({ code: 'custom', path: ['question'], message: 'is required (or give a template)' });
+  })
   .meta({ id: 'RunRequest' });
 export type RunRequest = z.infer<typeof runRequestSchema>;
 
@@ -36,7 +46,8 @@ export const runStatuses = ['succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof runStatuses)[number];
 export const chartTypes = ['bar', 'line', 'pie', 'scatter'] as const;
 export type ChartType = (typeof chartTypes)[number];
-export const plannerIds = ['offline', 'llm'] as const;
+/** `template`: a saved query template answered it; `style`: the turn changed the chart style only. */
+export const plannerIds = ['offline', 'llm', 'template', 'style'] as const;
 
 export const tableArtifactSchema = z
   .object({
@@ -68,6 +79,22 @@ export const artifactSchema = z
   .discriminatedUnion('kind', [tableArtifactSchema, chartArtifactSchema])
   .meta({ id: 'Artifact' });
 export type Artifact = z.infer<typeof artifactSchema>;
+
+const artifactRecordFields = {
+  conversation_id: z.string(),
+  question: z.string().describe('The question of the run that made it.'),
+  version: z.number().int().describe('1 when made; rises with each refresh.'),
+  created_at: isoDateTime,
+  refreshed_at: isoDateTime.nullable(),
+};
+
+export const artifactRecordSchema = z
+  .discriminatedUnion('kind', [
+    tableArtifactSchema.extend(artifactRecordFields),
+    chartArtifactSchema.extend(artifactRecordFields),
+  ])
+  .meta({ id: 'ArtifactRecord' });
+export type ArtifactRecord = z.infer<typeof artifactRecordSchema>;
 
 export const runWarningSchema = z
   .object({ code: z.string(), message: z.string() })

@@ -121,6 +121,9 @@ function failure(error: unknown): {
   };
 }
 
+/** A run request whose question is known (asked, or filled in from a template). */
+export type AskedRun = RunRequest & { question: string };
+
 export interface PreparedRun {
   execute(observer?: RunObserver, signal?: AbortSignal): Promise<RunResult>;
 }
@@ -164,18 +167,24 @@ export async function prepareRun(
   }
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
+  const question = request.question;
+  if (question === undefined)
+    throw new DomainError('validation', 'The run request has no question.', {
+      fields: [{ field: 'question', message: 'is required (or give a template)' }],
+    });
+  const asked: AskedRun = { ...request, question };
   // The unit is taken with a pending charge under the id the run will be stored with: storing the run
   // settles it in the same transaction; if the process dies first, the maintenance refunds it.
   const runId = newId('run');
   await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions', new Date(), runId);
   return {
     execute: (observer = silentObserver, signal) =>
-      runPipeline(deps, principal, request, row, connector, observer, signal, runId),
+      runPipeline(deps, principal, asked, row, connector, observer, signal, runId),
   };
 }
 
 /** The record a run fills in as it goes; stored whole at the end, whatever happened. */
-function newRun(principal: Principal, request: RunRequest, row: ConnectionRow, runId: string): FinishedRun {
+function newRun(principal: Principal, request: AskedRun, row: ConnectionRow, runId: string): FinishedRun {
   return {
     id: runId,
     charged: true,
@@ -255,7 +264,7 @@ function progress(
 async function buildRunContext(
   deps: RunDeps,
   principal: Principal,
-  request: RunRequest,
+  request: AskedRun,
   row: ConnectionRow,
   connector: Connector,
   step: Step,
@@ -297,7 +306,7 @@ async function buildRunContext(
 function artifactsOf(
   result: { columns: { name: string; type: string }[]; rows: unknown[][]; truncated: boolean },
   plan: Plan,
-  request: RunRequest,
+  request: AskedRun,
 ): FinishedRun['artifacts'] {
   const artifacts: FinishedRun['artifacts'] = [
     {
@@ -349,7 +358,7 @@ function endWithout(
 async function runPipeline(
   deps: RunDeps,
   principal: Principal,
-  request: RunRequest,
+  request: AskedRun,
   row: ConnectionRow,
   connector: Connector,
   observer: RunObserver,
