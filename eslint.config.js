@@ -17,7 +17,7 @@ const LAYERS = {
   'packages/core': ['charts', 'connectors', 'contracts', 'db', 'planner'],
   'packages/api': ['contracts', 'core'],
   'apps/server': ['api', 'connectors', 'contracts', 'core', 'db', 'planner'],
-  'apps/web': ['api', 'contracts'],
+  'apps/web': ['api', 'charts', 'contracts'],
   'tooling/hostile-servers': [],
   'tooling/es-test-cluster': ['contracts', 'esql'],
 };
