@@ -11,6 +11,8 @@ export { deliverEmail } from './mail/deliver.ts';
 export * as connections from './connections/service.ts';
 export * as schema from './connections/schema.ts';
 export { createSecretBox, type SecretBox } from './secret-box.ts';
+export { csvCell, csvStream, neutralizeFormula, type CsvColumn } from './artifacts/csv.ts';
+export { contentDisposition, downloadFilename, type DownloadExtension } from './artifacts/filename.ts';
 export { PLAN_LIMITS, type PlanLimits } from './limits/plans.ts';
 export * as runs from './runs/store.ts';
 export {
