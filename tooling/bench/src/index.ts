@@ -6,6 +6,7 @@ import { benchPostgresConnector } from './connector-postgres.ts';
 import { benchMysqlConnector } from './connector-mysql.ts';
 import { benchPlanner } from './planner.ts';
 import { benchCharts } from './charts.ts';
+import { benchCsv } from './csv.ts';
 import { benchRuns } from './runs.ts';
 import { benchWebBundle } from './web-bundle.ts';
 import { benchHostileLoad } from './hostile-load.ts';
@@ -20,6 +21,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['MySQL / MariaDB connector', benchMysqlConnector],
   ['planner', benchPlanner],
   ['charts', benchCharts],
+  ['CSV export', benchCsv],
   ['runs', benchRuns],
   ['web bundle', benchWebBundle],
   ['hostile data sources under load', benchHostileLoad],
