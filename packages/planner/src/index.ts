@@ -33,3 +33,4 @@ export {
 } from './llm.ts';
 export { interpretSpec, describeRange } from './interpret.ts';
 export { createCascadePlanner, type CascadeOptions } from './cascade.ts';
+export { readStyleRequest, type StyleRequest } from './style-request.ts';

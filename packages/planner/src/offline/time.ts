@@ -36,7 +36,8 @@ const MONTHS: Readonly<Record<string, number>> = wordTable({
   december: 11,
   dec: 11,
 });
-const MONTH_RE =
+/** Month names and their abbreviations, as a regular-expression alternation. */
+export const MONTH_RE =
   'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec';
 const UNIT_RE = 'minutes?|hours?|days?|weeks?|months?|quarters?|years?';
 const COUNT_RE =
