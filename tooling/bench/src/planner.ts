@@ -2,12 +2,15 @@
  * Planner benchmark: (1) offline planner time per question over a mix of questions (counts, groups,
  * time buckets and ranges, filters, joins, top N), against two schemas; (2) prompt size of the LLM
  * planner for a 1000-field index after buildContext, against a naive prompt listing the whole schema.
- * Tokens are estimated as characters / 4 (no tokenizer is installed in the repository).
+ * Tokens are estimated as characters / 4 (no tokenizer is installed in the repository). (3) reading
+ * chart-style requests, which runs before planning on every question: per question over style
+ * requests, data questions and repetitive 400-character input, against the offline planner's mean.
  */
 import { connectorFor, type DialectCapabilities } from '@aqs/connectors';
 import {
   buildContext,
   offlinePlanner,
+  readStyleRequest,
   renderPlannerPrompt,
   type PlannerSchema,
   type PlanRequest,
@@ -221,5 +224,39 @@ export async function benchPlanner(): Promise<void> {
   );
   console.log(
     `prompt tokens (chars/4): pruned ${small} vs naive full-schema ${naive}; ratio ${(naive / small).toFixed(1)}x smaller`,
+  );
+
+  // 3. Style-request reading.
+  benchStyleRequests(mean);
+}
+
+const STYLE_INPUTS = [
+  'dark theme with the legend at the bottom',
+  'make the bars teal and coral',
+  'rotate the labels 30 degrees and show values',
+  'dates like 28/02/2026 in euros',
+  "call it 'Weekly margin' and use pastel colours",
+  ...QUESTIONS.map(([, q]) => q),
+  'red, '.repeat(80),
+  'dates like '.repeat(36),
+  'the labels '.repeat(36),
+];
+
+function benchStyleRequests(plannerMeanUs: number): void {
+  for (const q of STYLE_INPUTS) readStyleRequest(q); // warm-up
+  const times: number[] = [];
+  const start = process.hrtime.bigint();
+  while (process.hrtime.bigint() - start < 500_000_000n) {
+    for (const q of STYLE_INPUTS) {
+      const t0 = process.hrtime.bigint();
+      readStyleRequest(q);
+      times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    }
+  }
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((n, x) => n + x, 0) / times.length;
+  const pct = (p: number): number => times[Math.min(times.length - 1, Math.floor(times.length * p))] ?? 0;
+  console.log(
+    `style requests: ${STYLE_INPUTS.length} inputs; mean ${mean.toFixed(1)} µs, p50 ${pct(0.5).toFixed(1)} µs, p99 ${pct(0.99).toFixed(1)} µs; ratio to the offline planner's mean ${(mean / plannerMeanUs).toFixed(2)}x`,
   );
 }
