@@ -49,7 +49,7 @@ export const templateParameterSchema = z
       .max(200)
       .regex(/^(\/[^/]+)+$/, 'must be a JSON Pointer into query_spec, e.g. /filter/conditions/0/value')
       .describe(
-        'JSON Pointer to the value this parameter sets in query_spec: the `value` of a comparison or text filter, an item of an `in` list, the `from`/`to` of an absolute time range, or `/limit`.',
+        'JSON Pointer to the value this parameter sets in query_spec: the `value` of a comparison (in a filter or `having`) or text filter, an item of an `in`/`not_in` list, the `from`/`to` of an absolute time range, or `/limit`.',
       ),
   })
   .meta({ id: 'TemplateParameter' });
