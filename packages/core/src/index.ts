@@ -30,3 +30,4 @@ export {
   staleChargeAgeMs,
   usagePeriod,
 } from './limits/usage.ts';
+export { checkTemplateDefinition } from './templates/definition.ts';

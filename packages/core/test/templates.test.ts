@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import { querySpecSchema, type QuerySpec, type TemplateParameter, type TemplateValue } from '@aqs/contracts';
+import { checkTemplateDefinition } from '../src/index.ts';
+
+const spec: QuerySpec = querySpecSchema.parse({
+  source: 'shop.orders',
+  filter: {
+    op: 'and',
+    conditions: [
+      { op: 'eq', column: { column: 'country' }, value: 'FR' },
+      { op: 'gte', column: { column: 'amount' }, value: 100 },
+      { op: 'in', column: { column: 'status' }, values: ['paid', 'shipped'] },
+      { op: 'not_in', column: { column: 'store_id' }, values: [4, 7] },
+      { op: 'contains', column: { column: 'note' }, value: 'gift' },
+      {
+        op: 'time_range',
+        column: { column: 'ordered_at' },
+        range: { kind: 'absolute', from: '2024-01-01', to: '2025-01-01' },
+      },
+      {
+        op: 'time_range',
+        column: { column: 'shipped_at' },
+        range: { kind: 'relative', unit: 'day', count: 30 },
+      },
+      { op: 'not', condition: { op: 'eq', column: { column: 'channel' }, value: 'web' } },
+      { op: 'eq', column: { column: 'is_gift' }, value: true },
+      { op: 'lt', column: { column: 'delivered_on' }, value: '2024-06-30' },
+      {
+        op: 'exists',
+        table: 'shop.returns',
+        on: [{ left: { column: 'id' }, right: { column: 'order_id' } }],
+        filter: { op: 'gt', column: { column: 'refund' }, value: 10 },
+      },
+      {
+        op: 'or',
+        conditions: [
+          { op: 'time_range', column: { column: 'paid_at' }, range: { kind: 'absolute', to: '2025-06-01' } },
+          { op: 'is_null', column: { column: 'paid_at' } },
+        ],
+      },
+    ],
+  },
+  group_by: [{ column: { column: 'country' }, alias: 'country' }],
+  aggregates: [
+    { fn: 'count', alias: 'orders' },
+    { fn: 'count', alias: 'big_orders', where: { op: 'gt', column: { column: 'amount' }, value: 500 } },
+  ],
+  having: [{ ref: 'orders', op: 'gt', value: 5 }],
+  order_by: [{ ref: 'orders', direction: 'desc' }],
+  limit: 10,
+});
+
+const at = {
+  country: '/filter/conditions/0/value',
+  amount: '/filter/conditions/1/value',
+  status: '/filter/conditions/2/values/1',
+  store: '/filter/conditions/3/values/0',
+  note: '/filter/conditions/4/value',
+  from: '/filter/conditions/5/range/from',
+  to: '/filter/conditions/5/range/to',
+  relativeCount: '/filter/conditions/6/range/count',
+  channel: '/filter/conditions/7/condition/value',
+  isGift: '/filter/conditions/8/value',
+  deliveredBefore: '/filter/conditions/9/value',
+  refund: '/filter/conditions/10/filter/value',
+  paidFrom: '/filter/conditions/11/conditions/0/range/from',
+  bigAmount: '/aggregates/1/where/value',
+  minOrders: '/having/0/value',
+  limit: '/limit',
+};
+
+function param(
+  name: string,
+  type: TemplateParameter['type'],
+  target: string,
+  defaultValue: TemplateValue,
+  values?: TemplateValue[],
+): TemplateParameter {
+  return { name, type, target, default: defaultValue, ...(values ? { values } : {}) };
+}
+
+function check(parameters: TemplateParameter[], question?: string) {
+  const asked = question ?? parameters.map((p) => `{{${p.name}}}`).join(' and ');
+  return checkTemplateDefinition({ question: `Orders with ${asked}`, parameters, spec });
+}
+
+function fieldsOf(problems: { field: string }[]): string[] {
+  return problems.map((p) => p.field);
+}
+
+describe('checkTemplateDefinition', () => {
+  it('accepts parameters on every kind of slot, nested anywhere', () => {
+    const problems = check([
+      param('country', 'string', at.country, 'FR'),
+      param('amount', 'number', at.amount, 50),
+      param('status', 'enum', at.status, 'paid', ['paid', 'shipped', 'refunded']),
+      param('store', 'number', at.store, 4),
+      param('note', 'string', at.note, 'gift'),
+      param('since', 'date', at.from, '2024-01-01'),
+      param('until', 'date', at.to, '2025-01-01T00:00:00Z'),
+      param('channel', 'enum', at.channel, 'web', ['web', 'shop']),
+      param('delivered', 'date', at.deliveredBefore, '2024-06-30'),
+      param('refund', 'number', at.refund, 10),
+    ]);
+    expect(problems).toEqual([]);
+    const more = check([
+      param('paid_from', 'date', at.paidFrom, '2025-01-01'),
+      param('big', 'number', at.bigAmount, 500),
+      param('min_orders', 'number', at.minOrders, 5),
+      param('top', 'enum', at.limit, 10, [10, 50, 100]),
+    ]);
+    expect(more).toEqual([]);
+    expect(check([param('top', 'number', at.limit, 20)])).toEqual([]);
+  });
+
+  it('allows spaces inside the braces', () => {
+    const problems = check([param('country', 'string', at.country, 'FR')], 'from {{ country }}');
+    expect(problems).toEqual([]);
+  });
+
+  it('refuses a placeholder without a parameter, and one that holds no name', () => {
+    const problems = check([param('country', 'string', at.country, 'FR')], 'from {{country}} by {{channel}}');
+    expect(problems).toEqual([{ field: 'question', message: expect.stringContaining('{{channel}}') }]);
+    const invalid = check([param('country', 'string', at.country, 'FR')], 'from {{country}} in {{ 1x }}');
+    expect(invalid).toEqual([{ field: 'question', message: expect.stringContaining('{{ 1x }}') }]);
+  });
+
+  it('refuses a parameter the question does not mention', () => {
+    const problems = check(
+      [param('country', 'string', at.country, 'FR'), param('amount', 'number', at.amount, 1)],
+      'from {{country}}',
+    );
+    expect(problems).toEqual([
+      { field: 'parameters.1.name', message: 'does not appear in the question as {{amount}}' },
+    ]);
+  });
+
+  it('refuses two parameters of one name, two parameters on one slot, and reserved names', () => {
+    const sameName = check(
+      [param('country', 'string', at.country, 'FR'), param('country', 'string', at.channel, 'web')],
+      'from {{country}}',
+    );
+    expect(sameName).toEqual([{ field: 'parameters.1.name', message: expect.stringContaining('unique') }]);
+    const sameSlot = check([param('a', 'number', at.amount, 1), param('b', 'number', at.amount, 2)]);
+    expect(sameSlot).toEqual([
+      { field: 'parameters.1.target', message: expect.stringContaining('one parameter') },
+    ]);
+    expect(fieldsOf(check([param('__proto__', 'string', at.country, 'FR')]))).toEqual(['parameters.0.name']);
+  });
+
+  it.each([
+    ['a column name', '/filter/conditions/0/column/column', 'a table or column name'],
+    ['the source', '/source', 'a table or column name'],
+    ['an operator', '/filter/conditions/1/op', 'an operator'],
+    ['a whole condition', '/filter/conditions/1', 'a whole condition'],
+    ['a whole list', '/filter/conditions/2/values', 'a whole list'],
+    ['a boolean value', at.isGift, 'a true/false value'],
+    ['a relative range count', at.relativeCount, 'part of a relative time range'],
+    ['an order direction', '/order_by/0/direction', 'a value that parameters do not set'],
+    ['a missing index', '/filter/conditions/40/value', 'nothing in the query spec'],
+    ['an index with a leading zero', '/filter/conditions/01/value', 'nothing in the query spec'],
+    ['an escaped slash that is no separator', '/filter/conditions~10/value', 'nothing in the query spec'],
+  ])('refuses a target on %s, saying what can be bound', (_, target, says) => {
+    const problems = check([param('x', 'string', target, 'a')]);
+    expect(problems).toEqual([{ field: 'parameters.0.target', message: expect.stringContaining(says) }]);
+    expect(problems[0]!.message).toContain('A parameter can bind the `value` of a comparison');
+  });
+
+  it.each(['/__proto__/x', '/filter/constructor', '/prototype', '/filter/__proto__'])(
+    'refuses the prototype segment in %s',
+    (target) => {
+      expect(check([param('x', 'string', target, 'a')])).toEqual([
+        { field: 'parameters.0.target', message: expect.stringContaining('must not name') },
+      ]);
+    },
+  );
+
+  it('unescapes ~0 and ~1 and refuses any other escape', () => {
+    expect(check([param('x', 'string', '/filter/con~2ditions', 'a')])).toEqual([
+      { field: 'parameters.0.target', message: expect.stringContaining('~0') },
+    ]);
+    // `~0` unescapes to `~`: the pointer names the key "fil~ter", which the spec does not have.
+    const problems = check([param('x', 'string', '/fil~0ter', 'a')]);
+    expect(problems[0]!.message).toContain('nothing in the query spec');
+  });
+
+  it.each<[string, TemplateParameter, string]>([
+    ['a number on text', param('x', 'number', at.country, 1), 'parameters.0.type'],
+    ['a string on a number', param('x', 'string', at.amount, 'a'), 'parameters.0.type'],
+    ['a date on plain text', param('x', 'date', at.country, '2024-01-01'), 'parameters.0.type'],
+    ['a date on a number', param('x', 'date', at.amount, '2024-01-01'), 'parameters.0.type'],
+    ['a number on a contains condition', param('x', 'number', at.note, 1), 'parameters.0.type'],
+    ['a date on a contains condition', param('x', 'date', at.note, '2024-01-01'), 'parameters.0.type'],
+    ['a string on a range bound', param('x', 'string', at.from, '2024-01-01'), 'parameters.0.type'],
+    ['a string on the limit', param('x', 'string', at.limit, '10'), 'parameters.0.type'],
+    ['a number on a text list item', param('x', 'number', at.status, 1), 'parameters.0.type'],
+    ['a string on a number list item', param('x', 'string', at.store, '4'), 'parameters.0.type'],
+    [
+      'an enum on a range bound',
+      param('x', 'enum', at.from, '2024-01-01', ['2024-01-01']),
+      'parameters.0.type',
+    ],
+    ['an enum of strings on a number', param('x', 'enum', at.amount, 'a', ['a', 'b']), 'parameters.0.values'],
+    ['an enum of numbers on text', param('x', 'enum', at.country, 1, [1, 2]), 'parameters.0.values'],
+    ['an enum of numbers on a contains', param('x', 'enum', at.note, 1, [1, 2]), 'parameters.0.values'],
+    [
+      'an enum of non-limits on the limit',
+      param('x', 'enum', at.limit, 10, [10, 6000]),
+      'parameters.0.values',
+    ],
+  ])('refuses %s', (_, parameter, field) => {
+    expect(fieldsOf(check([parameter]))).toEqual([field]);
+  });
+
+  it('lets a string or a date bind text holding a date', () => {
+    expect(check([param('x', 'string', at.deliveredBefore, 'soon')])).toEqual([]);
+    expect(check([param('x', 'date', at.deliveredBefore, '2024-01-01')])).toEqual([]);
+  });
+
+  it.each<[string, TemplateParameter]>([
+    ['a number default given as text', param('x', 'number', at.amount, '5')],
+    ['a limit default out of range', param('x', 'number', at.limit, 0)],
+    ['a fractional limit default', param('x', 'number', at.limit, 2.5)],
+    ['a date default that is no calendar date', param('x', 'date', at.from, '2024-02-30')],
+    ['a date default that is no date', param('x', 'date', at.from, 'yesterday')],
+    ['a string default with a control character', param('x', 'string', at.country, 'a\nb')],
+    ['a string default given as a number', param('x', 'string', at.country, 5)],
+    ['an enum default outside its values', param('x', 'enum', at.country, 'DE', ['FR', 'IT'])],
+  ])('refuses %s', (_, parameter) => {
+    expect(fieldsOf(check([parameter]))).toEqual(['parameters.0.default']);
+  });
+
+  it.each<[string, TemplateParameter]>([
+    ['values on a string parameter', param('x', 'string', at.country, 'FR', ['FR'])],
+    ['an enum without values', param('x', 'enum', at.country, 'FR')],
+    ['an enum with repeated values', param('x', 'enum', at.country, 'FR', ['FR', 'IT', 'FR'])],
+    ['an enum mixing strings and numbers', param('x', 'enum', at.country, 'FR', ['FR', 1])],
+  ])('refuses %s', (_, parameter) => {
+    expect(fieldsOf(check([parameter]))).toContain('parameters.0.values');
+  });
+
+  it('reports every problem at once', () => {
+    const problems = check(
+      [param('a', 'number', '/source', 'x'), param('a', 'enum', at.country, 'FR')],
+      'by {{a}} and {{b}}',
+    );
+    expect(fieldsOf(problems).sort()).toEqual(
+      [
+        'question',
+        'parameters.0.target',
+        'parameters.0.default',
+        'parameters.1.name',
+        'parameters.1.values',
+        'parameters.1.default',
+      ].sort(),
+    );
+  });
+});
