@@ -31,3 +31,4 @@ export {
   usagePeriod,
 } from './limits/usage.ts';
 export { checkTemplateDefinition } from './templates/definition.ts';
+export { bindTemplate } from './templates/bind.ts';

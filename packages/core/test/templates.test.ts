@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { querySpecSchema, type QuerySpec, type TemplateParameter, type TemplateValue } from '@aqs/contracts';
-import { checkTemplateDefinition } from '../src/index.ts';
+import { bindTemplate, checkTemplateDefinition, DomainError } from '../src/index.ts';
 
 const spec: QuerySpec = querySpecSchema.parse({
   source: 'shop.orders',
@@ -254,5 +254,156 @@ describe('checkTemplateDefinition', () => {
         'parameters.1.default',
       ].sort(),
     );
+  });
+});
+
+function valueAt(root: unknown, pointer: string): unknown {
+  return pointer
+    .slice(1)
+    .split('/')
+    .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], root);
+}
+
+/** Every string in a JSON value with its pointer. */
+function stringsIn(node: unknown, pointer = ''): [string, string][] {
+  if (typeof node === 'string') return [[pointer, node]];
+  if (node && typeof node === 'object')
+    return Object.entries(node).flatMap(([key, child]) => stringsIn(child, `${pointer}/${key}`));
+  return [];
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function bindError(run: () => unknown): DomainError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error;
+    throw error;
+  }
+  throw new Error('expected a DomainError');
+}
+
+const template = deepFreeze({
+  question: 'Orders from {{country}} over {{amount}} since {{since}} in {{status}}, top {{top}}',
+  parameters: [
+    param('country', 'string', at.country, 'FR'),
+    param('amount', 'number', at.amount, 100),
+    param('since', 'date', at.from, '2024-01-01'),
+    param('status', 'enum', at.status, 'shipped', ['paid', 'shipped', 'refunded']),
+    param('top', 'number', at.limit, 10),
+  ],
+  query_spec: spec,
+});
+
+function bindOne(parameter: TemplateParameter, value?: TemplateValue) {
+  return bindTemplate(
+    { question: `Orders with {{${parameter.name}}}`, parameters: [parameter], query_spec: spec },
+    value === undefined ? {} : { [parameter.name]: value },
+  );
+}
+
+describe('bindTemplate', () => {
+  it('places each value at its target and fills the question', () => {
+    const before = structuredClone(template);
+    const bound = bindTemplate(template, { country: 'IT', amount: 250, since: '2024-03-01', status: 'paid' });
+    expect(valueAt(bound.spec, at.country)).toBe('IT');
+    expect(valueAt(bound.spec, at.amount)).toBe(250);
+    expect(valueAt(bound.spec, at.from)).toBe('2024-03-01');
+    expect(valueAt(bound.spec, at.status)).toBe('paid');
+    expect(bound.spec.limit).toBe(10);
+    expect(bound.question).toBe('Orders from IT over 250 since 2024-03-01 in paid, top 10');
+    expect(template).toEqual(before);
+    expect(querySpecSchema.parse(bound.spec)).toEqual(bound.spec);
+  });
+
+  it('takes defaults for values left out', () => {
+    const bound = bindTemplate(template, {});
+    expect(valueAt(bound.spec, at.country)).toBe('FR');
+    expect(valueAt(bound.spec, at.status)).toBe('shipped');
+    expect(bound.question).toBe('Orders from FR over 100 since 2024-01-01 in shipped, top 10');
+  });
+
+  it.each<[string, TemplateParameter, TemplateValue]>([
+    ['a number list item', param('store', 'number', at.store, 4), 9],
+    ['a contains condition', param('note', 'string', at.note, 'gift'), 'birthday'],
+    ['a range end', param('until', 'date', at.to, '2025-01-01'), '2024-02-29T23:59:59.999Z'],
+    ['a range bound the spec left out', param('from', 'date', at.paidFrom, '2025-01-01'), '2025-02-01'],
+    ['a condition under not', param('channel', 'enum', at.channel, 'web', ['web', 'shop']), 'shop'],
+    ['an exists filter', param('refund', 'number', at.refund, 10), 12.5],
+    ["an aggregate's where", param('big', 'number', at.bigAmount, 500), 900],
+    ['a having value', param('min', 'number', at.minOrders, 5), 3],
+    ['the limit', param('top', 'number', at.limit, 10), 5000],
+    ['the limit from an enum', param('top', 'enum', at.limit, 10, [10, 100]), 100],
+    ['text holding a date', param('before', 'date', at.deliveredBefore, '2024-06-30'), '2024-07-15'],
+  ])('binds %s', (_, parameter, value) => {
+    const bound = bindOne(parameter, value);
+    expect(valueAt(bound.spec, parameter.target)).toBe(value);
+    expect(bound.question).toBe(`Orders with ${value}`);
+  });
+
+  it('reads only the values given, never inherited properties', () => {
+    const bound = bindOne(param('toString', 'string', at.country, 'FR'));
+    expect(valueAt(bound.spec, at.country)).toBe('FR');
+  });
+
+  it('names a value that is not a parameter', () => {
+    const error = bindError(() => bindTemplate(template, { country: 'IT', colour: 'red' }));
+    expect(error.kind).toBe('validation');
+    expect(error.fields).toEqual([
+      { field: 'template.parameters.colour', message: expect.stringContaining('country, amount') },
+    ]);
+    const proto = JSON.parse('{"__proto__": "x"}') as Record<string, TemplateValue>;
+    expect(bindError(() => bindTemplate(template, proto)).fields?.[0]?.field).toBe(
+      'template.parameters.__proto__',
+    );
+  });
+
+  it.each<[string, Record<string, TemplateValue>, string, string]>([
+    ['a number sent as text', { amount: '5' }, 'amount', 'send 5, not "5"'],
+    ['a number with a statement after it', { amount: '1; DROP TABLE x' }, 'amount', 'JSON number'],
+    ['a date with a quoted condition', { since: "2024-01-01' OR '1'='1" }, 'since', 'YYYY-MM-DD'],
+    ['a date that is no calendar date', { since: '2024-02-30' }, 'since', 'real date'],
+    ['a date-time at hour 24', { since: '2024-02-01T24:00:00Z' }, 'since', 'real date'],
+    ['a date sent as a number', { since: 20240101 }, 'since', 'YYYY-MM-DD'],
+    ['an enum value outside its list', { status: "paid' OR 1=1 --" }, 'status', 'one of "paid"'],
+    ['an enum value of the wrong case', { status: 'PAID' }, 'status', 'one of'],
+    ['a string too long', { country: 'x'.repeat(501) }, 'country', '500'],
+    ['a string with a control character', { country: 'FR\u0000' }, 'country', 'control'],
+    ['a string sent as a number', { country: 5 }, 'country', 'text'],
+    ['a limit of 0', { top: 0 }, 'top', '1 to 5000'],
+    ['a limit above 5000', { top: 5001 }, 'top', '1 to 5000'],
+    ['a fractional limit', { top: 2.5 }, 'top', '1 to 5000'],
+  ])('refuses %s, naming the parameter and the fix', (_, values, name, says) => {
+    const error = bindError(() => bindTemplate(template, values));
+    expect(error.kind).toBe('validation');
+    expect(error.fields).toEqual([
+      { field: `template.parameters.${name}`, message: expect.stringContaining(says) },
+    ]);
+  });
+
+  it('keeps a quote-laden string inert: the exact string at its target and nowhere else', () => {
+    const hostile = `FR' OR '1'='1"; DROP TABLE orders; -- \\ \` $1 {{amount}} ) UNION SELECT *`;
+    const bound = bindTemplate(template, { country: hostile });
+    const holding = stringsIn(bound.spec).filter(([, text]) => text.includes('DROP TABLE'));
+    expect(holding).toEqual([[at.country, hostile]]);
+    expect(bound.question).toBe(`Orders from ${hostile} over 100 since 2024-01-01 in shipped, top 10`);
+  });
+
+  it('refuses a stored template that no longer fits its spec', () => {
+    const broken = {
+      question: 'Orders from {{country}}',
+      parameters: [param('country', 'string', '/source', 'FR')],
+      query_spec: spec,
+    };
+    const error = bindError(() => bindTemplate(broken, {}));
+    expect(error.kind).toBe('conflict');
+    expect(error.message).toContain('parameters.0.target');
   });
 });
