@@ -32,3 +32,4 @@ export {
 } from './limits/usage.ts';
 export { checkTemplateDefinition } from './templates/definition.ts';
 export { bindTemplate } from './templates/bind.ts';
+export { matchTemplate } from './templates/match.ts';

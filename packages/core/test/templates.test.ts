@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { querySpecSchema, type QuerySpec, type TemplateParameter, type TemplateValue } from '@aqs/contracts';
-import { bindTemplate, checkTemplateDefinition, DomainError } from '../src/index.ts';
+import { bindTemplate, checkTemplateDefinition, DomainError, matchTemplate } from '../src/index.ts';
 
 const spec: QuerySpec = querySpecSchema.parse({
   source: 'shop.orders',
@@ -405,5 +405,190 @@ describe('bindTemplate', () => {
     const error = bindError(() => bindTemplate(broken, {}));
     expect(error.kind).toBe('conflict');
     expect(error.message).toContain('parameters.0.target');
+  });
+});
+
+function candidate(question: string, parameters: TemplateParameter[] = []) {
+  return { question, parameters };
+}
+
+const fromCountry = candidate('Orders from {{country}} over {{amount}}', [
+  param('country', 'string', at.country, 'FR'),
+  param('amount', 'number', at.amount, 100),
+]);
+
+describe('matchTemplate', () => {
+  it('ignores case, whitespace runs, surrounding space and trailing punctuation', () => {
+    expect(matchTemplate('  ORDERS   from\tFrance over 250 ?!', [fromCountry])).toEqual({
+      template: fromCountry,
+      values: { country: 'France', amount: 250 },
+    });
+    expect(matchTemplate('orders from France over 250.', [fromCountry])?.values).toEqual({
+      country: 'France',
+      amount: 250,
+    });
+  });
+
+  it('matches a template without parameters only by its exact text', () => {
+    const plain = candidate('How many orders are there?');
+    expect(matchTemplate('how many  orders are there', [plain])).toEqual({ template: plain, values: {} });
+    expect(matchTemplate('how many orders are there today', [plain])).toBeNull();
+  });
+
+  it('drops quotes around a value', () => {
+    expect(matchTemplate(`orders from "New York" over '1,200'`, [fromCountry])?.values).toEqual({
+      country: 'New York',
+      amount: 1200,
+    });
+    expect(matchTemplate('orders from \u201cSão Paulo\u201d over 3', [fromCountry])?.values.country).toBe(
+      'São Paulo',
+    );
+  });
+
+  it('reads numbers with a sign, thousands commas and decimals, and nothing else', () => {
+    expect(matchTemplate('orders from FR over 1,200,000.50', [fromCountry])?.values.amount).toBe(1200000.5);
+    expect(matchTemplate('orders from FR over -3.25', [fromCountry])?.values.amount).toBe(-3.25);
+    for (const text of ['1,20', '12,00,000', '1e5', '0x10', 'lots', '5 dollars', '1..5']) {
+      expect(matchTemplate(`orders from FR over ${text}`, [fromCountry]), text).toBeNull();
+    }
+  });
+
+  it('reads enum values case-insensitively and returns the declared value', () => {
+    const ranked = candidate('top {{top}} stores by {{measure}}', [
+      param('top', 'enum', at.limit, 10, [10, 1000]),
+      param('measure', 'enum', at.country, 'Revenue', ['Revenue', 'Quantity']),
+    ]);
+    expect(matchTemplate('Top 1,000 stores by REVENUE', [ranked])?.values).toEqual({
+      top: 1000,
+      measure: 'Revenue',
+    });
+    expect(matchTemplate('top 10 stores by margin', [ranked])).toBeNull();
+    expect(matchTemplate('top 20 stores by quantity', [ranked])).toBeNull();
+  });
+
+  it('reads dates, a month alone as its first day', () => {
+    const since = candidate('orders since {{since}}', [param('since', 'date', at.from, '2024-01-01')]);
+    expect(matchTemplate('orders since 2025-03', [since])?.values).toEqual({ since: '2025-03-01' });
+    expect(matchTemplate('orders since 2025-03-14T08:00:00Z', [since])?.values.since).toBe(
+      '2025-03-14T08:00:00Z',
+    );
+    expect(matchTemplate('orders since 2025-13', [since])).toBeNull();
+    expect(matchTemplate('orders since 2025-02-29', [since])).toBeNull();
+    expect(matchTemplate('orders since last week', [since])).toBeNull();
+  });
+
+  it('reads a limit only when it is a row limit', () => {
+    const top = candidate('top {{n}} orders', [param('n', 'number', at.limit, 10)]);
+    expect(matchTemplate('top 25 orders', [top])?.values).toEqual({ n: 25 });
+    expect(matchTemplate('top 9,000 orders', [top])).toBeNull();
+    expect(matchTemplate('top 2.5 orders', [top])).toBeNull();
+  });
+
+  it('refuses other literal text', () => {
+    expect(matchTemplate('orders to France over 250', [fromCountry])).toBeNull();
+    expect(matchTemplate('orders from France over 250 yesterday', [fromCountry])).toBeNull();
+    expect(matchTemplate('all orders from France over 250', [fromCountry])).toBeNull();
+  });
+
+  it('treats regex characters in the template as plain text', () => {
+    const odd = candidate('sales (net) in [{{region}}] + tax?', [
+      param('region', 'string', at.country, 'EU'),
+    ]);
+    expect(matchTemplate('Sales (net) in [EMEA] + tax', [odd])?.values).toEqual({ region: 'EMEA' });
+    expect(matchTemplate('Sales net in EMEA + tax', [odd])).toBeNull();
+  });
+
+  it('prefers the template with the most literal text, then the earliest', () => {
+    const anyCountry = candidate('Orders from {{country}}', [param('country', 'string', at.country, 'FR')]);
+    const countryYear = candidate('Orders from {{country}} in {{year}}', [
+      param('country', 'string', at.country, 'FR'),
+      param('year', 'number', at.amount, 2024),
+    ]);
+    const question = 'orders from France in 2024';
+    expect(matchTemplate(question, [anyCountry, countryYear])?.template).toBe(countryYear);
+    expect(matchTemplate(question, [countryYear, anyCountry])?.template).toBe(countryYear);
+    const twin = candidate('Orders from {{place}}', [param('place', 'string', at.country, 'FR')]);
+    expect(matchTemplate('orders from Spain', [anyCountry, twin])?.template).toBe(anyCountry);
+    expect(matchTemplate('orders from Spain', [twin, anyCountry])?.template).toBe(twin);
+  });
+
+  it('falls back to another template when a value does not parse', () => {
+    const anyCountry = candidate('Orders from {{country}}', [param('country', 'string', at.country, 'FR')]);
+    const countryYear = candidate('Orders from {{country}} in {{year}}', [
+      param('country', 'string', at.country, 'FR'),
+      param('year', 'number', at.amount, 2024),
+    ]);
+    expect(matchTemplate('orders from France in spring', [countryYear, anyCountry])).toEqual({
+      template: anyCountry,
+      values: { country: 'France in spring' },
+    });
+    expect(matchTemplate('orders from France in spring', [countryYear])).toBeNull();
+  });
+
+  it('tries a longer capture when the shortest leaves a later value that does not parse', () => {
+    const countryYear = candidate('Orders from {{country}} in {{year}}', [
+      param('country', 'string', at.country, 'FR'),
+      param('year', 'number', at.amount, 2024),
+    ]);
+    expect(matchTemplate('orders from Bosnia in Herzegovina in 2024', [countryYear])?.values).toEqual({
+      country: 'Bosnia in Herzegovina',
+      year: 2024,
+    });
+  });
+
+  it('tries a longer capture when the shortest is not a value', () => {
+    const pair = candidate('{{first}} and {{second}} sales', [
+      param('first', 'enum', at.country, 'Peru', ['Peru', 'Trinidad and Tobago']),
+      param('second', 'string', at.channel, 'web'),
+    ]);
+    expect(matchTemplate('Trinidad and Tobago and Peru sales', [pair])?.values).toEqual({
+      first: 'Trinidad and Tobago',
+      second: 'Peru',
+    });
+  });
+
+  it('splits adjacent parameters at a space', () => {
+    const adjacent = candidate('top {{count}}{{unit}}', [
+      param('count', 'number', at.amount, 1),
+      param('unit', 'string', at.country, 'kg'),
+    ]);
+    expect(matchTemplate('top 10 kg', [adjacent])?.values).toEqual({ count: 10, unit: 'kg' });
+    expect(matchTemplate('top 10 metric tons', [adjacent])?.values).toEqual({
+      count: 10,
+      unit: 'metric tons',
+    });
+    expect(matchTemplate('top 10kg', [adjacent])).toBeNull();
+  });
+
+  it('needs the same value where a name is asked twice', () => {
+    const twice = candidate('{{country}} orders versus {{country}} returns', [
+      param('country', 'string', at.country, 'FR'),
+    ]);
+    expect(matchTemplate('France orders versus France returns', [twice])?.values).toEqual({
+      country: 'France',
+    });
+    expect(matchTemplate('France orders versus Spain returns', [twice])).toBeNull();
+  });
+
+  it('captures at most 200 characters', () => {
+    expect(matchTemplate(`orders from ${'x'.repeat(200)} over 1`, [fromCountry])).not.toBeNull();
+    expect(matchTemplate(`orders from ${'x'.repeat(201)} over 1`, [fromCountry])).toBeNull();
+  });
+
+  it('gives up on hostile questions without catastrophic backtracking', () => {
+    const names = 'abcdefghij'.split('');
+    const manyParameters = candidate(names.map((n) => `{{${n}}}`).join(' x ') + ' y', [
+      ...names.map((n) => param(n, 'string', at.country, 'a')),
+    ]);
+    const spaced = candidate('{{a}} {{b}} {{c}} {{d}} {{e}} {{f}} {{g}} {{h}} end', [
+      ...'abcdefgh'.split('').map((n) => param(n, 'string', at.country, 'a')),
+    ]);
+    const templates = [manyParameters, spaced, fromCountry];
+    expect(matchTemplate('w x '.repeat(2500), templates)).toBeNull();
+    expect(matchTemplate('orders from '.repeat(800) + 'over', templates)).toBeNull();
+    // Within the length the templates can match, every split of the words is a candidate.
+    expect(matchTemplate('w x '.repeat(500), templates)).toBeNull();
+    expect(matchTemplate('w '.repeat(1000), templates)).toBeNull();
+    expect(matchTemplate('w x '.repeat(12) + 'w y', templates)?.template).toBe(manyParameters);
   });
 });
