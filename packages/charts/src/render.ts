@@ -4,6 +4,7 @@
  * TTF files shipped by the `dejavu-fonts-ttf` npm package, since it reads no system fonts here and
  * text would silently disappear without a font. Nothing is fetched at run time.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type * as Resvg from '@resvg/resvg-js';
@@ -30,6 +31,11 @@ const require = createRequire(import.meta.url);
 interface EchartsInstance {
   setOption(option: Record<string, unknown>): void;
   renderToSVGString(): string;
+  getZr(): {
+    painter: {
+      renderToString(opts: { cssEmphasis: boolean; cssAnimation: boolean; useViewBox: boolean }): string;
+    };
+  };
   dispose(): void;
 }
 interface EchartsModule {
@@ -90,10 +96,27 @@ export function renderSvg(option: Record<string, unknown>, width: number, height
       animation: false,
       textStyle: { fontFamily: FONT_STACK, ...(isObj(option.textStyle) ? option.textStyle : {}) },
     });
-    return chart.renderToSVGString();
+    // What chart.renderToSVGString() does, without the hover styles: their class names come from a
+    // process-wide counter (so no two renders were equal), and a static image needs none.
+    const zr = chart.getZr();
+    const svg = zr.painter.renderToString({ cssEmphasis: false, cssAnimation: false, useViewBox: true });
+    return withStableIds(svg);
   } finally {
     chart.dispose();
   }
+}
+
+/**
+ * ECharts names the clip paths and patterns of an SVG after its painter (`zr12-c0`), a number that
+ * rises with every render. They are renamed after the document itself, so the same option gives the
+ * same bytes, and two different charts inlined in one page still do not share an id. Only attribute
+ * values are touched (`id="zr12-`, `url(#zr12-`): text in the chart has its quotes escaped.
+ */
+function withStableIds(svg: string): string {
+  const placeholder = svg.replace(/="(url\(#)?zr\d+-/g, '="$1zr-');
+  if (placeholder === svg) return svg;
+  const name = createHash('sha256').update(placeholder).digest('hex').slice(0, 12);
+  return placeholder.replace(/="(url\(#)?zr-/g, `="$1c${name}-`);
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
