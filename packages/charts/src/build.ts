@@ -5,6 +5,21 @@
  */
 import type { AggregateFunction, ChartType, QuerySpec } from '@aqs/contracts';
 import { classifyColumns, isAdditive, type ColumnInfo } from './columns.ts';
+import {
+  belowTitle,
+  categoryAxisLabel,
+  NAME_GAP_BELOW,
+  NAME_GAP_BELOW_CATEGORIES,
+  NAME_GAP_LEFT,
+  PLOT_BOTTOM,
+  PLOT_BOTTOM_WITH_SLIDER,
+  PLOT_LEFT,
+  piePlace,
+  PLOT_RIGHT,
+  plotTop,
+  SLIDER,
+} from './layout.ts';
+import { DEFAULT_PALETTE } from './presets.ts';
 import { isCanonicalIso, isoTime, NULL_LABEL, roundValue, toLabel, toNumber, toTime } from './values.ts';
 
 export interface BuildChartInput {
@@ -47,19 +62,6 @@ export const CHART_LIMITS = {
 } as const;
 
 export const OTHER_LABEL = 'Other';
-
-export const DEFAULT_PALETTE = [
-  '#5470c6',
-  '#91cc75',
-  '#fac858',
-  '#ee6666',
-  '#73c0de',
-  '#3ba272',
-  '#fc8452',
-  '#9a60b4',
-  '#ea7ccc',
-  '#6e7074',
-];
 
 type Plan =
   | { kind: 'time'; x: ColumnInfo; measures: ColumnInfo[]; split: ColumnInfo | null }
@@ -525,8 +527,11 @@ function layout(text: string, notes: string[], legend: boolean): Layout {
     title.subtext = subtext;
     title.subtextStyle = { fontSize: 11, width: 760, overflow: 'truncate' };
   }
-  const legendTop = 8 + 26 + (subtext ? 18 : 0);
-  return { title, legendTop, gridTop: legendTop + (legend ? 34 : 8) + 10 };
+  return {
+    title,
+    legendTop: belowTitle(true, !!subtext),
+    gridTop: plotTop(true, !!subtext, legend),
+  };
 }
 
 function legendBlock(top: number, names: string[]): Record<string, unknown> {
@@ -581,9 +586,18 @@ function timeOption(
     color: [...DEFAULT_PALETTE],
     title: L.title,
     tooltip: type === 'scatter' ? { trigger: 'item' } : { trigger: 'axis' },
-    grid: { top: L.gridTop, left: 24, right: 32, bottom: zoom ? 84 : 40 },
-    xAxis: { type: 'time', ...axisName(plan.x.name, 28) },
-    yAxis: { type: 'value', ...axisName(yName, 52), ...(type === 'scatter' ? { scale: true } : {}) },
+    grid: {
+      top: L.gridTop,
+      left: PLOT_LEFT,
+      right: PLOT_RIGHT,
+      bottom: zoom ? PLOT_BOTTOM_WITH_SLIDER : PLOT_BOTTOM,
+    },
+    xAxis: { type: 'time', ...axisName(plan.x.name, NAME_GAP_BELOW) },
+    yAxis: {
+      type: 'value',
+      ...axisName(yName, NAME_GAP_LEFT),
+      ...(type === 'scatter' ? { scale: true } : {}),
+    },
     series: series.map((s) => {
       const data = s.points.map(([t, v]) => [isoCache.get(t) ?? isoTime(t), v]);
       if (type === 'line') {
@@ -619,7 +633,7 @@ function timeOption(
   if (zoom)
     option.dataZoom = [
       { type: 'inside', xAxisIndex: 0 },
-      { type: 'slider', xAxisIndex: 0, bottom: 8, height: 22 },
+      { type: 'slider', xAxisIndex: 0, ...SLIDER },
     ];
   return option;
 }
@@ -647,10 +661,8 @@ function categoryOption(
   const categoryAxis: Record<string, unknown> = {
     type: 'category',
     data: data.categories,
-    ...axisName(plan.x.name, horizontal ? 0 : 30),
-    axisLabel: horizontal
-      ? { width: 160, overflow: 'truncate' }
-      : { interval: 0, hideOverlap: true, width: 100, overflow: 'truncate' },
+    ...axisName(plan.x.name, horizontal ? 0 : NAME_GAP_BELOW_CATEGORIES),
+    axisLabel: categoryAxisLabel(horizontal),
   };
   if (horizontal) {
     // First category at the top, as read; the axis name would collide with long labels.
@@ -658,14 +670,17 @@ function categoryOption(
     categoryAxis.name = '';
   }
   if (type === 'line') categoryAxis.boundaryGap = false;
-  const valueAxis: Record<string, unknown> = { type: 'value', ...axisName(valueName, horizontal ? 28 : 52) };
+  const valueAxis: Record<string, unknown> = {
+    type: 'value',
+    ...axisName(valueName, horizontal ? NAME_GAP_BELOW : NAME_GAP_LEFT),
+  };
   const stack = type === 'bar' && plan.split !== null && additive;
   const option: Record<string, unknown> = {
     animation: false,
     color: [...DEFAULT_PALETTE],
     title: L.title,
     tooltip: { trigger: 'axis', axisPointer: { type: type === 'bar' ? 'shadow' : 'line' } },
-    grid: { top: L.gridTop, left: 24, right: 32, bottom: 40 },
+    grid: { top: L.gridTop, left: PLOT_LEFT, right: PLOT_RIGHT, bottom: PLOT_BOTTOM },
     xAxis: horizontal ? valueAxis : categoryAxis,
     yAxis: horizontal ? categoryAxis : valueAxis,
     series: data.series.map((s) =>
@@ -695,20 +710,22 @@ function pieOption(
   title: string,
   notes: string[],
 ): Record<string, unknown> {
-  const L = layout(title, notes, false);
+  const L = layout(title, notes, true);
   const data = names.map((name, i) => ({ name, value: values[i] ?? null })).filter((d) => d.value !== null);
   return {
     animation: false,
     color: [...DEFAULT_PALETTE],
     title: L.title,
     tooltip: { trigger: 'item' },
-    legend: { type: 'scroll', bottom: 8, left: 12, right: 12, data: data.map((d) => d.name) },
+    legend: legendBlock(
+      L.legendTop,
+      data.map((d) => d.name),
+    ),
     series: [
       {
         type: 'pie',
         name: seriesName,
-        radius: '60%',
-        center: ['50%', '55%'],
+        ...piePlace('top'),
         data: data.map((d) => ({ name: d.name, value: roundValue(d.value!) })),
         label: { show: true, formatter: '{b}: {d}%' },
       },
@@ -758,9 +775,9 @@ function scatterOption(
     color: [...DEFAULT_PALETTE],
     title: L.title,
     tooltip: { trigger: type === 'line' ? 'axis' : 'item' },
-    grid: { top: L.gridTop, left: 24, right: 32, bottom: 40 },
-    xAxis: { type: 'value', scale: true, ...axisName(plan.x.name, 28) },
-    yAxis: { type: 'value', scale: true, ...axisName(plan.y.name, 52) },
+    grid: { top: L.gridTop, left: PLOT_LEFT, right: PLOT_RIGHT, bottom: PLOT_BOTTOM },
+    xAxis: { type: 'value', scale: true, ...axisName(plan.x.name, NAME_GAP_BELOW) },
+    yAxis: { type: 'value', scale: true, ...axisName(plan.y.name, NAME_GAP_LEFT) },
     series: [
       type === 'line'
         ? { type: 'line', name: plan.y.name, data, showSymbol: points.length <= CHART_LIMITS.symbolsUpTo }

@@ -1,6 +1,7 @@
-export { buildChart, CHART_LIMITS, DEFAULT_PALETTE, OTHER_LABEL } from './build.ts';
+export { buildChart, CHART_LIMITS, OTHER_LABEL } from './build.ts';
 export type { BuildChartInput, ChartBuild } from './build.ts';
 export { classifyColumns } from './columns.ts';
+export { DEFAULT_PALETTE } from './presets.ts';
 export type { ColumnInfo, ColumnRole } from './columns.ts';
 export {
   applyStylePatch,

@@ -576,6 +576,9 @@ describe('preferred type', () => {
     ]);
     expect(o.tooltip).toEqual({ trigger: 'item' });
     expect(o.legend.data).toEqual(['open', 'paid', 'void']);
+    // The legend sits under the title, as on the other charts (a style's default 'top').
+    expect(o.legend.top).toBe(34);
+    expect(o.legend.bottom).toBeUndefined();
     expect(o.xAxis).toBeUndefined();
   });
 
