@@ -1,21 +1,10 @@
 export { buildChart, CHART_LIMITS, OTHER_LABEL } from './build.ts';
 export type { BuildChartInput, ChartBuild } from './build.ts';
 export { classifyColumns } from './columns.ts';
-export { DEFAULT_PALETTE } from './presets.ts';
 export type { ColumnInfo, ColumnRole } from './columns.ts';
-export {
-  applyStylePatch,
-  applyStylePreset,
-  colorSchema,
-  legendPositions,
-  parseStylePatch,
-  StylePatchError,
-  stylePatchPaths,
-  stylePatchSchema,
-  stylePresetNames,
-  stylePresets,
-} from './style.ts';
-export type { LegendPosition, StylePatch, StylePatchResult, StylePresetName } from './style.ts';
+export { DEFAULT_PALETTE } from './presets.ts';
+export { applyChartStyle, mergeChartStyle, parseChartStylePatch, stylePresetList } from './style.ts';
+export type { ChartStylePatchResult, StyleFieldError } from './style.ts';
 export {
   chartFontFiles,
   FONT_FAMILY,

@@ -1,163 +1,158 @@
 /**
- * Style presets and patches. A patch is a small JSON object limited to a whitelist of safe
- * settings; it is validated by `stylePatchSchema` (unknown fields are rejected by name) and applied
- * to a copy of an option built by `buildChart`. Presets are patches too.
+ * The chart style engine: a conversation's `ChartStyle` (see `@aqs/contracts`) applied to an ECharts
+ * option built by `buildChart`, patches to a style, and the presets. Browser-safe (the web app
+ * imports `@aqs/charts/style` for its live preview): nothing here, or in what it imports, may use a
+ * node module or the renderer.
+ *
+ * The output stays plain JSON: settings become fixed option values and ECharts' own string
+ * templates (`{value}%`, `{yyyy}-{MM}`), never functions or HTML.
  */
-import { z } from 'zod';
+import {
+  chartStylePatchSchema,
+  chartStyleSchema,
+  type ChartStyle,
+  type ChartStylePatch,
+  type ChartTheme,
+  type DateFormat,
+  type LegendPosition,
+  type NumberFormat,
+} from '@aqs/contracts';
+import {
+  belowTitle,
+  categoryAxisLabel,
+  LEGEND_BOTTOM,
+  LEGEND_BOTTOM_ROW,
+  LEGEND_SIDE,
+  LEGEND_SIDE_ROOM,
+  LEGEND_SIDE_TEXT_WIDTH,
+  NAME_GAP_BELOW,
+  NAME_GAP_BELOW_CATEGORIES,
+  NAME_GAP_LEFT,
+  piePlace,
+  PLOT_BOTTOM,
+  PLOT_BOTTOM_WITH_SLIDER,
+  PLOT_LEFT,
+  PLOT_RIGHT,
+  plotTop,
+  SLIDER,
+} from './layout.ts';
+import { presetDefinition, THEME_CHROME, type Chrome } from './presets.ts';
 
-const CSS_COLOR =
-  /^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{4}|#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|rgba?\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*(,\s*(0|1|0?\.\d+)\s*)?\)|[a-zA-Z]{3,20})$/;
+export { stylePresetList } from './presets.ts';
 
-export const colorSchema = z
-  .string()
-  .max(40)
-  .regex(
-    CSS_COLOR,
-    'must be a colour: #rgb, #rrggbb, #rrggbbaa, rgb(r, g, b), rgba(r, g, b, a) or a colour name',
-  );
+// ---------------------------------------------------------------------------------------------
+// Patches
 
-/* eslint-disable-next-line no-control-regex */
-const NO_CONTROL = /^[^\u0000-\u001f\u007f]*$/;
-const text = (max: number) =>
-  z
-    .string()
-    .max(max, `must be at most ${max} characters`)
-    .regex(NO_CONTROL, 'must not contain control characters');
+export interface StyleFieldError {
+  field: string;
+  message: string;
+}
 
-export const legendPositions = ['top', 'bottom', 'left', 'right'] as const;
-export type LegendPosition = (typeof legendPositions)[number];
+export type ChartStylePatchResult =
+  { ok: true; patch: ChartStylePatch } | { ok: false; errors: StyleFieldError[] };
 
-export const stylePatchSchema = z
-  .strictObject({
-    palette: z.array(colorSchema).min(1).max(12).optional().describe('Series colours, in order.'),
-    background_color: colorSchema.optional(),
-    text_color: colorSchema.optional().describe('Title, legend and axis label colour.'),
-    axis_line_color: colorSchema.optional().describe('Axis lines and grid lines.'),
-    title: z
-      .strictObject({
-        text: text(120).optional(),
-        subtext: text(300).optional(),
-        show: z.boolean().optional(),
-        align: z.enum(['left', 'center', 'right']).optional(),
-      })
-      .optional(),
-    x_axis_name: text(80).optional().describe('Name of the horizontal axis.'),
-    y_axis_name: text(80).optional().describe('Name of the vertical axis.'),
-    legend: z
-      .strictObject({
-        show: z.boolean().optional(),
-        position: z.enum(legendPositions).optional(),
-      })
-      .optional(),
-    series_labels: z.boolean().optional().describe('Value labels on bars, points and slices.'),
-    stacked: z.boolean().optional().describe('Stack bar and line series (charts with several series).'),
-    smooth: z.boolean().optional().describe('Smooth line series.'),
-    bar_orientation: z.enum(['vertical', 'horizontal']).optional(),
-  })
-  .meta({ id: 'ChartStylePatch' });
-export type StylePatch = z.infer<typeof stylePatchSchema>;
+const SETTINGS = Object.keys(chartStyleSchema.shape) as (keyof ChartStyle)[];
+const NULLABLE = new Set<string>(
+  SETTINGS.filter((key) => chartStyleSchema.shape[key].safeParse(null).success),
+);
+/** Errors are bounded whatever the input (a patch of 70,000 unknown keys gives 20 lines). */
+const MAX_ERRORS = 20;
+const MAX_FIELD_NAME = 100;
 
-/** The whitelisted paths, for documentation and error messages. */
-export const stylePatchPaths = [
-  'palette',
-  'background_color',
-  'text_color',
-  'axis_line_color',
-  'title.text',
-  'title.subtext',
-  'title.show',
-  'title.align',
-  'x_axis_name',
-  'y_axis_name',
-  'legend.show',
-  'legend.position',
-  'series_labels',
-  'stacked',
-  'smooth',
-  'bar_orientation',
-] as const;
+const TYPE_WORDS: Record<string, string> = {
+  boolean: 'true or false',
+  number: 'a number',
+  string: 'text',
+  array: 'a list',
+  object: 'an object',
+};
 
-export class StylePatchError extends Error {
-  readonly errors: string[];
-  constructor(errors: string[]) {
-    super(`Invalid style patch: ${errors.join('; ')}`);
-    this.name = 'StylePatchError';
-    this.errors = errors;
+interface StyleIssue {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  keys?: string[];
+  values?: unknown[];
+  expected?: string;
+  origin?: string;
+  maximum?: unknown;
+  minimum?: unknown;
+}
+
+function fieldName(path: PropertyKey[]): string {
+  const name = path.length === 0 ? 'patch' : path.map(String).join('.');
+  return name.length > MAX_FIELD_NAME ? `${name.slice(0, MAX_FIELD_NAME)}…` : name;
+}
+
+function issueMessage(issue: StyleIssue): string {
+  const orNull = issue.path.length === 1 && NULLABLE.has(String(issue.path[0])) ? ' or null' : '';
+  switch (issue.code) {
+    case 'invalid_value':
+      return `must be one of: ${(issue.values ?? []).map(String).join(', ')}`;
+    case 'invalid_type':
+      // Messages the schema words itself ("must be a whole number of degrees") are kept.
+      if (!issue.message.startsWith('Invalid input')) return issue.message;
+      return `must be ${TYPE_WORDS[issue.expected ?? ''] ?? issue.expected}${orNull}`;
+    case 'too_small':
+      return issue.origin === 'array' ? `must have at least ${String(issue.minimum)}` : issue.message;
+    case 'too_big':
+      return issue.origin === 'array' ? `must have at most ${String(issue.maximum)}` : issue.message;
+    default:
+      return issue.message;
   }
 }
 
-export type StylePatchResult = { ok: true; patch: StylePatch } | { ok: false; errors: string[] };
-
-/** Validates a patch; errors name the field (`legend.colour: unknown field`). */
-export function parseStylePatch(input: unknown): StylePatchResult {
-  const parsed = stylePatchSchema.safeParse(input);
-  if (parsed.success) return { ok: true, patch: parsed.data };
-  const errors: string[] = [];
-  for (const issue of parsed.error.issues) {
-    const base = issue.path.map(String);
+function fieldErrors(issues: readonly StyleIssue[]): StyleFieldError[] {
+  const errors: StyleFieldError[] = [];
+  for (const issue of issues) {
+    if (errors.length >= MAX_ERRORS) break;
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) errors.push(`${[...base, key].join('.')}: unknown field`);
+      for (const key of issue.keys ?? [])
+        errors.push({
+          field: fieldName([...issue.path, key]),
+          message: `unknown setting; allowed: ${SETTINGS.join(', ')}`,
+        });
     } else {
-      errors.push(`${base.length ? base.join('.') : '(patch)'}: ${issue.message}`);
+      errors.push({ field: fieldName(issue.path), message: issueMessage(issue) });
     }
   }
-  return { ok: false, errors };
+  return errors.slice(0, MAX_ERRORS);
 }
 
-export const stylePresetNames = ['default', 'dark', 'minimal', 'colourblind'] as const;
-export type StylePresetName = (typeof stylePresetNames)[number];
+/**
+ * Validates a style patch (any subset of the settings). Every error names its field: an unknown key
+ * (`colour`), a bad value (`legend_position`, `palette.2`); `patch` when the input is not an object.
+ * Never throws.
+ */
+export function parseChartStylePatch(input: unknown): ChartStylePatchResult {
+  try {
+    const parsed = chartStylePatchSchema.safeParse(input);
+    if (parsed.success) return { ok: true, patch: parsed.data };
+    return { ok: false, errors: fieldErrors(parsed.error.issues) };
+  } catch {
+    // A hostile object (a throwing getter, a revoked proxy) cannot be read.
+    return { ok: false, errors: [{ field: 'patch', message: 'must be a plain JSON object' }] };
+  }
+}
 
-/** Okabe & Ito's palette, distinguishable with the common colour-vision deficiencies. */
-const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#56B4E9', '#CC79A7', '#F0E442', '#000000'];
+/**
+ * The style with a validated patch applied. A patch that picks a preset also takes the preset's
+ * theme and palette (`palette: null`), unless it sets them itself.
+ */
+export function mergeChartStyle(style: ChartStyle, patch: ChartStylePatch): ChartStyle {
+  const merged: ChartStyle = { ...style };
+  for (const key of SETTINGS) {
+    if (patch[key] !== undefined) Object.assign(merged, { [key]: patch[key] });
+  }
+  if (patch.preset !== undefined) {
+    if (patch.theme === undefined) merged.theme = presetDefinition(patch.preset).theme;
+    if (patch.palette === undefined) merged.palette = null;
+  }
+  return merged;
+}
 
-export const stylePresets: Readonly<Record<StylePresetName, StylePatch>> = Object.freeze({
-  default: {
-    palette: [
-      '#5470c6',
-      '#91cc75',
-      '#fac858',
-      '#ee6666',
-      '#73c0de',
-      '#3ba272',
-      '#fc8452',
-      '#9a60b4',
-      '#ea7ccc',
-      '#6e7074',
-    ],
-    background_color: '#ffffff',
-    text_color: '#333333',
-    axis_line_color: '#d9d9d9',
-  },
-  dark: {
-    palette: [
-      '#4992ff',
-      '#7cffb2',
-      '#fddd60',
-      '#ff6e76',
-      '#58d9f9',
-      '#05c091',
-      '#ff8a45',
-      '#8d48e3',
-      '#dd79ff',
-    ],
-    background_color: '#1b1f24',
-    text_color: '#e6e6e6',
-    axis_line_color: '#3d434b',
-  },
-  minimal: {
-    palette: ['#3b6ea8', '#9aa5b1', '#c9773c', '#5f8f5a', '#7d6aa8', '#b3b3b3'],
-    background_color: '#ffffff',
-    text_color: '#555555',
-    axis_line_color: '#eeeeee',
-    legend: { position: 'bottom' },
-  },
-  colourblind: {
-    palette: OKABE_ITO,
-    background_color: '#ffffff',
-    text_color: '#222222',
-    axis_line_color: '#d9d9d9',
-  },
-});
+// ---------------------------------------------------------------------------------------------
+// Walking an option
 
 type Obj = Record<string, unknown>;
 
@@ -173,177 +168,258 @@ function objAt(parent: Obj, key: string): Obj {
   return fresh;
 }
 
-/** xAxis/yAxis may be one object or an array of them. */
-function axes(option: Obj, key: 'xAxis' | 'yAxis'): Obj[] {
+/** xAxis, yAxis, series and dataZoom may each be one object or an array of them. */
+function list(option: Obj, key: 'xAxis' | 'yAxis' | 'series' | 'dataZoom'): Obj[] {
   const v = option[key];
   if (Array.isArray(v)) return v.filter(isObj);
   return isObj(v) ? [v] : [];
 }
 
-function seriesList(option: Obj): Obj[] {
-  const v = option.series;
-  if (Array.isArray(v)) return v.filter(isObj);
-  return isObj(v) ? [v] : [];
+function allAxes(option: Obj): Obj[] {
+  return [...list(option, 'xAxis'), ...list(option, 'yAxis')];
 }
 
-function titles(option: Obj): Obj[] {
-  const v = option.title;
-  if (Array.isArray(v)) return v.filter(isObj);
-  if (isObj(v)) return [v];
-  const fresh: Obj = {};
-  option.title = fresh;
-  return [fresh];
+function hasSeries(option: Obj, type: string): boolean {
+  return list(option, 'series').some((s) => s.type === type);
 }
 
 function isHorizontalBar(option: Obj): boolean {
-  return (
-    axes(option, 'yAxis').some((a) => a.type === 'category') &&
-    seriesList(option).some((s) => s.type === 'bar')
-  );
+  return hasSeries(option, 'bar') && list(option, 'yAxis').some((a) => a.type === 'category');
 }
 
-function labelPosition(series: Obj, horizontal: boolean): string {
-  if (series.type === 'bar') return horizontal ? 'right' : 'top';
-  if (series.type === 'pie') return 'outside';
-  return 'top';
-}
-
-const LEGEND_PLACES: Record<LegendPosition, Obj> = {
-  top: { orient: 'horizontal', left: 12, right: 12 },
-  bottom: { orient: 'horizontal', bottom: 8, left: 12, right: 12 },
-  left: { orient: 'vertical', left: 8, top: 'middle' },
-  right: { orient: 'vertical', right: 8, top: 'middle' },
-};
+// ---------------------------------------------------------------------------------------------
+// Settings
 
 /**
- * Applies a validated style patch to a copy of `option` (the input is not changed). Settings that
- * do not apply to the chart (axis names on a pie, smoothing bars) are ignored.
- * @throws StylePatchError when the patch is not valid.
+ * Swaps the axes of a bar chart over categories. Bars on a time axis keep time running left to right.
  */
-export function applyStylePatch(option: Record<string, unknown>, patch: unknown): Record<string, unknown> {
-  const parsed = parseStylePatch(patch);
-  if (!parsed.ok) throw new StylePatchError(parsed.errors);
-  const p = parsed.patch;
-  const out = structuredClone(option) as Obj;
-
-  if (p.palette) out.color = [...p.palette];
-  if (p.background_color) out.backgroundColor = p.background_color;
-  if (p.text_color) {
-    const c = p.text_color;
-    objAt(out, 'textStyle').color = c;
-    for (const t of titles(out)) {
-      objAt(t, 'textStyle').color = c;
-      objAt(t, 'subtextStyle').color = c;
-    }
-    if (isObj(out.legend)) {
-      objAt(out.legend, 'textStyle').color = c;
-      objAt(out.legend, 'pageTextStyle').color = c;
-    }
-    for (const a of [...axes(out, 'xAxis'), ...axes(out, 'yAxis')]) {
-      objAt(a, 'axisLabel').color = c;
-      objAt(a, 'nameTextStyle').color = c;
-    }
-    for (const s of seriesList(out)) if (s.type === 'pie' && isObj(s.label)) s.label.color = c;
-  }
-  if (p.axis_line_color) {
-    for (const a of [...axes(out, 'xAxis'), ...axes(out, 'yAxis')]) {
-      objAt(objAt(a, 'axisLine'), 'lineStyle').color = p.axis_line_color;
-      objAt(objAt(a, 'axisTick'), 'lineStyle').color = p.axis_line_color;
-      objAt(objAt(a, 'splitLine'), 'lineStyle').color = p.axis_line_color;
-    }
-  }
-  if (p.title) {
-    for (const t of titles(out)) {
-      if (p.title.text !== undefined) t.text = p.title.text;
-      if (p.title.subtext !== undefined) t.subtext = p.title.subtext;
-      if (p.title.show !== undefined) t.show = p.title.show;
-      if (p.title.align !== undefined) {
-        t.left = p.title.align === 'left' ? 12 : p.title.align;
-        t.textAlign = p.title.align === 'center' ? 'center' : undefined;
-        if (t.textAlign === undefined) delete t.textAlign;
+function orientBars(option: Obj, orientation: 'vertical' | 'horizontal'): void {
+  if (!hasSeries(option, 'bar')) return;
+  const horizontal = isHorizontalBar(option);
+  const vertical = list(option, 'xAxis').some((a) => a.type === 'category');
+  if (!horizontal && !vertical) return;
+  if ((orientation === 'horizontal') === horizontal) return;
+  const x = option.xAxis;
+  option.xAxis = option.yAxis;
+  option.yAxis = x;
+  const nowHorizontal = !horizontal;
+  for (const axis of allAxes(option)) {
+    if (axis.type === 'category') {
+      axis.axisLabel = categoryAxisLabel(nowHorizontal);
+      if (nowHorizontal) {
+        // As the builder draws it: first category on top, no name beside long labels.
+        axis.inverse = true;
+        axis.name = '';
+        axis.nameGap = 0;
+      } else {
+        delete axis.inverse;
+        axis.nameGap = NAME_GAP_BELOW_CATEGORIES;
       }
+    } else {
+      axis.nameGap = nowHorizontal ? NAME_GAP_BELOW : NAME_GAP_LEFT;
     }
   }
-  if (p.x_axis_name !== undefined) for (const a of axes(out, 'xAxis')) a.name = p.x_axis_name;
-  if (p.y_axis_name !== undefined) for (const a of axes(out, 'yAxis')) a.name = p.y_axis_name;
-
-  if (p.bar_orientation !== undefined && seriesList(out).some((s) => s.type === 'bar')) {
-    const horizontal = isHorizontalBar(out);
-    if ((p.bar_orientation === 'horizontal') !== horizontal) {
-      const x = out.xAxis;
-      out.xAxis = out.yAxis;
-      out.yAxis = x;
-      const nowHorizontal = !horizontal;
-      for (const a of [...axes(out, 'xAxis'), ...axes(out, 'yAxis')]) {
-        if (a.type !== 'category') continue;
-        if (nowHorizontal) a.inverse = true;
-        else delete a.inverse;
-      }
-      for (const s of seriesList(out))
-        if (isObj(s.label) && s.label.position) s.label.position = labelPosition(s, nowHorizontal);
-      if (Array.isArray(out.dataZoom)) {
-        for (const z of out.dataZoom.filter(isObj)) {
-          if ('xAxisIndex' in z) {
-            z.yAxisIndex = z.xAxisIndex;
-            delete z.xAxisIndex;
-          } else if ('yAxisIndex' in z) {
-            z.xAxisIndex = z.yAxisIndex;
-            delete z.yAxisIndex;
-          }
-        }
-      }
-    }
-  }
-
-  if (p.series_labels !== undefined) {
-    const horizontal = isHorizontalBar(out);
-    for (const s of seriesList(out)) {
-      const label = objAt(s, 'label');
-      label.show = p.series_labels;
-      if (p.series_labels && s.type !== 'pie') label.position = labelPosition(s, horizontal);
-    }
-  }
-  if (p.stacked !== undefined) {
-    for (const s of seriesList(out)) {
-      if (s.type !== 'bar' && s.type !== 'line') continue;
-      if (p.stacked) s.stack = 'total';
-      else delete s.stack;
-    }
-  }
-  if (p.smooth !== undefined) for (const s of seriesList(out)) if (s.type === 'line') s.smooth = p.smooth;
-
-  if (p.legend) {
-    const legend = isObj(out.legend) ? out.legend : null;
-    if (legend) {
-      if (p.legend.show !== undefined) legend.show = p.legend.show;
-      if (p.legend.position !== undefined) {
-        const top = typeof legend.top === 'number' ? legend.top : 8;
-        const wasTop =
-          typeof legend.top === 'number' && legend.bottom === undefined && legend.orient !== 'vertical';
-        for (const k of ['top', 'bottom', 'left', 'right', 'orient']) delete legend[k];
-        Object.assign(legend, LEGEND_PLACES[p.legend.position]);
-        if (p.legend.position === 'top') legend.top = top;
-        const grid = isObj(out.grid) ? out.grid : null;
-        if (grid) {
-          // The builder reserves a legend row above the grid; give it back when the legend moves.
-          if (wasTop && p.legend.position !== 'top' && typeof grid.top === 'number')
-            grid.top = Math.max(40, grid.top - 34);
-          if (p.legend.position === 'right') grid.right = 140;
-          if (p.legend.position === 'left') grid.left = 140;
-          if (p.legend.position === 'bottom' && typeof grid.bottom === 'number') grid.bottom += 32;
-        }
-      }
-    }
-  }
-  return out;
 }
 
-/** Applies a named preset (and then an optional patch on top). */
-export function applyStylePreset(
+function shapeSeries(option: Obj, style: ChartStyle): void {
+  for (const s of list(option, 'series')) {
+    if ((s.type === 'bar' || s.type === 'line') && style.stacked !== null) {
+      if (style.stacked) s.stack = 'total';
+      else delete s.stack;
+    }
+    if (s.type === 'line') {
+      s.smooth = style.smooth;
+      if (style.area) s.areaStyle = {};
+      else delete s.areaStyle;
+    }
+  }
+}
+
+const NUMBER_TEMPLATES: Record<Exclude<NumberFormat, 'auto'>, (field: string) => string> = {
+  percent: (field) => `${field}%`,
+  usd: (field) => `$${field}`,
+  eur: (field) => `€${field}`,
+  gbp: (field) => `£${field}`,
+  jpy: (field) => `¥${field}`,
+};
+
+/** ECharts time templates, read in UTC as the builder sets `useUTC`. */
+const DATE_TEMPLATES: Record<Exclude<DateFormat, 'auto'>, string> = {
+  iso_date: '{yyyy}-{MM}-{dd}',
+  iso_month: '{yyyy}-{MM}',
+  month_year: '{MMM} {yyyy}',
+  day_month_year: '{dd}/{MM}/{yyyy}',
+  month_day_year: '{MM}/{dd}/{yyyy}',
+  year: '{yyyy}',
+};
+
+/** The label template field for a series' value: `{c}` for plain values, the y of `[x, y]` points. */
+function valueField(series: Obj): string {
+  const data = Array.isArray(series.data) ? series.data : [];
+  const first = data.find((d) => d !== null && d !== undefined);
+  const point = Array.isArray(first) || (isObj(first) && Array.isArray(first.value));
+  return point ? '{@[1]}' : '{c}';
+}
+
+function labelSeries(option: Obj, style: ChartStyle, chrome: Chrome): void {
+  if (!style.series_labels) return;
+  const horizontal = isHorizontalBar(option);
+  for (const s of list(option, 'series')) {
+    // Pies are labelled by the builder ('{b}: {d}%') whatever the style.
+    if (s.type !== 'bar' && s.type !== 'line' && s.type !== 'scatter') continue;
+    const label = objAt(s, 'label');
+    label.show = true;
+    s.labelLayout = { hideOverlap: true };
+    if (s.type === 'bar' && typeof s.stack === 'string') {
+      label.position = 'inside';
+    } else {
+      label.position = s.type === 'bar' && horizontal ? 'right' : 'top';
+      label.color = chrome.text;
+    }
+    if (style.number_format !== 'auto')
+      label.formatter = NUMBER_TEMPLATES[style.number_format](valueField(s));
+  }
+}
+
+function formatAxes(option: Obj, style: ChartStyle): void {
+  const rotates = hasSeries(option, 'bar') || hasSeries(option, 'line');
+  for (const axis of allAxes(option)) {
+    if (axis.type === 'value' && style.number_format !== 'auto')
+      objAt(axis, 'axisLabel').formatter = NUMBER_TEMPLATES[style.number_format]('{value}');
+    if (axis.type === 'time' && style.date_format !== 'auto')
+      objAt(axis, 'axisLabel').formatter = DATE_TEMPLATES[style.date_format];
+    if (rotates && (axis.type === 'category' || axis.type === 'time'))
+      objAt(axis, 'axisLabel').rotate = style.axis_label_rotation;
+  }
+}
+
+const LEGEND_PLACE_KEYS = ['top', 'bottom', 'left', 'right', 'orient'];
+
+/**
+ * Places the title, the legend and the plot: the legend where the style says, the plot (or the pie)
+ * leaving room for both, with the numbers the builder uses.
+ */
+function layOut(option: Obj, style: ChartStyle): void {
+  const title = isObj(option.title) ? option.title : null;
+  if (title) {
+    if (style.title !== null) title.text = style.title;
+    title.show = style.show_title;
+  }
+  const showTitle = title !== null && style.show_title;
+  const hasSubtext = typeof title?.subtext === 'string' && title.subtext !== '';
+  const legend = isObj(option.legend) ? option.legend : null;
+  const place: LegendPosition = legend ? style.legend_position : 'none';
+  if (legend) {
+    for (const key of LEGEND_PLACE_KEYS) delete legend[key];
+    if (isObj(legend.textStyle)) {
+      delete legend.textStyle.width;
+      delete legend.textStyle.overflow;
+    }
+    delete legend.show;
+    if (place === 'none') legend.show = false;
+    else if (place === 'top')
+      Object.assign(legend, {
+        orient: 'horizontal',
+        top: belowTitle(showTitle, hasSubtext),
+        left: 12,
+        right: 12,
+      });
+    else if (place === 'bottom')
+      Object.assign(legend, { orient: 'horizontal', bottom: LEGEND_BOTTOM, left: 12, right: 12 });
+    else {
+      Object.assign(legend, { orient: 'vertical', [place]: LEGEND_SIDE, top: 'middle' });
+      Object.assign(objAt(legend, 'textStyle'), { width: LEGEND_SIDE_TEXT_WIDTH, overflow: 'truncate' });
+    }
+  }
+
+  for (const s of list(option, 'series')) if (s.type === 'pie') Object.assign(s, piePlace(place));
+
+  const grid = isObj(option.grid) ? option.grid : null;
+  if (!grid) return;
+  const slider = list(option, 'dataZoom').find((z) => z.type === 'slider');
+  const legendBelow = place === 'bottom' ? LEGEND_BOTTOM_ROW : 0;
+  grid.top = plotTop(showTitle, hasSubtext, place === 'top');
+  grid.bottom = (slider ? PLOT_BOTTOM_WITH_SLIDER : PLOT_BOTTOM) + legendBelow;
+  grid.left = PLOT_LEFT + (place === 'left' ? LEGEND_SIDE_ROOM : 0);
+  grid.right = PLOT_RIGHT + (place === 'right' ? LEGEND_SIDE_ROOM : 0);
+  if (slider) slider.bottom = SLIDER.bottom + legendBelow;
+  if (place === 'left' || place === 'right' || place === 'bottom') {
+    // ECharts keeps axis labels and names inside these bounds, so they stay clear of the legend.
+    grid.outerBounds = {
+      top: 0,
+      bottom: place === 'bottom' ? LEGEND_BOTTOM + LEGEND_BOTTOM_ROW : 0,
+      left: place === 'left' ? LEGEND_SIDE_ROOM : 0,
+      right: place === 'right' ? LEGEND_SIDE_ROOM : 0,
+    };
+  } else {
+    delete grid.outerBounds;
+  }
+}
+
+function colour(option: Obj, palette: readonly string[], chrome: Chrome): void {
+  option.color = [...palette];
+  option.backgroundColor = chrome.background;
+  if (isObj(option.title)) {
+    objAt(option.title, 'textStyle').color = chrome.title;
+    objAt(option.title, 'subtextStyle').color = chrome.subtext;
+  }
+  if (isObj(option.legend)) {
+    const legend = option.legend;
+    objAt(legend, 'textStyle').color = chrome.text;
+    objAt(legend, 'pageTextStyle').color = chrome.mutedText;
+    legend.pageIconColor = chrome.pagerIcon;
+    legend.pageIconInactiveColor = chrome.pagerIconInactive;
+  }
+  for (const axis of allAxes(option)) {
+    objAt(axis, 'axisLabel').color = chrome.text;
+    objAt(axis, 'nameTextStyle').color = chrome.text;
+    objAt(objAt(axis, 'axisLine'), 'lineStyle').color = chrome.axisLine;
+    objAt(objAt(axis, 'axisTick'), 'lineStyle').color = chrome.axisLine;
+    objAt(objAt(axis, 'splitLine'), 'lineStyle').color = chrome.splitLine;
+  }
+  for (const zoom of list(option, 'dataZoom'))
+    if (zoom.type === 'slider') objAt(zoom, 'textStyle').color = chrome.mutedText;
+}
+
+const LINE_DASHES = ['solid', 'dashed', 'dotted'];
+
+/** Series told apart without colour: ECharts' decal patterns on areas, dashes on lines. */
+function withoutColour(option: Obj): void {
+  option.aria = { enabled: true, decal: { show: true } };
+  list(option, 'series')
+    .filter((s) => s.type === 'line')
+    .forEach((s, i) => {
+      objAt(s, 'lineStyle').type = LINE_DASHES[i % LINE_DASHES.length];
+    });
+}
+
+/**
+ * A copy of `option` (built by `buildChart`) drawn in `style`; the input is not changed and the
+ * output is plain JSON. `overrides.theme` wins over the style's theme (a viewer's dark mode).
+ * Settings that do not fit the chart (smoothing bars, rotating a pie's labels) are ignored.
+ * @throws RangeError when `style` is not a valid ChartStyle.
+ */
+export function applyChartStyle(
   option: Record<string, unknown>,
-  name: StylePresetName,
-  patch?: unknown,
+  style: ChartStyle,
+  overrides: { theme?: ChartTheme } = {},
 ): Record<string, unknown> {
-  const styled = applyStylePatch(option, stylePresets[name]);
-  return patch === undefined ? styled : applyStylePatch(styled, patch);
+  const checked = chartStyleSchema.safeParse(style);
+  if (!checked.success) {
+    const errors = fieldErrors(checked.error.issues).map((e) => `${e.field}: ${e.message}`);
+    throw new RangeError(`invalid chart style: ${errors.join('; ')}`);
+  }
+  const preset = presetDefinition(style.preset);
+  const theme = overrides.theme ?? style.theme;
+  const chrome = theme === preset.theme ? preset.chrome : THEME_CHROME[theme];
+  const out = structuredClone(option);
+
+  if (style.bar_orientation !== 'auto') orientBars(out, style.bar_orientation);
+  shapeSeries(out, style);
+  labelSeries(out, style, chrome);
+  formatAxes(out, style);
+  layOut(out, style);
+  colour(out, style.palette ?? preset.palette, chrome);
+  if (preset.monochrome) withoutColour(out);
+  return out;
 }

@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { querySpecSchema, type QuerySpecInput, type QuerySpec } from '@aqs/contracts';
+import { buildChart, type BuildChartInput } from '../src/index.ts';
 
 export function spec(input: Partial<QuerySpecInput>): QuerySpec {
   return querySpecSchema.parse({ source: 'orders', ...input });
@@ -94,4 +95,114 @@ export function darkPixels(
     }
   }
   return n;
+}
+
+/** Freezes an option all the way down, so a function that changes it throws. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Built options of every kind the style engine meets, frozen. */
+export function sampleCharts() {
+  const built = (input: BuildChartInput) => {
+    const chart = buildChart(input);
+    if (!chart) throw new Error('no chart built');
+    return deepFreeze(chart.option) as Record<string, unknown>;
+  };
+  return {
+    /** Two series stacked (counts by region and status), a legend. */
+    bars: built({
+      columns: [
+        { name: 'region', type: 'keyword' },
+        { name: 'status', type: 'keyword' },
+        { name: 'orders', type: 'long' },
+      ],
+      rows: [
+        ['EU', 'ok', 10],
+        ['EU', 'err', 3],
+        ['US', 'ok', 14],
+        ['US', 'err', 5],
+      ],
+      spec: spec({
+        group_by: [
+          { column: { column: 'region' }, alias: 'region' },
+          { column: { column: 'status' }, alias: 'status' },
+        ],
+        aggregates: [{ fn: 'count', alias: 'orders' }],
+      }),
+      requested: true,
+    }),
+    /** One series over 60 categories: horizontal, the top 49 and "Other", a note as the subtitle. */
+    horizontalBars: built({
+      columns: [
+        { name: 'product', type: 'keyword' },
+        { name: 'sold', type: 'long' },
+      ],
+      rows: Array.from({ length: 60 }, (_, i) => [`product ${i + 1}`, 200 - i * 3]),
+      spec: spec({
+        group_by: [{ column: { column: 'product' }, alias: 'product' }],
+        aggregates: [{ fn: 'sum', column: { column: 'quantity' }, alias: 'sold' }],
+      }),
+      requested: true,
+    }),
+    /** Two measures over 5 days on a time axis, a legend. */
+    lines: built({
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'a', type: 'long' },
+        { name: 'b', type: 'long' },
+      ],
+      rows: days(5).map((d, i) => [d, i, 2 * i]),
+      requested: true,
+    }),
+    /** 300 hourly points of 8 series: a data-zoom slider under the plot, a legend that pages. */
+    zoomed: built({
+      columns: [
+        { name: 'hour', type: 'date' },
+        { name: 'service', type: 'keyword' },
+        { name: 'requests', type: 'long' },
+      ],
+      rows: Array.from({ length: 300 }, (_, i) =>
+        new Date(Date.UTC(2024, 0, 1) + i * 3_600_000).toISOString(),
+      ).flatMap((hour, i) =>
+        Array.from({ length: 8 }, (_, j) => [hour, `service number ${j + 1}`, 1000 + (i % 17) * 5 * (j + 1)]),
+      ),
+      requested: false,
+    }),
+    /** Bars on a time axis. */
+    timeBars: built({
+      columns: [
+        { name: 'day', type: 'date' },
+        { name: 'n', type: 'long' },
+      ],
+      rows: days(4).map((d, i) => [d, i + 1]),
+      requested: true,
+      preferredType: 'bar',
+    }),
+    pie: built({
+      columns: [
+        { name: 'os', type: 'keyword' },
+        { name: 'users', type: 'long' },
+      ],
+      rows: [
+        ['linux', 50],
+        ['macOS', 30],
+        ['Windows', 20],
+      ],
+      requested: true,
+      preferredType: 'pie',
+    }),
+    scatter: built({
+      columns: [
+        { name: 'price', type: 'double' },
+        { name: 'quantity', type: 'long' },
+      ],
+      rows: Array.from({ length: 60 }, (_, i) => [(i * 37) % 101, (i * 53) % 89]),
+      requested: false,
+    }),
+  };
 }

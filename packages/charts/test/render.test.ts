@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyStylePreset, buildChart, chartFontFiles, renderChart } from '../src/index.ts';
-import { darkPixels, days, decodePng, PNG_MAGIC, spec } from './helpers.ts';
+import { DEFAULT_CHART_STYLE, type ChartStylePatch } from '@aqs/contracts';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { applyChartStyle, buildChart, chartFontFiles, renderChart, stylePresetList } from '../src/index.ts';
+import { darkPixels, days, decodePng, PNG_MAGIC, sampleCharts, spec } from './helpers.ts';
 
 const OUT = new URL('../test-output/', import.meta.url);
 
@@ -182,10 +184,85 @@ describe('renderChart png', () => {
       expect(decodePng(png).width).toBe(800);
       save(`${name}.png`, png);
     }
-    const dark = await renderChart(applyStylePreset(lines.option, 'dark'), { format: 'png' });
+    const dark = await renderChart(
+      applyChartStyle(lines.option, { ...DEFAULT_CHART_STYLE, preset: 'dark', theme: 'dark' }),
+      { format: 'png' },
+    );
     const img = decodePng(dark);
-    // Dark background: the corner is the preset's #1b1f24.
-    expect([...img.pixels.subarray(0, 3)]).toEqual([0x1b, 0x1f, 0x24]);
+    // Dark background: the corner is the preset's.
+    const background = stylePresetList().find((p) => p.name === 'dark')!.background_color;
+    expect(Buffer.from(img.pixels.subarray(0, 3)).toString('hex')).toBe(background.slice(1));
     save('lines-dark.png', dark);
+  });
+});
+
+describe('renderChart output files', () => {
+  const { bars, lines, pie } = sampleCharts();
+  const styled = (option: Record<string, unknown>, patch: ChartStylePatch) =>
+    applyChartStyle(option, { ...DEFAULT_CHART_STYLE, ...patch });
+
+  it('a PNG starts with the PNG signature and its IHDR holds the requested size', async () => {
+    for (const [width, height] of [
+      [640, 400],
+      [333, 222],
+      [100, 4000],
+    ] as const) {
+      const png = await renderChart(bars, { format: 'png', width, height });
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      // The first chunk: length 13, type IHDR, then width and height (big-endian).
+      expect(png.readUInt32BE(8)).toBe(13);
+      expect(png.toString('latin1', 12, 16)).toBe('IHDR');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([width, height]);
+    }
+  });
+
+  it('an SVG is well-formed XML of the requested size', async () => {
+    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
+    for (const option of [bars, lines, pie, styled(bars, { preset: 'print', series_labels: true })]) {
+      const svg = await renderChart(option, { format: 'svg', width: 333, height: 222 });
+      expect(XMLValidator.validate(svg)).toBe(true);
+      const root = parser.parse(svg).svg;
+      expect([root.width, root.height]).toEqual(['333', '222']);
+      expect(root.viewBox).toBe('0 0 333 222');
+    }
+  });
+
+  it('the same option gives the same bytes, styled or not', async () => {
+    const options = [
+      bars,
+      lines,
+      styled(bars, { preset: 'print', legend_position: 'right', series_labels: true }),
+      styled(pie, { preset: 'dark', theme: 'dark', legend_position: 'left' }),
+    ];
+    for (const option of options) {
+      const [svgA, svgB] = [
+        await renderChart(option, { format: 'svg' }),
+        await renderChart(option, { format: 'svg' }),
+      ];
+      expect(svgB).toBe(svgA);
+      const [pngA, pngB] = await Promise.all([
+        renderChart(option, { format: 'png' }),
+        renderChart(option, { format: 'png' }),
+      ]);
+      expect(pngB.equals(pngA)).toBe(true);
+    }
+    // Different charts still name their patterns and clip paths apart (inlined in one page).
+    const ids = (svg: string) => new Set([...svg.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]));
+    const [a, b] = [
+      await renderChart(styled(bars, { preset: 'print' }), { format: 'svg' }),
+      await renderChart(styled(lines, { preset: 'print', area: true }), { format: 'svg' }),
+    ];
+    expect(ids(a).size).toBeGreaterThan(0);
+    for (const id of ids(a)) expect(ids(b).has(id)).toBe(false);
+  });
+
+  it('the print preset draws decal patterns, the default none', async () => {
+    const printed = await renderChart(styled(bars, { preset: 'print' }), { format: 'svg' });
+    const patterns = [...printed.matchAll(/<pattern [^>]*id="([^"]+)"/g)].map((m) => m[1]);
+    expect(patterns.length).toBeGreaterThanOrEqual(2);
+    for (const id of patterns) expect(printed).toContain(`fill="url(#${id})"`);
+    save('bars-print.svg', printed);
+    save('bars-print.png', await renderChart(styled(bars, { preset: 'print' }), { format: 'png' }));
+    expect(await renderChart(bars, { format: 'svg' })).not.toContain('<pattern');
   });
 });

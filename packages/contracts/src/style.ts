@@ -80,7 +80,7 @@ export const chartStyleSchema = z
       .int('must be a whole number of degrees')
       .min(-90, 'must be -90 to 90')
       .max(90, 'must be -90 to 90')
-      .describe('Degrees the category-axis labels turn (bar and line charts).'),
+      .describe('Degrees the category- or time-axis labels turn (bar and line charts).'),
     number_format: z.enum(numberFormats),
     date_format: z
       .enum(dateFormats)
