@@ -5,7 +5,16 @@
  * chart with 50 points for the renders (so the ratio shows what the points cost, machine-free).
  * The first render, which loads ECharts and reads the font, is printed on its own. ~3 s in all.
  */
-import { buildChart, renderChart } from '@aqs/charts';
+import { DEFAULT_CHART_STYLE, type ChartStyle } from '@aqs/contracts';
+import {
+  applyChartStyle,
+  buildChart,
+  chartFontFiles,
+  FONT_FAMILY,
+  loadEcharts,
+  renderChart,
+} from '@aqs/charts';
+import { Resvg } from '@resvg/resvg-js';
 import { median, ratio } from './processes.ts';
 
 function rows(n: number): unknown[][] {
@@ -76,4 +85,106 @@ export async function benchCharts(): Promise<void> {
   console.log(
     `  PNG, 5000 points           : ${ms(pngBig)} (${ratio(pngBig, pngSmall)} of 50 points; ${(pngBytes / 1024).toFixed(0)} KiB)`,
   );
+}
+
+/** Medians of `runs` alternating calls of each (after two unmeasured), so drift hits both alike. */
+async function alternate(
+  ours: () => Promise<unknown>,
+  baseline: () => unknown,
+  runs: number,
+): Promise<{ ours: number; baseline: number }> {
+  for (let i = 0; i < 2; i++) {
+    await ours();
+    baseline();
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t = performance.now();
+    await ours();
+    a.push(performance.now() - t);
+    t = performance.now();
+    baseline();
+    b.push(performance.now() - t);
+  }
+  return { ours: median(a), baseline: median(b) };
+}
+
+/** ECharts and resvg called directly on an option already styled: what renderChart adds nothing to. */
+function rawPng(option: Record<string, unknown>, width: number, height: number): Buffer {
+  const chart = loadEcharts().init(null, null, { renderer: 'svg', ssr: true, width, height });
+  chart.setOption(option);
+  const svg = chart.renderToSVGString();
+  chart.dispose();
+  const font = { fontFiles: chartFontFiles(), loadSystemFonts: false, defaultFontFamily: FONT_FAMILY };
+  return new Resvg(svg, { font }).render().asPng();
+}
+
+/**
+ * Render benchmark: a styled 1000-point line chart and a styled 20-bar chart to PNG through
+ * applyChartStyle + renderChart, against raw ECharts (init, setOption, renderToSVGString, dispose)
+ * and `new Resvg(svg).render().asPng()` on the same styled option with the same font files, measured
+ * in the same run. The ratio is what the style engine and renderChart's wrapping cost; the style
+ * alone is also timed against a structuredClone of the option. ~10 s.
+ */
+export async function benchChartRender(): Promise<void> {
+  const line = option(rows(1000));
+  const bars = buildChart({
+    columns: [
+      { name: 'product', type: 'keyword' },
+      { name: 'sold', type: 'long' },
+    ],
+    rows: Array.from({ length: 20 }, (_, i) => [`product ${i + 1}`, 500 - i * 17]),
+    requested: true,
+  })?.option;
+  if (!bars) throw new Error('no chart built');
+  const cases: Array<[string, Record<string, unknown>, ChartStyle]> = [
+    [
+      '1000-point line, vivid, smooth area, dates, $',
+      line,
+      {
+        ...DEFAULT_CHART_STYLE,
+        preset: 'vivid',
+        smooth: true,
+        area: true,
+        date_format: 'iso_date',
+        number_format: 'usd',
+        axis_label_rotation: 30,
+      },
+    ],
+    [
+      '20 bars, print (decals), labels, vertical, turned labels',
+      bars,
+      {
+        ...DEFAULT_CHART_STYLE,
+        preset: 'print',
+        series_labels: true,
+        bar_orientation: 'vertical',
+        axis_label_rotation: 45,
+      },
+    ],
+  ];
+  const width = 800;
+  const height = 500;
+  await renderChart(line, { format: 'png' }); // loads ECharts and the font
+  console.log(`render: ${width}x${height} PNG, medians of 15 alternating warm runs`);
+  for (const [name, built, style] of cases) {
+    const styled = applyChartStyle(built, style);
+    const figures = await alternate(
+      () => renderChart(applyChartStyle(built, style), { format: 'png', width, height }),
+      () => rawPng(styled, width, height),
+      15,
+    );
+    // The style alone, as the web app's live preview runs it, against copying the option.
+    const copy = await time(() => structuredClone(built), 30);
+    const restyle = await time(() => applyChartStyle(built, style), 30);
+    console.log(`  ${name}`);
+    console.log(`    raw ECharts + resvg (baseline)       : ${ms(figures.baseline)} (1.00x)`);
+    console.log(
+      `    applyChartStyle + renderChart        : ${ms(figures.ours)} (${ratio(figures.ours, figures.baseline)})`,
+    );
+    console.log(
+      `    applyChartStyle alone                : ${ms(restyle)} (${ratio(restyle, copy)} of structuredClone)`,
+    );
+  }
 }

@@ -5,7 +5,7 @@ import { benchElasticsearchConnector } from './connector-elasticsearch.ts';
 import { benchPostgresConnector } from './connector-postgres.ts';
 import { benchMysqlConnector } from './connector-mysql.ts';
 import { benchPlanner } from './planner.ts';
-import { benchCharts } from './charts.ts';
+import { benchChartRender, benchCharts } from './charts.ts';
 import { benchCsv } from './csv.ts';
 import { benchRuns } from './runs.ts';
 import { benchWebBundle } from './web-bundle.ts';
@@ -22,6 +22,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['planner', benchPlanner],
   ['charts', benchCharts],
   ['CSV export', benchCsv],
+  ['render', benchChartRender],
   ['runs', benchRuns],
   ['web bundle', benchWebBundle],
   ['hostile data sources under load', benchHostileLoad],
