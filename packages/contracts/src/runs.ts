@@ -189,3 +189,34 @@ export interface RunEvents {
   error: { type: string; message: string; recoverable: boolean };
   complete: RunResult;
 }
+
+/** Sizes a server-side render may ask for, in pixels. */
+export const RENDER_BOUNDS = { minWidth: 200, maxWidth: 2400, minHeight: 150, maxHeight: 1600 } as const;
+
+const pixels = (min: number, max: number) =>
+  z.coerce
+    .number()
+    .int('must be a whole number of pixels')
+    .min(min, `must be from ${min} to ${max}`)
+    .max(max, `must be from ${min} to ${max}`);
+
+export const artifactRenderQuerySchema = z.strictObject({
+  format: z.enum(['png', 'svg'], 'must be png or svg'),
+  width: pixels(RENDER_BOUNDS.minWidth, RENDER_BOUNDS.maxWidth).default(800),
+  height: pixels(RENDER_BOUNDS.minHeight, RENDER_BOUNDS.maxHeight).default(500),
+  theme: z.enum(['light', 'dark'], 'must be light or dark').optional(),
+});
+export type ArtifactRenderQuery = z.infer<typeof artifactRenderQuerySchema>;
+
+export const downloadFormats = ['csv', 'json', 'png', 'svg'] as const;
+export type DownloadFormat = (typeof downloadFormats)[number];
+export const artifactDownloadQuerySchema = z.strictObject({
+  format: z.enum(downloadFormats, 'must be csv or json for a table; png, svg or json for a chart').optional(),
+});
+
+export const artifactCsvQuerySchema = z.strictObject({
+  rerun: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
+});

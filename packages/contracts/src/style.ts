@@ -157,3 +157,4 @@ export const restyledChartSchema = z
     style_version: z.number().int(),
   })
   .meta({ id: 'RestyledChart' });
+export type RestyledChart = z.infer<typeof restyledChartSchema>;

@@ -15,6 +15,10 @@ export { csvCell, csvStream, neutralizeFormula, type CsvColumn } from './artifac
 export { contentDisposition, downloadFilename, type DownloadExtension } from './artifacts/filename.ts';
 export { PLAN_LIMITS, type PlanLimits } from './limits/plans.ts';
 export * as runs from './runs/store.ts';
+export * as artifacts from './artifacts/service.ts';
+export { csvExport, downloadArtifact, renderArtifact, type FileResponse } from './artifacts/exports.ts';
+export * as style from './style/service.ts';
+export * as templates from './templates/service.ts';
 export {
   executeRun,
   prepareRun,

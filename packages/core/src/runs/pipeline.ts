@@ -1,10 +1,11 @@
-import type { RunPhase, RunRequest, RunResult } from '@aqs/contracts';
+import type { QuerySpec, RunPhase, RunRequest, RunResult } from '@aqs/contracts';
 import { sanitizeForStore, storableText } from '../storable.ts';
 import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Connector } from '@aqs/connectors';
 import {
   PlanningError,
   buildContext,
   fromIntrospection,
+  validateSpecAgainstSchema,
   type Plan,
   type Planner,
   type PlannerSchema,
@@ -25,6 +26,10 @@ import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { ensureMultiValued, ensureSamples, type MultiValued, type Samples } from './samples.ts';
 import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
+import { prepareStyleTurn } from './style-turn.ts';
+import { templateForRun, templatesOfConnection, toTemplate } from '../templates/service.ts';
+import { bindTemplate } from '../templates/bind.ts';
+import { matchTemplate } from '../templates/match.ts';
 
 /** What a caller (the SSE route, the blocking route) hears while a run progresses. */
 export interface RunObserver {
@@ -121,6 +126,53 @@ function failure(error: unknown): {
   };
 }
 
+/** A plan from a planner, or from a saved template (`planner: 'template'`). */
+type RunPlan = Omit<Plan, 'planner'> & { planner: Plan['planner'] | 'template' };
+
+interface BoundTemplate {
+  templateId: string;
+  question: string;
+  spec: QuerySpec;
+}
+
+/**
+ * The template that answers this request, with its values bound: the one the request names, or
+ * one whose question this question says with values in the parameter positions. Null otherwise.
+ */
+async function templateAnswer(
+  deps: RunDeps,
+  principal: Principal,
+  request: RunRequest,
+  connectionId: string,
+): Promise<BoundTemplate | null> {
+  if (request.template) {
+    const row = await templateForRun(deps.db, principal, request.template.id, connectionId);
+    return { templateId: row.id, ...bindTemplate(toTemplate(row), request.template.parameters) };
+  }
+  if (request.question === undefined) return null;
+  const candidates = (await templatesOfConnection(deps.db, connectionId)).map(toTemplate);
+  const match = matchTemplate(request.question, candidates);
+  if (!match) return null;
+  return { templateId: match.template.id, ...bindTemplate(match.template, match.values) };
+}
+
+/** A template's bound spec as the plan, checked against the data source's schema as it is now. */
+function templatePlan(bound: BoundTemplate, schema: PlannerSchema): RunPlan {
+  const problems = validateSpecAgainstSchema(bound.spec, schema);
+  if (problems.length > 0)
+    throw new DomainError(
+      'conflict',
+      `Template ${bound.templateId} no longer fits the data source (${problems.join(' ')}); save it again from a new answer.`,
+    );
+  return {
+    spec: bound.spec,
+    chart_type: null,
+    planner: 'template',
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    notes: [`Answered by saved template ${bound.templateId}.`],
+  };
+}
+
 /** A run request whose question is known (asked, or filled in from a template). */
 export type AskedRun = RunRequest & { question: string };
 
@@ -167,19 +219,24 @@ export async function prepareRun(
   }
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  const question = request.question;
+  const bound = await templateAnswer(deps, principal, request, row.id);
+  const question = bound?.question ?? request.question;
   if (question === undefined)
     throw new DomainError('validation', 'The run request has no question.', {
       fields: [{ field: 'question', message: 'is required (or give a template)' }],
     });
   const asked: AskedRun = { ...request, question };
+  if (!bound) {
+    const styleTurn = await prepareStyleTurn(deps, principal, asked, row.id);
+    if (styleTurn) return styleTurn;
+  }
   // The unit is taken with a pending charge under the id the run will be stored with: storing the run
   // settles it in the same transaction; if the process dies first, the maintenance refunds it.
   const runId = newId('run');
   await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions', new Date(), runId);
   return {
     execute: (observer = silentObserver, signal) =>
-      runPipeline(deps, principal, asked, row, connector, observer, signal, runId),
+      runPipeline(deps, principal, asked, row, connector, observer, signal, runId, bound),
   };
 }
 
@@ -299,13 +356,13 @@ async function buildRunContext(
   const uniqueKeys = Object.fromEntries(
     full.tables.filter((t) => t.primary_key.length > 0).map((t) => [t.name, [t.primary_key]]),
   );
-  return { schema: pruned.schema, history, unanswered, uniqueKeys, multiValued };
+  return { schema: pruned.schema, full, history, unanswered, uniqueKeys, multiValued };
 }
 
 /** The table, and a chart when one was asked for or suits the result. */
 function artifactsOf(
   result: { columns: { name: string; type: string }[]; rows: unknown[][]; truncated: boolean },
-  plan: Plan,
+  plan: RunPlan,
   request: AskedRun,
 ): FinishedRun['artifacts'] {
   const artifacts: FinishedRun['artifacts'] = [
@@ -364,6 +421,7 @@ async function runPipeline(
   observer: RunObserver,
   signal: AbortSignal | undefined,
   runId: string,
+  bound: BoundTemplate | null,
 ): Promise<RunResult> {
   const run = newRun(principal, request, row, runId);
   const { step, phase } = progress(observer, signal, run.timings);
@@ -374,18 +432,20 @@ async function runPipeline(
       buildRunContext(deps, principal, request, row, connector, step, signal),
     );
 
-    const plan: Plan = await phase('planning', () =>
-      step('plan', deps.planner.id, () =>
-        deps.planner.plan({
-          question: request.question,
-          schema: context.schema,
-          history: context.history,
-          lastTurnUnanswered: context.unanswered,
-          chartRequested: request.chart_requested,
-          now: nowOf(deps),
-          signal,
-        }),
-      ),
+    const plan: RunPlan = await phase('planning', () =>
+      bound
+        ? step('plan', 'template', async () => templatePlan(bound, context.full))
+        : step('plan', deps.planner.id, () =>
+            deps.planner.plan({
+              question: request.question,
+              schema: context.schema,
+              history: context.history,
+              lastTurnUnanswered: context.unanswered,
+              chartRequested: request.chart_requested,
+              now: nowOf(deps),
+              signal,
+            }),
+          ),
     );
     run.planner = plan.planner;
     run.usage = plan.usage;

@@ -1,17 +1,31 @@
 import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
 import { artifacts, conversations, newId, runs, type Database, type Executor } from '@aqs/db';
-import type { Artifact, ChartArtifact, QuerySpec, RunResult, RunStatus, TableArtifact } from '@aqs/contracts';
+import type {
+  Artifact,
+  ChartArtifact,
+  ConversationStyle,
+  QuerySpec,
+  RunResult,
+  RunStatus,
+  TableArtifact,
+} from '@aqs/contracts';
 import { interpretSpec } from '@aqs/planner';
 import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { settleCharge } from '../limits/usage.ts';
+import { styledOption, stylesOf } from '../style/service.ts';
 
 export type RunRow = typeof runs.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
 
 type ArtifactPayload = Omit<TableArtifact, 'id' | 'run_id'> | Omit<ChartArtifact, 'id' | 'run_id'>;
 
-export function toRunResult(row: RunRow, artifactRows: (typeof artifacts.$inferSelect)[]): RunResult {
+/** A run as the API shows it; its charts carry the conversation's style, when it has one. */
+export function toRunResult(
+  row: RunRow,
+  artifactRows: (typeof artifacts.$inferSelect)[],
+  style: ConversationStyle | null = null,
+): RunResult {
   const timings = (row.timingsMs ?? {}) as Partial<RunResult['timings_ms']>;
   const usage = (row.usage ?? {}) as Partial<RunResult['usage']>;
   return {
@@ -28,7 +42,12 @@ export function toRunResult(row: RunRow, artifactRows: (typeof artifacts.$inferS
     artifacts: artifactRows
       .filter((a) => a.runId === row.id)
       .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'table' ? -1 : 1))
-      .map((a) => ({ ...(a.payload as ArtifactPayload), id: a.id, run_id: a.runId }) as Artifact),
+      .map((a) => {
+        const payload = a.payload as ArtifactPayload;
+        const styled =
+          payload.kind === 'chart' ? { ...payload, option: styledOption(payload.option, style) } : payload;
+        return { ...styled, id: a.id, run_id: a.runId } as Artifact;
+      }),
     warnings: row.warnings as RunResult['warnings'],
     error: (row.error as RunResult['error']) ?? null,
     usage: { prompt_tokens: usage.prompt_tokens ?? 0, completion_tokens: usage.completion_tokens ?? 0 },
@@ -53,7 +72,11 @@ export async function runResults(db: Executor, rows: RunRow[]): Promise<RunResul
         rows.map((r) => r.id),
       ),
     );
-  return rows.map((r) => toRunResult(r, artifactRows));
+  const styles = await stylesOf(
+    db,
+    rows.map((r) => r.conversationId),
+  );
+  return rows.map((r) => toRunResult(r, artifactRows, styles.get(r.conversationId) ?? null));
 }
 
 export async function loadOwnedConversation(
@@ -99,7 +122,11 @@ export interface FinishedRun {
  * `prepareRun` is stored under its charge's id and settles the charge in the same transaction, so a
  * stored run is never refunded and a charge left pending means the run was never stored.
  */
-export async function persistRun(db: Database, run: FinishedRun): Promise<RunResult> {
+export async function persistRun(
+  db: Database,
+  run: FinishedRun,
+  alsoInTransaction?: (tx: Executor, conversationId: string) => Promise<void>,
+): Promise<RunResult> {
   const runId = run.id;
   const finishedAt = new Date();
   for (let attempt = 0; ; attempt++) {
@@ -128,6 +155,7 @@ export async function persistRun(db: Database, run: FinishedRun): Promise<RunRes
           .from(runs)
           .where(eq(runs.conversationId, conversationId));
         const turnIndex = (last?.turn ?? -1) + 1;
+        if (alsoInTransaction) await alsoInTransaction(tx, conversationId);
         const [row] = await tx
           .insert(runs)
           .values({
@@ -169,7 +197,8 @@ export async function persistRun(db: Database, run: FinishedRun): Promise<RunRes
               )
               .returning()
           : [];
-        return toRunResult(row!, artifactRows);
+        const styles = await stylesOf(tx, [conversationId]);
+        return toRunResult(row!, artifactRows, styles.get(conversationId) ?? null);
       });
     } catch (error) {
       // Two runs finishing at once in one conversation race for a turn index: take the next one.

@@ -1,0 +1,127 @@
+import type { Readable } from 'node:stream';
+import type { ArtifactRenderQuery, DownloadFormat } from '@aqs/contracts';
+import { renderChart } from '@aqs/charts';
+import { DomainError } from '../errors.ts';
+import type { CoreDeps } from '../ports.ts';
+import type { Principal } from '../principal.ts';
+import { csvStream } from './csv.ts';
+import { downloadFilename } from './filename.ts';
+import { RenderCache } from './render-cache.ts';
+import {
+  loadOwnedArtifact,
+  loadRunArtifact,
+  reexecute,
+  styledChart,
+  tableOf,
+  type OwnedArtifact,
+} from './service.ts';
+
+/** A file to send: its name (made from the question), its type, and its bytes or a stream of them. */
+export interface FileResponse {
+  filename: string;
+  contentType: string;
+  body: string | Buffer | Readable;
+}
+
+const CONTENT_TYPES: Record<DownloadFormat, string> = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  json: 'application/json; charset=utf-8',
+  png: 'image/png',
+  svg: 'image/svg+xml; charset=utf-8',
+};
+
+const renders = new RenderCache(32 * 1024 * 1024);
+
+function fileOf(owned: OwnedArtifact, format: DownloadFormat, body: FileResponse['body']): FileResponse {
+  return { filename: downloadFilename(owned.run.question, format), contentType: CONTENT_TYPES[format], body };
+}
+
+function formatError(message: string): DomainError {
+  return new DomainError('validation', message, { fields: [{ field: 'format', message }] });
+}
+
+/**
+ * Renders a chart artifact with its conversation's style and the shipped font. Equal inputs give
+ * equal bytes, and renders are cached by (artifact version, style version, format, size, theme).
+ */
+export async function renderArtifact(
+  deps: CoreDeps,
+  principal: Principal,
+  artifactId: string,
+  query: ArtifactRenderQuery,
+): Promise<FileResponse & { body: string | Buffer }> {
+  const owned = await loadOwnedArtifact(deps.db, principal, artifactId);
+  if (owned.artifact.kind !== 'chart')
+    throw formatError(
+      `Artifact ${artifactId} is a table, which has no chart to render: download it as CSV at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
+    );
+  const { option, styleVersion } = await styledChart(deps.db, owned, query.theme);
+  const key = [
+    owned.artifact.id,
+    owned.artifact.version,
+    styleVersion,
+    query.format,
+    `${query.width}x${query.height}`,
+    query.theme ?? '',
+  ].join(':');
+  const body = await renders.get(key, () =>
+    renderChart(option, { format: query.format, width: query.width, height: query.height }),
+  );
+  return { ...fileOf(owned, query.format, body), body };
+}
+
+/**
+ * The artifact as a file: a table as CSV (or `json`: columns and rows), a chart as PNG (or `svg`, or
+ * `json`: the styled ECharts option).
+ */
+export async function downloadArtifact(
+  deps: CoreDeps,
+  principal: Principal,
+  artifactId: string,
+  format: DownloadFormat | undefined,
+): Promise<FileResponse> {
+  const owned = await loadOwnedArtifact(deps.db, principal, artifactId);
+  if (owned.artifact.kind === 'table') {
+    const table = await tableOf(deps.db, owned);
+    const chosen = format ?? 'csv';
+    if (chosen === 'csv') return fileOf(owned, 'csv', csvStream(table.columns, table.rows));
+    if (chosen === 'json')
+      return fileOf(owned, 'json', JSON.stringify({ columns: table.columns, rows: table.rows }));
+    throw formatError(
+      `A table downloads as csv or json, not ${chosen}; render a chart artifact for an image.`,
+    );
+  }
+  const chosen = format ?? 'png';
+  if (chosen === 'csv')
+    throw formatError(
+      `A chart downloads as png, svg or json; its rows are at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
+    );
+  if (chosen === 'json') {
+    const { option } = await styledChart(deps.db, owned);
+    return fileOf(owned, 'json', JSON.stringify(option));
+  }
+  const rendered = await renderArtifact(deps, principal, artifactId, {
+    format: chosen,
+    width: 800,
+    height: 500,
+  });
+  return rendered;
+}
+
+/**
+ * A run's rows as CSV: from the stored rows, or with `rerun` from the run's stored query executed
+ * again on the engine (not the planner). A chart artifact exports the rows it was drawn from.
+ */
+export async function csvExport(
+  deps: CoreDeps,
+  principal: Principal,
+  runId: string,
+  artifactId: string,
+  options: { rerun: boolean; signal?: AbortSignal },
+): Promise<FileResponse> {
+  const owned = await loadRunArtifact(deps.db, principal, runId, artifactId);
+  const table = options.rerun
+    ? await reexecute(deps, principal, owned.run, options.signal)
+    : await tableOf(deps.db, owned);
+  return fileOf(owned, 'csv', csvStream(table.columns, table.rows));
+}

@@ -1,0 +1,112 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { artifacts, newId, runs, type Executor } from '@aqs/db';
+import type { QuerySpec } from '@aqs/contracts';
+import { buildChart } from '@aqs/charts';
+import { readStyleRequest } from '@aqs/planner';
+import type { Principal } from '../principal.ts';
+import { patchConversationStyle } from '../style/service.ts';
+import type { ChartPayload, TablePayload } from '../artifacts/service.ts';
+import { persistRun, type FinishedRun } from './store.ts';
+import type { AskedRun, PreparedRun, RunDeps, RunObserver } from './pipeline.ts';
+
+/** The latest answered turn of a conversation: its run and its artifacts. */
+async function lastAnswer(db: Executor, conversationId: string) {
+  const [run] = await db
+    .select()
+    .from(runs)
+    .where(and(eq(runs.conversationId, conversationId), eq(runs.status, 'succeeded')))
+    .orderBy(desc(runs.turnIndex))
+    .limit(1);
+  if (!run) return null;
+  const rows = await db.select().from(artifacts).where(eq(artifacts.runId, run.id));
+  const table = rows.find((a) => a.kind === 'table')?.payload as TablePayload | undefined;
+  if (!table) return null;
+  const chart = rows.find((a) => a.kind === 'chart')?.payload as ChartPayload | undefined;
+  return { run, table, chart: chart ?? null };
+}
+
+/**
+ * A request in a conversation that only changes how its charts look ("legend at the bottom", "make
+ * it a line chart"): recognised offline, it patches the conversation's style and stores a turn that
+ * shows the last answer again (a chart of the asked type when the rows allow it). The query is not
+ * run again, the planner is not called and no question is charged. Null when the request is a data
+ * question, or when the conversation has no answer to restyle yet.
+ */
+export async function prepareStyleTurn(
+  deps: RunDeps,
+  principal: Principal,
+  request: AskedRun,
+  connectionId: string,
+): Promise<PreparedRun | null> {
+  if (!request.conversation_id) return null;
+  const read = readStyleRequest(request.question);
+  if (!read) return null;
+  const source = await lastAnswer(deps.db, request.conversation_id);
+  if (!source) return null;
+  const conversationId = request.conversation_id;
+
+  return {
+    async execute(observer: RunObserver) {
+      observer.status('building_context');
+      observer.stepStart(0, 'restyle', conversationId);
+      const started = performance.now();
+      const chart = restyledChart(source, read.chartType);
+      const run: FinishedRun = {
+        id: newId('run'),
+        charged: false,
+        principal,
+        conversationId,
+        connectionId,
+        question: request.question,
+        chartRequested: true,
+        overrides: null,
+        status: 'succeeded',
+        planner: 'style',
+        query:
+          source.run.queryText && source.run.queryDialect
+            ? { dialect: source.run.queryDialect, text: source.run.queryText }
+            : null,
+        querySpec: (source.run.querySpec as QuerySpec | null) ?? null,
+        warnings: [
+          { code: 'style_changed', message: `${read.summary} The query was not run again.` },
+          ...(read.chartType === null || chart?.chart_type === read.chartType
+            ? []
+            : [
+                {
+                  code: 'style_not_applicable',
+                  message: `These rows cannot be drawn as a ${read.chartType} chart.`,
+                },
+              ]),
+        ],
+        error: null,
+        usage: { prompt_tokens: 0, completion_tokens: 0 },
+        timings: { building_context: 0, planning: 0, executing: 0 },
+        artifacts: chart ? [source.table, chart] : [source.table],
+        createdAt: new Date(),
+      };
+      const result = await persistRun(deps.db, run, (tx, id) =>
+        patchConversationStyle(tx, principal.workspaceId, id, read.patch).then(() => undefined),
+      );
+      observer.stepComplete(0, 'ok', Math.round(performance.now() - started));
+      return result;
+    },
+  };
+}
+
+/** The last answer's chart, rebuilt when another type was asked for (or when it had none). */
+function restyledChart(
+  source: NonNullable<Awaited<ReturnType<typeof lastAnswer>>>,
+  chartType: ChartPayload['chart_type'] | null,
+): ChartPayload | null {
+  if (source.chart && (chartType === null || chartType === source.chart.chart_type)) return source.chart;
+  const built = buildChart({
+    columns: source.table.columns,
+    rows: source.table.rows,
+    spec: (source.run.querySpec as QuerySpec | null) ?? null,
+    requested: true,
+    preferredType: chartType,
+    title: source.run.question,
+  });
+  if (!built || (chartType !== null && built.chart_type !== chartType)) return source.chart;
+  return { kind: 'chart', chart_type: built.chart_type, option: built.option };
+}
