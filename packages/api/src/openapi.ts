@@ -1,7 +1,15 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
 import { z } from 'zod';
-import { healthSchema, problemSchema, runRequestSchema } from '@aqs/contracts';
+import {
+  artifactCsvQuerySchema,
+  artifactDownloadQuerySchema,
+  artifactRenderQuerySchema,
+  healthSchema,
+  idSchema,
+  problemSchema,
+  runRequestSchema,
+} from '@aqs/contracts';
 import { appRouter } from './router.ts';
 import type { Meta } from './trpc.ts';
 
@@ -56,8 +64,96 @@ const sseDescription = [
   '422 (invalid body), 429 (rate limit; more than 3 open streams per key or user; or `quota_questions_exceeded`).',
 ].join(' ');
 
-/** Plain Hono routes the tRPC adapter cannot express (streams, health, docs). */
+const fileErrors = (statuses: string[], notes: Record<string, string>) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      { description: notes[status] ?? ERROR_DESCRIPTIONS[status] ?? 'Error.', content: problemContent },
+    ]),
+  );
+
+const fileHeaders = {
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed in the current one-minute window.',
+    schema: { type: 'integer' as const },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current window.',
+    schema: { type: 'integer' as const },
+  },
+  'Content-Disposition': {
+    description:
+      'The file name, made from the question: `filename` (ASCII) and `filename*` (UTF-8, RFC 5987).',
+    schema: { type: 'string' as const },
+  },
+};
+
+const binary = { schema: z.string().meta({ format: 'binary' }) };
+
+/** Plain Hono routes the tRPC adapter cannot express (streams, files, health, docs). */
 export const plainRoutePaths: ZodOpenApiPathsObject = {
+  '/api/v1/artifacts/{artifact_id}/download': {
+    get: {
+      tags: ['Artifacts'],
+      summary: 'Download an artifact as a file',
+      description:
+        "A table as CSV (default; `format=json` gives `{columns, rows}`); a chart as PNG (default), `svg`, or `json` (the ECharts option with its conversation's style). `Content-Disposition: attachment` with a name made from the question. Another combination is a 422 naming `format`.",
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestParams: { path: z.object({ artifact_id: idSchema }), query: artifactDownloadQuerySchema },
+      responses: {
+        '200': {
+          description: 'The file.',
+          headers: fileHeaders,
+          content: {
+            'text/csv': binary,
+            'image/png': binary,
+            'image/svg+xml': binary,
+            'application/json': { schema: z.object({}).loose() },
+          },
+        },
+        ...fileErrors(['401', '404', '422', '429', '500'], {}),
+      },
+    },
+  },
+  '/api/v1/artifacts/{artifact_id}/render': {
+    get: {
+      tags: ['Artifacts'],
+      summary: 'Render a chart artifact server-side',
+      description:
+        "PNG or SVG with the conversation's style and the shipped DejaVu Sans font; `width` 200-2400 (default 800), `height` 150-1600 (default 500) pixels; `theme` light or dark for this render only. The same input gives the same bytes; renders are cached by (artifact version, style version, format, size, theme). A table artifact is a 422 saying to download its CSV.",
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestParams: { path: z.object({ artifact_id: idSchema }), query: artifactRenderQuerySchema },
+      responses: {
+        '200': {
+          description: 'The image (`Content-Disposition: inline`).',
+          headers: fileHeaders,
+          content: { 'image/png': binary, 'image/svg+xml': binary },
+        },
+        ...fileErrors(['401', '404', '422', '429', '500'], {
+          '422': 'A bad `format`, `width`, `height` or `theme` (named in `errors`), or a table artifact.',
+        }),
+      },
+    },
+  },
+  '/api/v1/runs/{run_id}/artifacts/{artifact_id}/csv': {
+    get: {
+      tags: ['Artifacts'],
+      summary: "Export a run's rows as CSV",
+      description:
+        "RFC 4180, UTF-8, CRLF, a header row from the columns, streamed. Text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR, unless the text is a plain number) get a leading `'`. From the stored rows by default; `rerun=true` runs the run's stored query again on the engine (not the planner) and streams fresh rows without storing them. A chart artifact exports the rows it was drawn from. Ownership is checked against the run id in the path: an artifact of another run is a 404.",
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestParams: {
+        path: z.object({ run_id: idSchema, artifact_id: idSchema }),
+        query: artifactCsvQuerySchema,
+      },
+      responses: {
+        '200': { description: 'The CSV file.', headers: fileHeaders, content: { 'text/csv': binary } },
+        ...fileErrors(['401', '404', '409', '422', '429', '500', '502'], {
+          '409': 'With `rerun=true`: the run did not succeed, or its connection is paused or deleted.',
+        }),
+      },
+    },
+  },
   '/api/v1/run/stream': {
     post: {
       tags: ['Runs'],

@@ -4,6 +4,9 @@ import { connectionsRouter } from './routers/connections/router.ts';
 import { schemaRouter } from './routers/schema/router.ts';
 import { runsRouter } from './routers/runs/router.ts';
 import { conversationsRouter } from './routers/conversations/router.ts';
+import { artifactsRouter } from './routers/artifacts/router.ts';
+import { styleRouter } from './routers/style/router.ts';
+import { templatesRouter } from './routers/templates/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -11,6 +14,9 @@ export const appRouter = router({
   schema: schemaRouter,
   runs: runsRouter,
   conversations: conversationsRouter,
+  artifacts: artifactsRouter,
+  style: styleRouter,
+  templates: templatesRouter,
 });
 
 export type AppRouter = typeof appRouter;

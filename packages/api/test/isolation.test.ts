@@ -34,7 +34,11 @@ function idProcedures(): Route[] {
 }
 
 /** A valid rest of the input for each procedure, so the answer is about ownership and not about validation. */
-const BODIES: Record<string, Record<string, unknown>> = {
+const BODIES: Record<string, Record<string, unknown> | (() => Record<string, unknown>)> = {
+  'style.update': { legend_position: 'bottom' },
+  'style.restyle': () => ({ run_id: runId, artifact_id: chartId }),
+  'templates.create': () => ({ name: 'Saved', question: 'number of employees by gender', run_id: runId }),
+  'templates.update': { name: 'Renamed', question: 'number of employees by gender', parameters: [] },
   'connections.update': { name: 'renamed' },
   'connections.paused': { paused: false },
   'connections.tags': { tags: ['x'] },
@@ -53,6 +57,9 @@ let member: Caller;
 let connectionId: string;
 let runId: string;
 let conversationId: string;
+let artifactId: string;
+let chartId: string;
+let templateId: string;
 
 /** The owner's real ids in the path parameters, so each answer is about ownership. */
 function inputOf(route: Route): Record<string, unknown> {
@@ -63,10 +70,13 @@ function inputOf(route: Route): Record<string, unknown> {
       connection_id: connectionId,
       table_name: 'employees',
       run_id: runId,
+      artifact_id: artifactId,
+      template_id: templateId,
       from_turn_index: 5,
     }[name!];
   }
-  return { ...params, ...BODIES[route.path] };
+  const body = BODIES[route.path];
+  return { ...params, ...(typeof body === 'function' ? body() : body) };
 }
 
 function call(caller: Caller, route: Route): Promise<unknown> {
@@ -99,6 +109,17 @@ beforeAll(async () => {
   });
   runId = run.id;
   conversationId = run.conversation_id;
+  artifactId = run.artifacts[0]!.id;
+  chartId = run.artifacts.find((a) => a.kind === 'chart')!.id;
+  templateId = (
+    await owner.templates.create({
+      id: connectionId,
+      name: 'Headcount',
+      question: 'number of employees by gender',
+      parameters: [],
+      run_id: runId,
+    })
+  ).id;
 
   const intruderSignIn = await signedIn(uniqueEmail('intruder'));
   intruder = intruderSignIn.caller;
@@ -129,8 +150,10 @@ afterAll(async () => {
 describe('tenant isolation: every procedure taking an id', () => {
   const routes = idProcedures();
 
-  it('covers the connection, schema, run and conversation procedures, each with a real id', () => {
-    expect(routes.length).toBeGreaterThanOrEqual(20);
+  it('covers the connection, schema, run, conversation, artifact, style and template procedures, each with a real id', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(28);
+    for (const family of ['artifacts.get', 'artifacts.refresh', 'style.restyle', 'templates.update'])
+      expect(routes.map((r) => r.path)).toContain(family);
     for (const route of routes)
       for (const [, name] of route.restPath.matchAll(/\{(\w+)\}/g))
         expect(inputOf(route)[name!]).toBeDefined();

@@ -663,6 +663,489 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/artifacts/{artifact_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One artifact (table or chart) with its run, conversation and version
+         * @description A chart's `option` carries its conversation's style. `version` starts at 1 and rises with each refresh; `refreshed_at` says when. Files: `GET .../download`, `GET .../render`, and the CSV under the run.
+         */
+        get: operations["artifacts-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/artifacts/{artifact_id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the run's stored query again and store the fresh rows as a new version
+         * @description Re-executes the run's stored query on the engine (never the planner; no question is charged), stores the rows as the new version of the run's table and rebuilds its chart, and returns the artifact asked for with `refreshed_at`. Ownership is checked against the run id in the path: an artifact of another run is a 404. An engine failure leaves the old version in place and answers 502 with the connector's `symptom`, `cause` and `fix`; a run that did not succeed, a deleted connection or a paused one is a 409.
+         */
+        post: operations["artifacts-refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/style": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A conversation's chart style
+         * @description A conversation that was never styled answers the default style with `version` 0.
+         */
+        get: operations["style-get"];
+        put?: never;
+        /**
+         * Change the chart style of a conversation
+         * @description Applies a whitelisted patch directly (no AI) and bumps `version`: any of preset, theme, palette, title, show_title, legend_position, axis_label_rotation, number_format, date_format, stacked, smooth, area, series_labels, bar_orientation. Setting `preset` also resets `theme` and `palette` to the preset's unless the patch sets them. An unknown setting or a bad value is a 422 naming it. Every chart of the conversation shows the new style.
+         */
+        post: operations["style-update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/conversations/{id}/charts/restyle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A chart's ECharts option with the conversation's style applied
+         * @description Query `run_id` and `artifact_id`: the run must belong to the conversation and the artifact to the run (404 otherwise); a table artifact is a 422.
+         */
+        get: operations["style-restyle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/style/presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The global style presets
+         * @description Each names a palette, colours and a light or dark theme; `colourblind` is safe for the common colour-vision deficiencies and `print` is monochrome with patterns.
+         */
+        get: operations["style-presets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The saved query templates of a connection */
+        get: operations["templates-list"];
+        put?: never;
+        /**
+         * Save a verified question from a run
+         * @description The template keeps the QuerySpec of `run_id` (a succeeded run of this connection). Each `{{name}}` of the question needs a parameter and each parameter must appear in the question; `target` is a JSON Pointer into the query_spec of the run (`/filter/conditions/0/value`, `/filter/values/1`, `/filter/range/from`, `/limit`) and must fit the parameter type. A 422 names the offending field. Run it with `template: {id, parameters}` in a run request; a question that says the template's question with values in the parameter positions is answered by it too (`planner: "template"`).
+         */
+        post: operations["templates-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a template
+         * @description Replaces name, description, question and parameters; `run_id` takes the QuerySpec of another run of the same connection. Each `{{name}}` of the question needs a parameter and each parameter must appear in the question; `target` is a JSON Pointer into the query_spec of the run (`/filter/conditions/0/value`, `/filter/values/1`, `/filter/range/from`, `/limit`) and must fit the parameter type. A 422 names the offending field.
+         */
+        put: operations["templates-update"];
+        post?: never;
+        /** Delete a template */
+        delete: operations["templates-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/artifacts/{artifact_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an artifact as a file
+         * @description A table as CSV (default; `format=json` gives `{columns, rows}`); a chart as PNG (default), `svg`, or `json` (the ECharts option with its conversation's style). `Content-Disposition: attachment` with a name made from the question. Another combination is a 422 naming `format`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "json" | "png" | "svg";
+                };
+                header?: never;
+                path: {
+                    artifact_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file. */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description The file name, made from the question: `filename` (ASCII) and `filename*` (UTF-8, RFC 5987). */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "image/png": string;
+                        "image/svg+xml": string;
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown route, or no such resource in your workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/artifacts/{artifact_id}/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Render a chart artifact server-side
+         * @description PNG or SVG with the conversation's style and the shipped DejaVu Sans font; `width` 200-2400 (default 800), `height` 150-1600 (default 500) pixels; `theme` light or dark for this render only. The same input gives the same bytes; renders are cached by (artifact version, style version, format, size, theme). A table artifact is a 422 saying to download its CSV.
+         */
+        get: {
+            parameters: {
+                query: {
+                    format: "png" | "svg";
+                    width?: number;
+                    height?: number;
+                    theme?: "light" | "dark";
+                };
+                header?: never;
+                path: {
+                    artifact_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The image (`Content-Disposition: inline`). */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description The file name, made from the question: `filename` (ASCII) and `filename*` (UTF-8, RFC 5987). */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown route, or no such resource in your workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{run_id}/artifacts/{artifact_id}/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a run's rows as CSV
+         * @description RFC 4180, UTF-8, CRLF, a header row from the columns, streamed. Text cells a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR, unless the text is a plain number) get a leading `'`. From the stored rows by default; `rerun=true` runs the run's stored query again on the engine (not the planner) and streams fresh rows without storing them. A chart artifact exports the rows it was drawn from. Ownership is checked against the run id in the path: an artifact of another run is a 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    rerun?: "true" | "false";
+                };
+                header?: never;
+                path: {
+                    run_id: string;
+                    artifact_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The CSV file. */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description The file name, made from the question: `filename` (ASCII) and `filename*` (UTF-8, RFC 5987). */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown route, or no such resource in your workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/run/stream": {
         parameters: {
             query?: never;
@@ -953,8 +1436,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        RunTemplate: {
+            id: string;
+            /**
+             * @description Parameter name -> value; a parameter left out takes its default.
+             * @default {}
+             */
+            parameters: {
+                [key: string]: string | number;
+            };
+        };
+        TemplateParameter: {
+            name: string;
+            /** @enum {string} */
+            type: "string" | "number" | "date" | "enum";
+            description?: string;
+            /** @description type enum: the allowed values. */
+            values?: (string | number)[];
+            /** @description Used when a run does not give this parameter. */
+            default: string | number;
+            /** @description JSON Pointer to the value this parameter sets in query_spec: the `value` of a comparison (in a filter or `having`) or text filter, an item of an `in`/`not_in` list, the `from`/`to` of an absolute time range, or `/limit`. */
+            target: string;
+        };
         RunRequest: {
-            question: string;
+            /** @description Required unless `template` is given. */
+            question?: string;
+            /** @description Run a saved query template with these parameter values instead of planning the question. */
+            template?: components["schemas"]["RunTemplate"];
             connection_id: string;
             /** @description Continues this conversation instead of starting a new one. */
             conversation_id?: string;
@@ -1237,7 +1745,7 @@ export interface components {
             question: string;
             /** @enum {string} */
             status: "succeeded" | "failed" | "cancelled";
-            planner: ("offline" | "llm") | null;
+            planner: ("offline" | "llm" | "template" | "style") | null;
             query: {
                 dialect: string;
                 text: string;
@@ -1427,6 +1935,131 @@ export interface components {
             /** @description ISO-8601 UTC timestamp. */
             updated_at: string;
             runs: components["schemas"]["RunResult"][];
+        };
+        ArtifactRecord: {
+            id: string;
+            run_id: string;
+            /** @constant */
+            kind: "table";
+            columns: {
+                name: string;
+                type: string;
+            }[];
+            rows: unknown[][];
+            row_count: number;
+            truncated: boolean;
+            conversation_id: string;
+            /** @description The question of the run that made it. */
+            question: string;
+            /** @description 1 when made; rises with each refresh. */
+            version: number;
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            refreshed_at: string | null;
+        } | {
+            id: string;
+            run_id: string;
+            /** @constant */
+            kind: "chart";
+            /** @enum {string} */
+            chart_type: "bar" | "line" | "pie" | "scatter";
+            /** @description A declarative ECharts option built by the service from the result. */
+            option: {
+                [key: string]: unknown;
+            };
+            conversation_id: string;
+            /** @description The question of the run that made it. */
+            question: string;
+            /** @description 1 when made; rises with each refresh. */
+            version: number;
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            refreshed_at: string | null;
+        };
+        ConversationStyle: {
+            /**
+             * @description The base palette and colours; see GET /api/v1/style/presets.
+             * @enum {string}
+             */
+            preset: "default" | "dark" | "minimal" | "colourblind" | "print" | "vivid" | "pastel";
+            /**
+             * @description Light or dark background over any preset.
+             * @enum {string}
+             */
+            theme: "light" | "dark";
+            /** @description Series colours in order; null uses the preset's. */
+            palette: string[] | null;
+            /** @description Chart title; null uses the question. */
+            title: string | null;
+            show_title: boolean;
+            /** @enum {string} */
+            legend_position: "top" | "bottom" | "left" | "right" | "none";
+            /** @description Degrees the category- or time-axis labels turn (bar and line charts). */
+            axis_label_rotation: number;
+            /** @enum {string} */
+            number_format: "auto" | "percent" | "usd" | "eur" | "gbp" | "jpy";
+            /**
+             * @description Time-axis labels: iso_date 2025-01-31, iso_month 2025-01, month_year Jan 2025, day_month_year 31/01/2025, month_day_year 01/31/2025, year 2025.
+             * @enum {string}
+             */
+            date_format: "auto" | "iso_date" | "iso_month" | "month_year" | "day_month_year" | "month_day_year" | "year";
+            /** @description Stack bar and line series; null keeps what the chart chose. */
+            stacked: boolean | null;
+            /** @description Smooth line series. */
+            smooth: boolean;
+            /** @description Fill the area under line series. */
+            area: boolean;
+            /** @description Value labels on bars, points and slices. */
+            series_labels: boolean;
+            /** @enum {string} */
+            bar_orientation: "auto" | "vertical" | "horizontal";
+            conversation_id: string;
+            /** @description Rises with every change; 0 until the first. */
+            version: number;
+            updated_at: string | null;
+        };
+        RestyledChart: {
+            run_id: string;
+            artifact_id: string;
+            /** @enum {string} */
+            chart_type: "bar" | "line" | "pie" | "scatter";
+            /** @description The ECharts option with the style applied. */
+            option: {
+                [key: string]: unknown;
+            };
+            style_version: number;
+        };
+        StylePresetList: {
+            presets: components["schemas"]["StylePreset"][];
+        };
+        StylePreset: {
+            /** @enum {string} */
+            name: "default" | "dark" | "minimal" | "colourblind" | "print" | "vivid" | "pastel";
+            label: string;
+            description: string;
+            /** @enum {string} */
+            theme: "light" | "dark";
+            palette: string[];
+            background_color: string;
+            text_color: string;
+            axis_line_color: string;
+        };
+        TemplateList: {
+            templates: components["schemas"]["Template"][];
+        };
+        Template: {
+            id: string;
+            connection_id: string;
+            name: string;
+            description: string | null;
+            question: string;
+            parameters: components["schemas"]["TemplateParameter"][];
+            query_spec: components["schemas"]["QuerySpec"];
+            source_run_id: string | null;
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            /** @description ISO-8601 UTC timestamp. */
+            updated_at: string;
         };
         Problem: {
             /** @description A human sentence saying what went wrong and how to fix it. */
@@ -4479,7 +5112,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    question: string;
+                    /** @description Required unless `template` is given. */
+                    question?: string;
+                    /** @description Run a saved query template with these parameter values instead of planning the question. */
+                    template?: components["schemas"]["RunTemplate"];
                     connection_id: string;
                     /** @description Continues this conversation instead of starting a new one. */
                     conversation_id?: string;
@@ -5128,6 +5764,1026 @@ export interface operations {
                         detail: string;
                         removed: number;
                     };
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "artifacts-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                artifact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactRecord"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "artifacts-refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                run_id: string;
+                artifact_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactRecord"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "style-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationStyle"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "style-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The base palette and colours; see GET /api/v1/style/presets.
+                     * @enum {string}
+                     */
+                    preset?: "default" | "dark" | "minimal" | "colourblind" | "print" | "vivid" | "pastel";
+                    /**
+                     * @description Light or dark background over any preset.
+                     * @enum {string}
+                     */
+                    theme?: "light" | "dark";
+                    /** @description Series colours in order; null uses the preset's. */
+                    palette?: string[] | null;
+                    /** @description Chart title; null uses the question. */
+                    title?: string | null;
+                    show_title?: boolean;
+                    /** @enum {string} */
+                    legend_position?: "top" | "bottom" | "left" | "right" | "none";
+                    /** @description Degrees the category- or time-axis labels turn (bar and line charts). */
+                    axis_label_rotation?: number;
+                    /** @enum {string} */
+                    number_format?: "auto" | "percent" | "usd" | "eur" | "gbp" | "jpy";
+                    /**
+                     * @description Time-axis labels: iso_date 2025-01-31, iso_month 2025-01, month_year Jan 2025, day_month_year 31/01/2025, month_day_year 01/31/2025, year 2025.
+                     * @enum {string}
+                     */
+                    date_format?: "auto" | "iso_date" | "iso_month" | "month_year" | "day_month_year" | "month_day_year" | "year";
+                    /** @description Stack bar and line series; null keeps what the chart chose. */
+                    stacked?: boolean | null;
+                    /** @description Smooth line series. */
+                    smooth?: boolean;
+                    /** @description Fill the area under line series. */
+                    area?: boolean;
+                    /** @description Value labels on bars, points and slices. */
+                    series_labels?: boolean;
+                    /** @enum {string} */
+                    bar_orientation?: "auto" | "vertical" | "horizontal";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationStyle"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "style-restyle": {
+        parameters: {
+            query: {
+                run_id: string;
+                artifact_id: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestyledChart"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "style-presets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StylePresetList"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "templates-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateList"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "templates-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @description The question with `{{name}}` where each parameter goes. */
+                    question: string;
+                    /** @default [] */
+                    parameters?: components["schemas"]["TemplateParameter"][];
+                    /** @description A succeeded run of this connection: its QuerySpec becomes the template’s. */
+                    run_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            201: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "templates-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @description The question with `{{name}}` where each parameter goes. */
+                    question: string;
+                    /** @default [] */
+                    parameters?: components["schemas"]["TemplateParameter"][];
+                    /** @description Take the QuerySpec of another succeeded run of the same connection. */
+                    run_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "templates-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
                 };
             };
             /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
