@@ -475,6 +475,34 @@ describe('the LLM planner, when configured', () => {
     expect(requests.length).toBe(before);
   });
 
+  it('reads through the model a style request the lexicon cannot read whole, applying only whitelisted settings', async () => {
+    const first = await llmCaller.runs.run({ question: 'number of orders per channel', connection_id: demo });
+    expect(first.planner).toBe('offline');
+    const nulls = Object.fromEntries(
+      ['chart_type', 'preset', 'theme', 'title', 'show_title', 'legend_position', 'axis_label_rotation']
+        .concat([
+          'number_format',
+          'date_format',
+          'stacked',
+          'smooth',
+          'area',
+          'series_labels',
+          'bar_orientation',
+        ])
+        .map((k) => [k, null]),
+    );
+    answers.push(JSON.stringify({ ...nulls, is_style_request: true, palette: ['#008080'] }));
+    const asked = requests.length;
+    const styled = await llmCaller.runs.run({
+      question: 'teal bars, a bit like the annual report',
+      connection_id: demo,
+      conversation_id: first.conversation_id,
+    });
+    expect(requests.length).toBe(asked + 1);
+    expect(styled).toMatchObject({ planner: 'style', usage: { prompt_tokens: 812, completion_tokens: 64 } });
+    expect((await llmCaller.style.get({ id: first.conversation_id })).palette).toEqual(['#008080']);
+  });
+
   it('re-asks once after invalid output, then fails the run cleanly', async () => {
     answers.push(JSON.stringify({ ...countOrdersByStatus, source: 'shop.nope' }), 'not json at all');
     const before = requests.length;

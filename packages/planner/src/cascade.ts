@@ -19,6 +19,7 @@ export function createCascadePlanner(options: CascadeOptions): Planner {
   const minConfidence = options.minConfidence ?? 0.8;
   return {
     id: 'cascade',
+    ...(options.model.readStyle ? { readStyle: options.model.readStyle } : {}),
     async plan(request: PlanRequest): Promise<Plan> {
       let offline: Plan | null = null;
       let refusal: PlanningError | null = null;

@@ -33,4 +33,5 @@ export {
 } from './llm.ts';
 export { interpretSpec, describeRange } from './interpret.ts';
 export { createCascadePlanner, type CascadeOptions } from './cascade.ts';
-export { readStyleRequest, type StyleRequest } from './style-request.ts';
+export { mentionsStyle, readStyleRequest, type StyleRequest } from './style-request.ts';
+export { createLlmStyleReader, type StyleReader } from './llm-style.ts';

@@ -20,6 +20,7 @@ import {
   type QuerySpec,
 } from '@aqs/contracts';
 import { validateSpecAgainstSchema } from './schema.ts';
+import { createLlmStyleReader } from './llm-style.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest } from './types.ts';
 
 // ---------- the model's answer (strict-JSON-schema friendly: every field required, nullable instead of optional) ----------
@@ -445,6 +446,7 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
   const maxRetries = options.maxRetries ?? 1;
   return {
     id: 'llm',
+    readStyle: createLlmStyleReader({ model: options.model, maxRetries }),
     async plan(request: PlanRequest): Promise<Plan> {
       if (request.signal?.aborted) throw new PlanningError('cancelled', 'Planning was cancelled.');
       const { system, prompt } = renderPlannerPrompt(request);

@@ -584,6 +584,19 @@ export function readStyleRequest(question: string): StyleRequest | null {
   return { patch, chartType: chartType ?? null, summary: summarize(patch, chartType ?? null) };
 }
 
+/**
+ * Whether a question says anything about how a chart looks, even among other words ("make the bars
+ * look like our brand, teal-ish"): the cue for asking a model to read what the lexicon could not.
+ */
+export function mentionsStyle(question: string): boolean {
+  if (question.length > MAX_QUESTION_LENGTH) return false;
+  const split = splitTitle(question);
+  if (split === null) return false;
+  const setting: Setting = {};
+  applyRules(normalize(split.rest), setting);
+  return split.title !== null || Object.keys(setting).length > 0;
+}
+
 /* ---------------------------------------------------------------- summary */
 
 const PRESET_TEXT: Readonly<Record<StylePresetName, string>> = {
@@ -650,7 +663,8 @@ function describeMarks(patch: ChartStylePatch, chartType: ChartType | null): Arr
   ];
 }
 
-function summarize(patch: ChartStylePatch, chartType: ChartType | null): string {
+/** One plain-English sentence saying what a patch (and a chart type) changes. */
+export function summarize(patch: ChartStylePatch, chartType: ChartType | null): string {
   const chart =
     chartType === null ? null : `${chartType === 'line' && patch.area ? 'area' : chartType} chart`;
   const parts = [chart, ...describeLook(patch), ...describeMarks(patch, chartType)].filter(

@@ -1,5 +1,6 @@
 import type { ChartType, QuerySpec } from '@aqs/contracts';
 import type { DialectCapabilities } from '@aqs/connectors';
+import type { StyleReader } from './llm-style.ts';
 
 /** One column as the planner sees it: structure plus what discovery learnt about it. */
 export interface SchemaColumn {
@@ -63,6 +64,8 @@ export interface Planner {
   /** `cascade`: offline first, the model for the rest (each Plan says which one answered). */
   readonly id: 'offline' | 'llm' | 'cascade';
   plan(request: PlanRequest): Promise<Plan>;
+  /** With a model: reads a chart-style request the offline lexicon could not (null: not one). */
+  readonly readStyle?: StyleReader;
 }
 
 export type PlanningErrorType = 'unanswerable' | 'invalid_model_output' | 'model_unavailable' | 'cancelled';

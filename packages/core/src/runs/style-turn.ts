@@ -2,12 +2,15 @@ import { and, desc, eq } from 'drizzle-orm';
 import { artifacts, newId, runs, type Executor } from '@aqs/db';
 import type { QuerySpec } from '@aqs/contracts';
 import { buildChart } from '@aqs/charts';
-import { readStyleRequest } from '@aqs/planner';
+import { mentionsStyle, readStyleRequest, type StyleRequest } from '@aqs/planner';
 import type { Principal } from '../principal.ts';
 import { patchConversationStyle } from '../style/service.ts';
 import type { ChartPayload, TablePayload } from '../artifacts/service.ts';
 import { persistRun, type FinishedRun } from './store.ts';
 import type { AskedRun, PreparedRun, RunDeps, RunObserver } from './pipeline.ts';
+
+/** A style request as read, with the model's token counts when a model read it. */
+type ReadStyle = StyleRequest & { usage?: { prompt_tokens: number; completion_tokens: number } };
 
 /** The latest answered turn of a conversation: its run and its artifacts. */
 async function lastAnswer(db: Executor, conversationId: string) {
@@ -39,10 +42,12 @@ export async function prepareStyleTurn(
   connectionId: string,
 ): Promise<PreparedRun | null> {
   if (!request.conversation_id) return null;
-  const read = readStyleRequest(request.question);
-  if (!read) return null;
+  const offline = readStyleRequest(request.question);
+  if (!offline && !(deps.planner.readStyle && mentionsStyle(request.question))) return null;
   const source = await lastAnswer(deps.db, request.conversation_id);
   if (!source) return null;
+  const read: ReadStyle | null = offline ?? (await modelReading(deps, request.question));
+  if (!read) return null;
   const conversationId = request.conversation_id;
 
   return {
@@ -79,7 +84,7 @@ export async function prepareStyleTurn(
               ]),
         ],
         error: null,
-        usage: { prompt_tokens: 0, completion_tokens: 0 },
+        usage: read.usage ?? { prompt_tokens: 0, completion_tokens: 0 },
         timings: { building_context: 0, planning: 0, executing: 0 },
         artifacts: chart ? [source.table, chart] : [source.table],
         createdAt: new Date(),
@@ -91,6 +96,19 @@ export async function prepareStyleTurn(
       return result;
     },
   };
+}
+
+/**
+ * The model's reading of a request that names a style among words the lexicon does not know. A
+ * model that fails leaves the question to the planner, as if it were not a style request.
+ */
+async function modelReading(deps: RunDeps, question: string): Promise<ReadStyle | null> {
+  try {
+    return (await deps.planner.readStyle?.(question)) ?? null;
+  } catch (error) {
+    deps.logger.warn({ err: error }, 'the model could not read a style request');
+    return null;
+  }
 }
 
 /** The last answer's chart, rebuilt when another type was asked for (or when it had none). */
