@@ -133,15 +133,12 @@ describe('renderChart png', () => {
     const option = series5000();
     const series = (option.series as Record<string, any>[])[0]!;
     expect(series.data).toHaveLength(5000);
-    const started = performance.now();
     const svg = await renderChart(option, { format: 'svg' });
     const png = await renderChart(option, { format: 'png' });
-    const ms = performance.now() - started;
     expect(svg).toContain('>requests over hour<');
     const img = decodePng(png);
     expect([img.width, img.height]).toEqual([800, 500]);
     expect(darkPixels(img, 0, 0, 800, 500, 200)).toBeGreaterThan(5000);
-    expect(ms).toBeLessThan(10_000);
     save('timeseries-5000.png', png);
   });
 
