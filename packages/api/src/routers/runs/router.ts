@@ -16,7 +16,7 @@ export const runsRouter = router({
         tags,
         summary: 'Ask a question and wait for the answer',
         description:
-          'Runs the whole pipeline (building_context, planning, executing) and returns the finished RunResult. Not idempotent: each call creates a run. A run that starts is stored whole with status `succeeded`, `failed` (with `error`) or `cancelled` (the client went away). Unknown or foreign connection/conversation: 404; paused connection: 409; monthly questions used: 429 `quota_questions_exceeded`. For progress events use `POST /api/v1/run/stream`.',
+          'Runs the whole pipeline (building_context, planning, executing) and returns the finished RunResult. Not idempotent: each call creates a run. A run that starts is stored whole with status `succeeded`, `failed` (with `error`) or `cancelled` (the client went away). Unknown or foreign connection/conversation: 404; paused connection: 409; monthly questions used: 429 `quota_questions_exceeded`. With `template: {id, parameters}` (and no `question`) a saved query template answers it without the planner (`planner: "template"`; 422 `template.parameters.<name>` for a value that does not fit), and so does a question that says the question of a template with values in its parameter positions. In a conversation with an answer, a question that only asks for a chart style ("dark theme, legend at the bottom", "make it a line chart") patches the style of the conversation and stores a turn showing the last answer again (`planner: "style"`): no query runs and no question is charged. For progress events use `POST /api/v1/run/stream`.',
       },
     })
     .input(runRequestSchema)
