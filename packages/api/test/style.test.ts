@@ -174,6 +174,32 @@ describe('style requests in plain language', () => {
     expect(cluster.stats().started).toBeGreaterThan(queries);
   });
 
+  it("restyles only answers of the connection asked on (a deleted connection's answers are not replayed)", async () => {
+    const gone = await caller.connections.create({
+      name: 'Soon gone',
+      dialect: 'elasticsearch',
+      auth_mode: 'basic',
+      config: {
+        cluster_url: cluster.url,
+        username: 'elastic',
+        password: 'changeme',
+        allowed_indices: ['weblogs'],
+      },
+    });
+    const first = await caller.runs.run({
+      question: 'number of requests per country',
+      connection_id: gone.id,
+    });
+    await caller.connections.delete({ id: gone.id });
+    const next = await caller.runs.run({
+      question: 'dark theme',
+      connection_id: esId,
+      conversation_id: first.conversation_id,
+    });
+    expect(next.planner).not.toBe('style');
+    expect(next.query).not.toEqual(first.query);
+  });
+
   it('outside a conversation with an answer, a style request is a question like any other', async () => {
     const run = await caller.runs.run({ question: 'legend at the bottom', connection_id: esId });
     expect(run.planner).not.toBe('style');

@@ -82,6 +82,9 @@ describe('templates: save, list, replace, delete', () => {
     );
     expect(orphan.body.errors?.map((e) => e.field)).toContain('question');
 
+    const bare = await problemOf(caller.templates.create(statusTemplate({ question: '{{status}} orders' })));
+    expect(bare.body.errors?.map((e) => e.field)).toContain('question');
+
     const [parameter] = statusTemplate().parameters;
     const badTarget = await problemOf(
       caller.templates.create(statusTemplate({ parameters: [{ ...parameter, target: '/source' }] })),

@@ -584,17 +584,22 @@ export function readStyleRequest(question: string): StyleRequest | null {
   return { patch, chartType: chartType ?? null, summary: summarize(patch, chartType ?? null) };
 }
 
+/** Other words a question may hold beside its style words and still be worth a model's reading. */
+const MAX_WORDS_BESIDE_STYLE = 4;
+
 /**
- * Whether a question says anything about how a chart looks, even among other words ("make the bars
- * look like our brand, teal-ish"): the cue for asking a model to read what the lexicon could not.
+ * Whether a question is mostly about how a chart looks, with a few words the lexicon does not know
+ * ("teal bars, a bit like the annual report"): the cue for asking a model to read it. A question with
+ * more words beside its style words is a data question and goes to the planner without a model call.
  */
 export function mentionsStyle(question: string): boolean {
   if (question.length > MAX_QUESTION_LENGTH) return false;
   const split = splitTitle(question);
   if (split === null) return false;
   const setting: Setting = {};
-  applyRules(normalize(split.rest), setting);
-  return split.title !== null || Object.keys(setting).length > 0;
+  const rest = applyRules(normalize(split.rest), setting);
+  if (rest === null || (split.title === null && Object.keys(setting).length === 0)) return false;
+  return tokenize(rest).filter((token) => !FILLER.has(token.text)).length <= MAX_WORDS_BESIDE_STYLE;
 }
 
 /* ---------------------------------------------------------------- summary */

@@ -66,3 +66,12 @@ describe('the model reading of a style request', () => {
     expect(mentionsStyle('top customers by revenue')).toBe(false);
   });
 });
+
+describe('the cue for a model reading', () => {
+  it('is off for a data question that mentions a style word among many others', () => {
+    expect(mentionsStyle('revenue per region and channel for the last quarter as a stacked bar chart')).toBe(
+      false,
+    );
+    expect(mentionsStyle('green bars please, like the brand guide')).toBe(true);
+  });
+});

@@ -32,12 +32,33 @@ const CONTENT_TYPES: Record<DownloadFormat, string> = {
 
 const renders = new RenderCache(32 * 1024 * 1024);
 
+/**
+ * Renders at once per instance: SVG layout runs on the event loop and PNG rasterising on libuv's
+ * small thread pool (shared with DNS lookups and password hashing), so they wait their turn.
+ */
+const MAX_CONCURRENT_RENDERS = 2;
+let rendering = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  // A finished render hands its slot straight to the next in line.
+  if (rendering >= MAX_CONCURRENT_RENDERS) await new Promise<void>((go) => waiting.push(go));
+  else rendering += 1;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else rendering -= 1;
+  }
+}
+
 function fileOf(owned: OwnedArtifact, format: DownloadFormat, body: FileResponse['body']): FileResponse {
   return { filename: downloadFilename(owned.run.question, format), contentType: CONTENT_TYPES[format], body };
 }
 
-function formatError(message: string): DomainError {
-  return new DomainError('validation', message, { fields: [{ field: 'format', message }] });
+function fieldError(field: string, message: string): DomainError {
+  return new DomainError('validation', message, { fields: [{ field, message }] });
 }
 
 /**
@@ -52,7 +73,8 @@ export async function renderArtifact(
 ): Promise<FileResponse & { body: string | Buffer }> {
   const owned = await loadOwnedArtifact(deps.db, principal, artifactId);
   if (owned.artifact.kind !== 'chart')
-    throw formatError(
+    throw fieldError(
+      'artifact_id',
       `Artifact ${artifactId} is a table, which has no chart to render: download it as CSV at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
     );
   const { option, styleVersion } = await styledChart(deps.db, owned, query.theme);
@@ -65,7 +87,7 @@ export async function renderArtifact(
     query.theme ?? '',
   ].join(':');
   const body = await renders.get(key, () =>
-    renderChart(option, { format: query.format, width: query.width, height: query.height }),
+    inTurn(() => renderChart(option, { format: query.format, width: query.width, height: query.height })),
   );
   return { ...fileOf(owned, query.format, body), body };
 }
@@ -87,13 +109,15 @@ export async function downloadArtifact(
     if (chosen === 'csv') return fileOf(owned, 'csv', csvStream(table.columns, table.rows));
     if (chosen === 'json')
       return fileOf(owned, 'json', JSON.stringify({ columns: table.columns, rows: table.rows }));
-    throw formatError(
+    throw fieldError(
+      'format',
       `A table downloads as csv or json, not ${chosen}; render a chart artifact for an image.`,
     );
   }
   const chosen = format ?? 'png';
   if (chosen === 'csv')
-    throw formatError(
+    throw fieldError(
+      'format',
       `A chart downloads as png, svg or json; its rows are at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
     );
   if (chosen === 'json') {

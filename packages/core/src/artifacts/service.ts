@@ -203,6 +203,7 @@ export async function refreshArtifact(
   signal?: AbortSignal,
 ): Promise<ArtifactRecord> {
   const owned = await loadRunArtifact(deps.db, principal, runId, artifactId);
+  const versionBefore = owned.artifact.version;
   const result = await reexecute(deps, principal, owned.run, signal);
   const table: TablePayload = {
     kind: 'table',
@@ -214,6 +215,8 @@ export async function refreshArtifact(
   const refreshedAt = new Date();
   await deps.db.transaction(async (tx) => {
     const siblings = await tx.select().from(artifacts).where(eq(artifacts.runId, owned.run.id)).for('update');
+    // A refresh that finished meanwhile stored rows at least as fresh as these: keep its version.
+    if (siblings.find((a) => a.id === artifactId)?.version !== versionBefore) return;
     for (const sibling of siblings) {
       const payload =
         sibling.kind === 'table' ? table : rebuiltChart(owned.run, chartPayloadOf(sibling), table);

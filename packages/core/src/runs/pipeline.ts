@@ -133,32 +133,48 @@ interface BoundTemplate {
   templateId: string;
   question: string;
   spec: QuerySpec;
+  /** Found by matching the question's words rather than named by the request. */
+  matched: boolean;
+}
+
+/** The template a request names, with its values bound (404, 422 naming the field). */
+async function namedTemplate(
+  deps: RunDeps,
+  principal: Principal,
+  template: NonNullable<RunRequest['template']>,
+  connectionId: string,
+): Promise<BoundTemplate> {
+  const row = await templateForRun(deps.db, principal, template.id, connectionId);
+  return { templateId: row.id, matched: false, ...bindTemplate(toTemplate(row), template.parameters) };
 }
 
 /**
- * The template that answers this request, with its values bound: the one the request names, or
- * one whose question this question says with values in the parameter positions. Null otherwise.
+ * A template whose question this question says with values in the parameter positions, bound; null
+ * when none matches or its values do not bind (the question is then planned like any other).
  */
-async function templateAnswer(
+async function matchedTemplate(
   deps: RunDeps,
-  principal: Principal,
-  request: RunRequest,
+  question: string,
   connectionId: string,
 ): Promise<BoundTemplate | null> {
-  if (request.template) {
-    const row = await templateForRun(deps.db, principal, request.template.id, connectionId);
-    return { templateId: row.id, ...bindTemplate(toTemplate(row), request.template.parameters) };
-  }
-  if (request.question === undefined) return null;
   const candidates = (await templatesOfConnection(deps.db, connectionId)).map(toTemplate);
-  const match = matchTemplate(request.question, candidates);
+  const match = matchTemplate(question, candidates);
   if (!match) return null;
-  return { templateId: match.template.id, ...bindTemplate(match.template, match.values) };
+  try {
+    return { templateId: match.template.id, matched: true, ...bindTemplate(match.template, match.values) };
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
 }
 
-/** A template's bound spec as the plan, checked against the data source's schema as it is now. */
-function templatePlan(bound: BoundTemplate, schema: PlannerSchema): RunPlan {
+/**
+ * A template's bound spec as the plan, checked against the data source's schema as it is now; null
+ * for a matched template that no longer fits (the planner answers instead).
+ */
+function templatePlan(bound: BoundTemplate, schema: PlannerSchema): RunPlan | null {
   const problems = validateSpecAgainstSchema(bound.spec, schema);
+  if (problems.length > 0 && bound.matched) return null;
   if (problems.length > 0)
     throw new DomainError(
       'conflict',
@@ -219,17 +235,18 @@ export async function prepareRun(
   }
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  const bound = await templateAnswer(deps, principal, request, row.id);
-  const question = bound?.question ?? request.question;
+  const named = request.template ? await namedTemplate(deps, principal, request.template, row.id) : null;
+  const question = named?.question ?? request.question;
   if (question === undefined)
     throw new DomainError('validation', 'The run request has no question.', {
       fields: [{ field: 'question', message: 'is required (or give a template)' }],
     });
   const asked: AskedRun = { ...request, question };
-  if (!bound) {
+  if (!named) {
     const styleTurn = await prepareStyleTurn(deps, principal, asked, row.id);
     if (styleTurn) return styleTurn;
   }
+  const bound = named ?? (await matchedTemplate(deps, question, row.id));
   // The unit is taken with a pending charge under the id the run will be stored with: storing the run
   // settles it in the same transaction; if the process dies first, the maintenance refunds it.
   const runId = newId('run');
@@ -432,9 +449,10 @@ async function runPipeline(
       buildRunContext(deps, principal, request, row, connector, step, signal),
     );
 
+    const fromTemplate = bound ? templatePlan(bound, context.full) : null;
     const plan: RunPlan = await phase('planning', () =>
-      bound
-        ? step('plan', 'template', async () => templatePlan(bound, context.full))
+      fromTemplate
+        ? step('plan', 'template', async () => fromTemplate)
         : step('plan', deps.planner.id, () =>
             deps.planner.plan({
               question: request.question,

@@ -1,8 +1,9 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { artifacts, newId, runs, type Executor } from '@aqs/db';
 import type { QuerySpec } from '@aqs/contracts';
 import { buildChart } from '@aqs/charts';
 import { mentionsStyle, readStyleRequest, type StyleRequest } from '@aqs/planner';
+import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
 import { patchConversationStyle } from '../style/service.ts';
 import type { ChartPayload, TablePayload } from '../artifacts/service.ts';
@@ -12,12 +13,24 @@ import type { AskedRun, PreparedRun, RunDeps, RunObserver } from './pipeline.ts'
 /** A style request as read, with the model's token counts when a model read it. */
 type ReadStyle = StyleRequest & { usage?: { prompt_tokens: number; completion_tokens: number } };
 
-/** The latest answered turn of a conversation: its run and its artifacts. */
-async function lastAnswer(db: Executor, conversationId: string) {
+/** Style turns a conversation may hold: each stores a copy of the rows it shows and charges nothing. */
+export const MAX_STYLE_TURNS = 50;
+
+/** How long a model may take to read a style request before the question is planned instead. */
+const MODEL_STYLE_TIMEOUT_MS = 10_000;
+
+/** The latest answered turn of a conversation on this connection: its run and its artifacts. */
+async function lastAnswer(db: Executor, conversationId: string, connectionId: string) {
   const [run] = await db
     .select()
     .from(runs)
-    .where(and(eq(runs.conversationId, conversationId), eq(runs.status, 'succeeded')))
+    .where(
+      and(
+        eq(runs.conversationId, conversationId),
+        eq(runs.connectionId, connectionId),
+        eq(runs.status, 'succeeded'),
+      ),
+    )
     .orderBy(desc(runs.turnIndex))
     .limit(1);
   if (!run) return null;
@@ -44,11 +57,20 @@ export async function prepareStyleTurn(
   if (!request.conversation_id) return null;
   const offline = readStyleRequest(request.question);
   if (!offline && !(deps.planner.readStyle && mentionsStyle(request.question))) return null;
-  const source = await lastAnswer(deps.db, request.conversation_id);
+  const source = await lastAnswer(deps.db, request.conversation_id, connectionId);
   if (!source) return null;
   const read: ReadStyle | null = offline ?? (await modelReading(deps, request.question));
   if (!read) return null;
   const conversationId = request.conversation_id;
+  const [styled] = await deps.db
+    .select({ n: count() })
+    .from(runs)
+    .where(and(eq(runs.conversationId, conversationId), eq(runs.planner, 'style')));
+  if ((styled?.n ?? 0) >= MAX_STYLE_TURNS)
+    throw new DomainError(
+      'conflict',
+      `This conversation has had ${MAX_STYLE_TURNS} style changes in words; change its style with POST /api/v1/conversations/${conversationId}/style (the style panel), or start a new conversation.`,
+    );
 
   return {
     async execute(observer: RunObserver) {
@@ -104,7 +126,7 @@ export async function prepareStyleTurn(
  */
 async function modelReading(deps: RunDeps, question: string): Promise<ReadStyle | null> {
   try {
-    return (await deps.planner.readStyle?.(question)) ?? null;
+    return (await deps.planner.readStyle?.(question, AbortSignal.timeout(MODEL_STYLE_TIMEOUT_MS))) ?? null;
   } catch (error) {
     deps.logger.warn({ err: error }, 'the model could not read a style request');
     return null;

@@ -91,6 +91,17 @@ function enumValuesProblem(parameter: TemplateParameter): string | null {
 }
 
 /**
+ * Words of the question outside its parameters a template needs: a question that says them with
+ * values in between is answered by the template, so a template of bare parameters would take over
+ * every question asked on its connection.
+ */
+export const MIN_LITERAL_WORDS = 2;
+
+function parameterCount(parts: ReturnType<typeof parseQuestion>['parts']): number {
+  return parts.filter((part) => part.kind === 'parameter').length;
+}
+
+/**
  * Every problem of a template definition, each naming its request field (`question`,
  * `parameters.<i>.name|type|values|default|target`); empty when the template is valid. Each `{{name}}`
  * of the question has one parameter and each parameter appears there; each parameter binds one value
@@ -107,6 +118,14 @@ export function checkTemplateDefinition(input: {
     problems.push({
       field: 'question',
       message: `has ${placeholder}, which does not hold a parameter name (a letter or _ followed by letters, digits or _)`,
+    });
+  const literalWords = parts
+    .flatMap((part) => (part.kind === 'text' ? part.text.split(/[^\p{L}\p{N}]+/u) : []))
+    .filter(Boolean).length;
+  if (parameterCount(parts) > 0 && literalWords < MIN_LITERAL_WORDS)
+    problems.push({
+      field: 'question',
+      message: `needs at least ${MIN_LITERAL_WORDS} words besides its parameters, so that only questions meant for this template are answered by it`,
     });
   const declared = new Set(input.parameters.map((p) => p.name));
   const asked = new Set(parts.flatMap((part) => (part.kind === 'parameter' ? [part.name] : [])));

@@ -5,6 +5,8 @@ import { isIsoDate, valueProblem } from './values.ts';
 const CAPTURE_MAX = 200;
 /** Capture ends tried per template before it is given up as not matching: a bound on hostile questions. */
 const STEP_BUDGET = 50_000;
+/** ... and for all the templates of a connection together, so that many cannot multiply the work of one. */
+const QUESTION_STEP_BUDGET = 200_000;
 const TRAILING_IGNORED = new Set(['?', '.', '!', ' ']);
 const QUOTE_PAIRS = [
   ['"', '"'],
@@ -35,9 +37,29 @@ interface CompiledTemplate {
   names: string[];
   /** Characters of literal text the template itself has (its preference weight). */
   literalChars: number;
+  /** Words of literal text: the values read may not say more words than that. */
+  literalWords: number;
   /** The shortest and longest question the template can match. */
   minLength: number;
   maxLength: number;
+}
+
+/**
+ * Words read into string parameters, which take any text: a question that says more words in them
+ * than the template says around them is another question sharing a few words ("number of {{thing}}"
+ * must not answer "number of orders per status"). Numbers, dates and enum values parse or fail.
+ */
+function freeTextWords(
+  values: Record<string, TemplateValue>,
+  parameters: readonly TemplateParameter[],
+): number {
+  return parameters
+    .filter((p) => p.type === 'string' && Object.hasOwn(values, p.name))
+    .reduce((n, p) => n + wordCount(String(values[p.name])), 0);
+}
+
+function wordCount(text: string): number {
+  return text.split(/[^\p{L}\p{N}]+/u).filter(Boolean).length;
 }
 
 function compile(question: string): CompiledTemplate {
@@ -63,6 +85,7 @@ function compile(question: string): CompiledTemplate {
     literals: literalTexts.map((text) => new RegExp(escapeRegExp(text), 'iuy')),
     names,
     literalChars,
+    literalWords: wordCount(literalTexts.join(' ')),
     minLength: literalLength + names.length,
     maxLength: literalLength + names.length * CAPTURE_MAX,
   };
@@ -126,6 +149,7 @@ function readValues(
   question: string,
   compiled: CompiledTemplate,
   parameters: readonly TemplateParameter[],
+  total: { steps: number },
 ): Record<string, TemplateValue> | null {
   const { literals, names } = compiled;
   const length = question.length;
@@ -140,14 +164,14 @@ function readValues(
   // A name asked twice must read the same value both times, so a failure then depends on earlier captures.
   const failed = new Set(names).size === names.length ? new Set<number>() : null;
   const captured: TemplateValue[] = [];
-  let steps = 0;
+  const budget = { steps: STEP_BUDGET };
   const search = (index: number, start: number): boolean => {
     const key = index * (length + 1) + start;
     if (failed?.has(key)) return false;
     const literal = literals[index + 1]!;
     const isLast = index === names.length - 1;
     for (let end = start + 1; end <= Math.min(length, start + CAPTURE_MAX); end++) {
-      if (++steps > STEP_BUDGET) return false;
+      if (--budget.steps < 0 || --total.steps < 0) return false;
       if (question[end - 1] === '\n') break;
       literal.lastIndex = end;
       if (!literal.test(question)) continue;
@@ -160,7 +184,7 @@ function readValues(
       captured[index] = value;
       if (isLast || search(index + 1, next)) return true;
     }
-    if (steps <= STEP_BUDGET) failed?.add(key);
+    if (budget.steps >= 0 && total.steps >= 0) failed?.add(key);
     return false;
   };
   if (!search(0, head.lastIndex)) return null;
@@ -183,9 +207,11 @@ export function matchTemplate<T extends { question: string; parameters: Template
   const candidates = templates
     .map((template, index) => ({ template, index, compiled: compile(template.question) }))
     .sort((a, b) => b.compiled.literalChars - a.compiled.literalChars || a.index - b.index);
+  const total = { steps: QUESTION_STEP_BUDGET };
   for (const { template, compiled } of candidates) {
-    const values = readValues(asked, compiled, template.parameters);
-    if (values) return { template, values };
+    const values = readValues(asked, compiled, template.parameters, total);
+    if (values && freeTextWords(values, template.parameters) <= compiled.literalWords)
+      return { template, values };
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import { newId, queryTemplates, runs, type Database, type Executor } from '@aqs/db';
+import { connections, newId, queryTemplates, runs, type Database, type Executor } from '@aqs/db';
 import { querySpecSchema, type QuerySpec, type Template, type TemplateParameter } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
@@ -103,6 +103,12 @@ export async function createTemplate(
   const spec = await specOfRun(db, principal, input.run_id, connection.id);
   assertDefinition(input, spec);
   return db.transaction(async (tx) => {
+    // Creates for one connection take turns, so the count below holds until the insert.
+    await tx
+      .select({ id: connections.id })
+      .from(connections)
+      .where(eq(connections.id, connection.id))
+      .for('update');
     const [held] = await tx
       .select({ n: count() })
       .from(queryTemplates)
