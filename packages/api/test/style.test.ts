@@ -200,6 +200,17 @@ describe('style requests in plain language', () => {
     expect(next.query).not.toEqual(first.query);
   });
 
+  it('a conversation holds at most 50 style turns; then the answer says how to restyle instead', async () => {
+    const first = await caller.runs.run({ question: 'number of requests per country', connection_id: esId });
+    const ask = (question: string) =>
+      caller.runs.run({ question, connection_id: esId, conversation_id: first.conversation_id });
+    for (let i = 0; i < 50; i++)
+      expect((await ask(i % 2 ? 'legend at the top' : 'legend at the bottom')).planner).toBe('style');
+    const refused = await problemOf(ask('dark theme'));
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toContain(`/api/v1/conversations/${first.conversation_id}/style`);
+  });
+
   it('outside a conversation with an answer, a style request is a question like any other', async () => {
     const run = await caller.runs.run({ question: 'legend at the bottom', connection_id: esId });
     expect(run.planner).not.toBe('style');
