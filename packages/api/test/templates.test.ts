@@ -40,7 +40,7 @@ function statusTemplate(overrides: Record<string, unknown> = {}) {
 beforeAll(async () => {
   ({ caller } = await signedIn());
   demoId = await demoConnectionId(caller);
-  source = await caller.runs.run({ question: 'how many cancelled orders', connection_id: demoId });
+  source = await caller.runs.run({ question: 'count the cancelled orders', connection_id: demoId });
   expect(source.status).toBe('succeeded');
   statusTarget = pointerTo(source.query_spec, 'cancelled')!;
   expect(statusTarget).toMatch(/\/value$/);
