@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
-import { toApiError } from '../lib/api.ts';
+import { toApiError, type DataSourceProblem } from '../lib/api.ts';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
@@ -52,6 +52,7 @@ export function ErrorNote({
       <div className="callout-body">
         {title ? <strong className="callout-title">{title}</strong> : null}
         <p>{e.message}</p>
+        {e.dataSource ? <DataSourceDetails problem={e.dataSource} /> : null}
         {rateLimited && e.retryAfterSeconds ? (
           <p className="muted">You can try again in {e.retryAfterSeconds} s (Retry-After).</p>
         ) : null}
@@ -76,6 +77,31 @@ export function ErrorNote({
         </Button>
       ) : null}
     </div>
+  );
+}
+
+function DataSourceDetails({ problem }: { problem: DataSourceProblem }) {
+  return (
+    <dl className="diagnosis">
+      {problem.symptom ? (
+        <>
+          <dt>What happened</dt>
+          <dd>{problem.symptom}</dd>
+        </>
+      ) : null}
+      {problem.cause ? (
+        <>
+          <dt>Why</dt>
+          <dd>{problem.cause}</dd>
+        </>
+      ) : null}
+      {problem.fix ? (
+        <>
+          <dt>What to do</dt>
+          <dd>{problem.fix}</dd>
+        </>
+      ) : null}
+    </dl>
   );
 }
 
@@ -171,7 +197,45 @@ export function Field({
   );
 }
 
-/** A modal confirmation built on <dialog> (focus trap and Escape come from the browser). */
+/** A modal built on <dialog> (focus trap and Escape come from the browser); Escape calls `onClose`. */
+export function Modal({
+  open,
+  title,
+  onClose,
+  children,
+  className,
+}: {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={['dialog', className ?? ''].join(' ').trim()}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      {children}
+    </dialog>
+  );
+}
+
+/** A modal confirmation. */
 export function ConfirmDialog({
   open,
   title,
@@ -191,25 +255,8 @@ export function ConfirmDialog({
   busy?: boolean;
   error?: unknown;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
+    <Modal open={open} title={title} onClose={onCancel}>
       <div className="dialog-body">{children}</div>
       <ErrorNote error={error} />
       <div className="dialog-actions">
@@ -220,7 +267,7 @@ export function ConfirmDialog({
           {confirmLabel}
         </Button>
       </div>
-    </dialog>
+    </Modal>
   );
 }
 

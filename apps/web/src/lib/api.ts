@@ -16,10 +16,21 @@ export type TableSummary = Outputs['schema']['tables']['tables'][number];
 export type TableDetail = Outputs['schema']['table'];
 export type Me = Outputs['auth']['me'];
 export type Onboarding = Outputs['auth']['onboardingStatus'];
+export type ConversationStyle = Outputs['style']['get'];
+export type StylePreset = Outputs['style']['presets']['presets'][number];
+export type Template = Outputs['templates']['list']['templates'][number];
+export type TemplateParameter = Template['parameters'][number];
 
 export interface FieldError {
   field: string;
   message: string;
+}
+
+/** What a 502 adds when a data source failed: what happened, why, and what to do. */
+export interface DataSourceProblem {
+  symptom?: string | null;
+  cause?: string | null;
+  fix?: string | null;
 }
 
 /** One error shape for the whole app: the server's `detail` (+ `code`, field errors, Retry-After). */
@@ -30,6 +41,7 @@ export class ApiError extends Error {
     readonly code?: string,
     readonly fieldErrors: FieldError[] = [],
     readonly retryAfterSeconds?: number,
+    readonly dataSource?: DataSourceProblem,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -71,7 +83,7 @@ export const trpc = createTRPCClient<AppRouter>({
 });
 
 interface ProblemShape {
-  problem?: { detail?: string; code?: string; errors?: FieldError[] };
+  problem?: { detail?: string; code?: string; errors?: FieldError[] } & DataSourceProblem;
 }
 
 /** Normalises anything thrown by the tRPC client, the stream route or fetch into an ApiError. */
@@ -82,8 +94,18 @@ export function toApiError(error: unknown): ApiError {
     const shape = error.shape as ProblemShape | undefined;
     const data = error.data as { httpStatus?: number } | undefined;
     const problem = shape?.problem;
-    if (problem?.detail)
-      return new ApiError(problem.detail, data?.httpStatus ?? 500, problem.code, problem.errors ?? []);
+    if (problem?.detail) {
+      const { symptom, cause, fix } = problem;
+      const dataSource = symptom || cause || fix ? { symptom, cause, fix } : undefined;
+      return new ApiError(
+        problem.detail,
+        data?.httpStatus ?? 500,
+        problem.code,
+        problem.errors ?? [],
+        undefined,
+        dataSource,
+      );
+    }
     if (error.cause instanceof TypeError)
       return new ApiError('The server could not be reached. Check your network and try again.', 0);
     return new ApiError(error.message || 'The request failed.', data?.httpStatus ?? 0);
@@ -100,6 +122,15 @@ export function toApiError(error: unknown): ApiError {
 export function fieldError(error: unknown, field: string): string | undefined {
   if (!error) return undefined;
   return toApiError(error).fieldErrors.find((e) => e.field === field)?.message;
+}
+
+/** The messages of a field and of its items (`palette`, `palette.2`) from a 422, joined; undefined when none. */
+export function fieldErrorsUnder(error: unknown, field: string): string | undefined {
+  if (!error) return undefined;
+  const messages = toApiError(error)
+    .fieldErrors.filter((e) => e.field === field || e.field.startsWith(`${field}.`))
+    .map((e) => (e.field === field ? e.message : `${e.field.slice(field.length + 1)}: ${e.message}`));
+  return messages.length > 0 ? messages.join('; ') : undefined;
 }
 
 export const queryClient = new QueryClient({
@@ -131,6 +162,9 @@ export const keys = {
   table: (id: string, name: string) => ['schema', 'table', id, name] as const,
   conversations: ['conversations', 'list'] as const,
   conversation: (id: string) => ['conversations', 'get', id] as const,
+  style: (conversationId: string) => ['style', 'get', conversationId] as const,
+  stylePresets: ['style', 'presets'] as const,
+  templates: (connectionId: string) => ['templates', 'list', connectionId] as const,
   runs: (filters: { status?: string; connection_id?: string; offset: number }) =>
     ['runs', 'list', filters] as const,
   runsAll: ['runs'] as const,
