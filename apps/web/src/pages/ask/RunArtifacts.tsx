@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import type { RunResult } from '../../lib/api.ts';
+import { AnswerTools } from './AnswerTools.tsx';
 import { Chart } from './Chart.tsx';
 import { DataTable } from './DataTable.tsx';
 
-/** A run's result: its chart or its table, with a switch between them when there are both. */
+/** A run's result: its chart or its table, with a switch between them when there are both, and its downloads. */
 export function RunArtifacts({ run }: { run: RunResult }) {
   const table = run.artifacts.find((a) => a.kind === 'table');
   const chart = run.artifacts.find((a) => a.kind === 'chart');
@@ -32,6 +33,7 @@ export function RunArtifacts({ run }: { run: RunResult }) {
           </button>
         </p>
       ) : null}
+      <AnswerTools run={run} />
     </>
   );
 }
