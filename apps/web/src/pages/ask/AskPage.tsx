@@ -1,34 +1,23 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { keys, trpc } from '../../lib/api.ts';
 import { navigate, useLocation } from '../../lib/router.tsx';
 import { ErrorNote, Spinner } from '../../components/ui.tsx';
-import { useConnections } from '../connections/hooks.ts';
+import { useConnections, useDialects } from '../connections/hooks.ts';
+import { StylePanelSlot, useStyling } from '../style/StylePanelSlot.tsx';
 import { Composer } from './Composer.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { LiveRunView } from './LiveRunView.tsx';
 import { DEMO_QUESTIONS, NewThreadHint, OnboardingCard } from './NewThread.tsx';
 import { RunView } from './RunView.tsx';
 import { ThreadHead } from './ThreadHead.tsx';
+import { useConversation, useOnboarding } from './queries.ts';
 import { useRunStream } from './useRunStream.ts';
-
-function useOnboarding() {
-  return useQuery({
-    queryKey: keys.onboarding,
-    queryFn: () => trpc.auth.onboardingStatus.query(),
-    staleTime: 5 * 60_000,
-  });
-}
 
 export function AskPage({ conversationId }: { conversationId: string | null }) {
   const { query } = useLocation();
   const connections = useConnections();
-  const conversation = useQuery({
-    queryKey: keys.conversation(conversationId ?? ''),
-    queryFn: () => trpc.conversations.get.query({ id: conversationId ?? '' }),
-    enabled: conversationId !== null,
-    staleTime: 5 * 60_000,
-  });
+  const conversation = useConversation(conversationId);
+  // Answers name their query language from the dialects: asked now, they join this first batch.
+  useDialects();
   const onboarding = useOnboarding();
 
   // Which connection the question goes to: the conversation's, the one in ?connection=, or the first usable one.
@@ -59,7 +48,10 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
     threadEndRef.current?.scrollIntoView?.({ block: 'end', behavior: 'smooth' });
   }, [live?.steps.length, live?.done, conversation.data?.runs.length]);
 
+  const styling = useStyling(conversationId);
+
   const runs = conversation.data?.runs ?? [];
+  const hasChart = runs.some((r) => r.artifacts.some((a) => a.kind === 'chart'));
   const visibleRuns = replaying === null ? runs : runs.filter((r) => r.turn_index < replaying);
 
   const connectionNames = useMemo(() => new Map(list.map((c) => [c.id, c.name])), [list]);
@@ -86,51 +78,57 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
           connection={connection}
           onChoose={setChosen}
           running={running}
+          styling={styling.open}
+          onStyle={hasChart ? styling.toggle : undefined}
         />
 
-        <div className="thread-body">
-          {newThread && onboarding.data && !onboarding.data.completed ? (
-            <OnboardingCard
-              status={onboarding.data}
-              demo={demo}
-              onTryDemo={() => {
-                if (demo) setChosen(demo.id);
-                setText(DEMO_QUESTIONS[0] ?? '');
-                inputRef.current?.focus();
-              }}
+        <div className="thread-row">
+          <div className="thread-body">
+            {newThread && onboarding.data && !onboarding.data.completed ? (
+              <OnboardingCard
+                status={onboarding.data}
+                demo={demo}
+                onTryDemo={() => {
+                  if (demo) setChosen(demo.id);
+                  setText(DEMO_QUESTIONS[0] ?? '');
+                  inputRef.current?.focus();
+                }}
+              />
+            ) : null}
+
+            {newThread && !live ? (
+              <NewThreadHint
+                connection={connection}
+                connectionsLoaded={Boolean(connections.data)}
+                onPick={(q) => {
+                  setText(q);
+                  inputRef.current?.focus();
+                }}
+              />
+            ) : null}
+
+            {conversationId && conversation.isPending ? <Spinner label="Loading the conversation…" /> : null}
+            <ErrorNote
+              error={conversation.error}
+              title="The conversation could not be loaded"
+              onRetry={() => void conversation.refetch()}
             />
-          ) : null}
 
-          {newThread && !live ? (
-            <NewThreadHint
-              connection={connection}
-              connectionsLoaded={Boolean(connections.data)}
-              onPick={(q) => {
-                setText(q);
-                inputRef.current?.focus();
-              }}
-            />
-          ) : null}
+            {visibleRuns.map((run) => (
+              <RunView
+                key={run.id}
+                run={run}
+                onReplay={() => void ask(run.question, { replayFrom: run.turn_index })}
+                replayDisabled={running || connection?.paused === true || !connection}
+                onAsk={(question) => void ask(question)}
+                previewStyle={styling.preview}
+              />
+            ))}
 
-          {conversationId && conversation.isPending ? <Spinner label="Loading the conversation…" /> : null}
-          <ErrorNote
-            error={conversation.error}
-            title="The conversation could not be loaded"
-            onRetry={() => void conversation.refetch()}
-          />
-
-          {visibleRuns.map((run) => (
-            <RunView
-              key={run.id}
-              run={run}
-              onReplay={() => void ask(run.question, { replayFrom: run.turn_index })}
-              replayDisabled={running || connection?.paused === true || !connection}
-              onAsk={(question) => void ask(question)}
-            />
-          ))}
-
-          {live ? <LiveRunView live={live} onStop={stop} onDismiss={dismiss} /> : null}
-          <div ref={threadEndRef} />
+            {live ? <LiveRunView live={live} onStop={stop} onDismiss={dismiss} /> : null}
+            <div ref={threadEndRef} />
+          </div>
+          <StylePanelSlot conversationId={conversationId} styling={styling} />
         </div>
 
         <Composer

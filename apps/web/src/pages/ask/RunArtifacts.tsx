@@ -1,11 +1,15 @@
 import { useState } from 'react';
+import type { ChartStyle } from '@aqs/contracts';
 import type { RunResult } from '../../lib/api.ts';
 import { AnswerTools } from './AnswerTools.tsx';
 import { Chart } from './Chart.tsx';
 import { DataTable } from './DataTable.tsx';
 
-/** A run's result: its chart or its table, with a switch between them when there are both, and its downloads. */
-export function RunArtifacts({ run }: { run: RunResult }) {
+/**
+ * A run's result: its chart or its table, with a switch between them when there are both, and its
+ * downloads. `previewStyle` draws the chart in an unsaved style.
+ */
+export function RunArtifacts({ run, previewStyle }: { run: RunResult; previewStyle?: ChartStyle | null }) {
   const table = run.artifacts.find((a) => a.kind === 'table');
   const chart = run.artifacts.find((a) => a.kind === 'chart');
   const [view, setView] = useState<'chart' | 'table'>('chart');
@@ -14,7 +18,12 @@ export function RunArtifacts({ run }: { run: RunResult }) {
       {chart && table ? <ViewSwitch view={view} onView={setView} /> : null}
 
       {chart && (view === 'chart' || !table) ? (
-        <Chart option={chart.option} chartType={chart.chart_type} label={run.question} />
+        <Chart
+          option={chart.option}
+          chartType={chart.chart_type}
+          label={run.question}
+          previewStyle={previewStyle}
+        />
       ) : null}
       {table && (!chart || view === 'table') ? (
         <DataTable

@@ -1,4 +1,4 @@
-import type { RunPhase } from '@aqs/contracts';
+import type { ChartStyle, RunPhase } from '@aqs/contracts';
 import type { RunResult } from '../../lib/api.ts';
 import { Badge, Button, CopyButton, formatDate, formatMs } from '../../components/ui.tsx';
 import { queryLanguageName, useDialects } from '../connections/hooks.ts';
@@ -21,7 +21,11 @@ export const STEP_LABELS: Record<string, string> = {
   build_artifacts: 'Build the table and chart',
 };
 
-const PLANNER: Record<string, string> = { offline: 'Offline planner', llm: 'LLM planner' };
+const PLANNER: Record<string, string> = {
+  offline: 'Offline planner',
+  llm: 'LLM planner',
+  style: 'Style change',
+};
 
 /** `error.message` is "symptom: cause fix [Generated query:\n...]"; split it for display. */
 export function splitRunError(message: string): {
@@ -81,9 +85,12 @@ export function RunView({
   onReplay,
   replayDisabled,
   onAsk,
+  previewStyle,
 }: {
   run: RunResult;
   connectionName?: string;
+  /** An unsaved chart style to draw the chart in. */
+  previewStyle?: ChartStyle | null;
   onReplay?: () => void;
   replayDisabled?: boolean;
   /** Asks another question in the same conversation (a suggestion after a refusal). */
@@ -128,7 +135,7 @@ export function RunView({
           )
         ) : null}
 
-        <RunArtifacts run={run} />
+        <RunArtifacts run={run} previewStyle={previewStyle} />
 
         {otherWarnings.length > 0 ? <RunNotes warnings={otherWarnings} /> : null}
 

@@ -1,5 +1,6 @@
 import type { Connection } from '../../lib/api.ts';
 import { Link } from '../../lib/router.tsx';
+import { Button } from '../../components/ui.tsx';
 
 /** The top of the thread: in a new one, which connection to ask; in a conversation, its title and connection. */
 export function ThreadHead(props: {
@@ -10,8 +11,12 @@ export function ThreadHead(props: {
   connection: Connection | undefined;
   onChoose: (connectionId: string) => void;
   running: boolean;
+  /** Opens or closes the chart style panel; absent when the conversation has no chart. */
+  onStyle?: () => void;
+  styling: boolean;
 }) {
   const { newThread, title, connectionDeleted, connections, connection, onChoose, running } = props;
+  const { onStyle, styling } = props;
   return (
     <div className="thread-head">
       {newThread ? (
@@ -41,16 +46,23 @@ export function ThreadHead(props: {
         </div>
       ) : (
         <div className="thread-title">
-          <h1>{title ?? 'Conversation'}</h1>
-          <span className="muted small">
-            {connection ? (
-              <>
-                on <Link to={`/connections/${connection.id}/schema`}>{connection.name}</Link>
-              </>
-            ) : connectionDeleted ? (
-              'Its connection was deleted'
-            ) : null}
-          </span>
+          <div>
+            <h1>{title ?? 'Conversation'}</h1>
+            <span className="muted small">
+              {connection ? (
+                <>
+                  on <Link to={`/connections/${connection.id}/schema`}>{connection.name}</Link>
+                </>
+              ) : connectionDeleted ? (
+                'Its connection was deleted'
+              ) : null}
+            </span>
+          </div>
+          {onStyle ? (
+            <Button size="sm" onClick={onStyle} aria-expanded={styling}>
+              Chart style
+            </Button>
+          ) : null}
         </div>
       )}
     </div>

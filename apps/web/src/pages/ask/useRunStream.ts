@@ -86,6 +86,11 @@ function storeRun(queryClient: QueryClient, result: RunResult, replacedFrom: num
   });
   // History is read again only when it is opened next.
   void queryClient.invalidateQueries({ queryKey: keys.runsAll, refetchType: 'none' });
+  if (result.planner === 'style') {
+    // A style turn changed the conversation's style: its other charts are read again, restyled.
+    void queryClient.invalidateQueries({ queryKey: keys.style(result.conversation_id) });
+    void queryClient.invalidateQueries({ queryKey: keys.conversation(result.conversation_id) });
+  }
 }
 
 /** The state of one live run as the stream's events move it on. */
