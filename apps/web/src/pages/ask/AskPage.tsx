@@ -3,6 +3,7 @@ import { navigate, useLocation } from '../../lib/router.tsx';
 import { ErrorNote, Spinner } from '../../components/ui.tsx';
 import { useConnections, useDialects } from '../connections/hooks.ts';
 import { StylePanelSlot, useStyling } from '../style/StylePanelSlot.tsx';
+import { SavedQuestions } from '../templates/SavedQuestions.tsx';
 import { Composer } from './Composer.tsx';
 import { ConversationList } from './ConversationList.tsx';
 import { LiveRunView } from './LiveRunView.tsx';
@@ -38,7 +39,7 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const threadEndRef = useRef<HTMLDivElement>(null);
   // Leaving the page (or switching conversation) closes the stream, which cancels the run server-side.
-  const { live, running, replaying, ask, stop, dismiss } = useRunStream({
+  const { live, running, replaying, ask, askTemplate, stop, dismiss } = useRunStream({
     connectionId,
     conversationId,
     alwaysChart,
@@ -104,6 +105,15 @@ export function AskPage({ conversationId }: { conversationId: string | null }) {
                   setText(q);
                   inputRef.current?.focus();
                 }}
+              />
+            ) : null}
+            {newThread && !live && connection ? (
+              <SavedQuestions
+                key={connection.id}
+                connection={connection}
+                openTemplateId={query.get('template')}
+                running={running}
+                onRun={(template, parameters) => void askTemplate(template, parameters)}
               />
             ) : null}
 

@@ -2,6 +2,7 @@ import type { ChartStyle, RunPhase } from '@aqs/contracts';
 import type { RunResult } from '../../lib/api.ts';
 import { Badge, Button, CopyButton, formatDate, formatMs } from '../../components/ui.tsx';
 import { queryLanguageName, useDialects } from '../connections/hooks.ts';
+import { SaveTemplateAction } from '../templates/SaveTemplateAction.tsx';
 import { RunArtifacts } from './RunArtifacts.tsx';
 
 export const PHASES: { id: RunPhase; label: string }[] = [
@@ -24,6 +25,7 @@ export const STEP_LABELS: Record<string, string> = {
 const PLANNER: Record<string, string> = {
   offline: 'Offline planner',
   llm: 'LLM planner',
+  template: 'Saved question',
   style: 'Style change',
 };
 
@@ -169,6 +171,7 @@ function QuestionBubble({
         {run.question}
       </h3>
       <div className="turn-actions">
+        <SaveTemplateAction run={run} />
         {onReplay ? (
           <Button
             size="sm"

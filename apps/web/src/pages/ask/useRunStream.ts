@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { RunPhase } from '@aqs/contracts';
+import type { RunPhase, RunRequest } from '@aqs/contracts';
 import {
   keys,
   toApiError,
@@ -9,7 +9,9 @@ import {
   type Onboarding,
   type Outputs,
   type RunResult,
+  type Template,
 } from '../../lib/api.ts';
+import { fillQuestion } from '../../lib/fill-question.ts';
 import { streamRun, type RunEvent } from '../../lib/run-stream.ts';
 import { navigate } from '../../lib/router.tsx';
 
@@ -145,12 +147,17 @@ export function useRunStream(options: {
       trpc.conversations.truncate.mutate({ id: v.id, from_turn_index: v.from }),
   });
 
-  const ask = async (question: string, askOptions: { replayFrom?: number } = {}) => {
-    const q = question.trim();
+  /** Starts a run: `shown` is the question as the thread shows it while the answer streams. */
+  const start = async (
+    body: Pick<RunRequest, 'question' | 'template'>,
+    shown: string,
+    startOptions: { replayFrom?: number; chart: boolean },
+  ) => {
+    const q = shown.trim();
     if (!q || !connectionId || running) return;
     const controller = new AbortController();
     abortRef.current = controller;
-    const replayFrom = askOptions.replayFrom ?? null;
+    const replayFrom = startOptions.replayFrom ?? null;
     setLive({
       question: q,
       phase: null,
@@ -174,10 +181,10 @@ export function useRunStream(options: {
       let completed: RunResult | null = null;
       await streamRun(
         {
-          question: q,
+          ...body,
           connection_id: connectionId,
           ...(conversationId ? { conversation_id: conversationId } : {}),
-          chart_requested: alwaysChart || CHART_WORDS.test(q),
+          chart_requested: alwaysChart || startOptions.chart,
         },
         (event: RunEvent) => {
           if (event.event === 'complete') completed = event.data;
@@ -228,12 +235,26 @@ export function useRunStream(options: {
     }
   };
 
+  const ask = (question: string, askOptions: { replayFrom?: number } = {}) =>
+    start({ question: question.trim() }, question, { ...askOptions, chart: CHART_WORDS.test(question) });
+
+  /** Runs a saved question (no planner): the thread shows its question with the values filled in. */
+  const askTemplate = (template: Template, parameters: Record<string, string | number>) => {
+    const defaults = Object.fromEntries(template.parameters.map((p) => [p.name, p.default]));
+    return start(
+      { template: { id: template.id, parameters } },
+      fillQuestion(template.question, { ...defaults, ...parameters }),
+      { chart: CHART_WORDS.test(template.question) },
+    );
+  };
+
   return {
     live,
     running,
     /** The turn a replay starts from while it runs: later turns are hidden. */
     replaying,
     ask,
+    askTemplate,
     stop: () => abortRef.current?.abort(),
     dismiss: () => setLive(null),
   };

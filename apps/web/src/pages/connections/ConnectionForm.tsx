@@ -7,6 +7,7 @@ import { ConnectionTestCard } from './ConnectionTestCard.tsx';
 import { DialectPicker } from './DialectPicker.tsx';
 import { useConnection, useDialects } from './hooks.ts';
 import { useConnectionForm, type ConnectionFormState } from './useConnectionForm.ts';
+import { SavedQuestions } from '../templates/SavedQuestions.tsx';
 
 export function ConnectionFormPage({ connectionId }: { connectionId: string | null }) {
   const dialects = useDialects();
@@ -43,6 +44,11 @@ function ConnectionForm({
       ) : null}
       {connection ? <ConnectionTestCard connectionId={connection.id} test={form.test} /> : null}
       <ConnectionSettingsForm form={form} dialects={dialects} connection={connection} />
+      {connection ? (
+        <div className="card form-card">
+          <SavedQuestions connection={connection} />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -56,10 +56,14 @@ export function useConnection(id: string | null) {
   });
 }
 
-/** Puts a changed or new connection into the cached list and the per-id cache. */
+/**
+ * Puts a changed or new connection into the cached list and the per-id cache. A connection just made
+ * (created or duplicated) has no saved questions yet: its empty list is cached, not asked for.
+ */
 export function useStoreConnection() {
   const queryClient = useQueryClient();
-  return (connection: Connection) => {
+  return (connection: Connection, options: { created?: boolean } = {}) => {
+    if (options.created) queryClient.setQueryData(keys.templates(connection.id), { templates: [] });
     queryClient.setQueryData(keys.connection(connection.id), connection);
     queryClient.setQueryData<Connection[]>(keys.connections(), (list) => {
       if (!list) return list;
@@ -75,11 +79,11 @@ export function useConnectionActions() {
   const store = useStoreConnection();
   const setPaused = useMutation({
     mutationFn: (v: { id: string; paused: boolean }) => trpc.connections.paused.mutate(v),
-    onSuccess: store,
+    onSuccess: (connection) => store(connection),
   });
   const duplicate = useMutation({
     mutationFn: (id: string) => trpc.connections.duplicate.mutate({ id }),
-    onSuccess: store,
+    onSuccess: (copy) => store(copy, { created: true }),
   });
   const remove = useMutation({
     mutationFn: (id: string) => trpc.connections.delete.mutate({ id }),

@@ -127,7 +127,7 @@ function useSaveConnection(connection: Connection | undefined, draft: Connection
       });
     },
     onSuccess: (saved) => {
-      store(saved);
+      store(saved, { created: !connection });
       onSaved();
       if (!connection) navigate(`/connections/${saved.id}?created=1`, { replace: true });
     },
