@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Locator, type Page, type Request } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type Download,
+  type Locator,
+  type Page,
+  type Request,
+} from 'playwright-core';
 import { fixtureDir } from '@aqs/es-test-cluster';
 import { startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '@aqs/server/testing';
 
@@ -67,6 +74,12 @@ export class RequestLog {
         path: url.pathname + (url.pathname.startsWith('/trpc/') ? '' : url.search),
         at: Date.now(),
       });
+    });
+    // A link the browser downloads (`<a download>`) is a GET the server counts, but it raises no
+    // `request` event on the page.
+    page.on('download', (download: Download) => {
+      const url = new URL(download.url());
+      this.all.push({ method: 'GET', path: url.pathname + url.search, at: Date.now() });
     });
   }
   api() {
