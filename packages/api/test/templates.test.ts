@@ -127,6 +127,24 @@ describe('running a template', () => {
     await caller.templates.delete({ template_id: template.id });
   });
 
+  it("draws the chart type the template's question names", async () => {
+    const perChannel = await caller.runs.run({
+      question: 'number of orders per channel',
+      connection_id: demoId,
+    });
+    const template = await caller.templates.create({
+      id: demoId,
+      name: 'Channels',
+      question: 'orders per channel as a pie chart',
+      parameters: [],
+      run_id: perChannel.id,
+    });
+    const run = await caller.runs.run({ connection_id: demoId, template: { id: template.id } });
+    expect(run.artifacts.find((a) => a.kind === 'chart')).toMatchObject({ chart_type: 'pie' });
+    expect(run.warnings.map((w) => w.message)).toContain('Answered by the saved question “Channels”.');
+    await caller.templates.delete({ template_id: template.id });
+  });
+
   it('answers a question that says the template with a value in the parameter position', async () => {
     const template = await caller.templates.create(
       statusTemplate({ question: 'count of orders with status {{status}}' }),

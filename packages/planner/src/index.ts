@@ -34,4 +34,5 @@ export {
 export { interpretSpec, describeRange } from './interpret.ts';
 export { createCascadePlanner, type CascadeOptions } from './cascade.ts';
 export { mentionsStyle, readStyleRequest, type StyleRequest } from './style-request.ts';
+export { chartTypeAskedIn } from './offline/parse.ts';
 export { createLlmStyleReader, type StyleReader } from './llm-style.ts';

@@ -4,6 +4,7 @@ import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Conne
 import {
   PlanningError,
   buildContext,
+  chartTypeAskedIn,
   fromIntrospection,
   validateSpecAgainstSchema,
   type Plan,
@@ -131,6 +132,7 @@ type RunPlan = Omit<Plan, 'planner'> & { planner: Plan['planner'] | 'template' }
 
 interface BoundTemplate {
   templateId: string;
+  templateName: string;
   question: string;
   spec: QuerySpec;
   /** Found by matching the question's words rather than named by the request. */
@@ -145,7 +147,12 @@ async function namedTemplate(
   connectionId: string,
 ): Promise<BoundTemplate> {
   const row = await templateForRun(deps.db, principal, template.id, connectionId);
-  return { templateId: row.id, matched: false, ...bindTemplate(toTemplate(row), template.parameters) };
+  return {
+    templateId: row.id,
+    templateName: row.name,
+    matched: false,
+    ...bindTemplate(toTemplate(row), template.parameters),
+  };
 }
 
 /**
@@ -161,7 +168,12 @@ async function matchedTemplate(
   const match = matchTemplate(question, candidates);
   if (!match) return null;
   try {
-    return { templateId: match.template.id, matched: true, ...bindTemplate(match.template, match.values) };
+    return {
+      templateId: match.template.id,
+      templateName: match.template.name,
+      matched: true,
+      ...bindTemplate(match.template, match.values),
+    };
   } catch (error) {
     if (error instanceof DomainError) return null;
     throw error;
@@ -182,10 +194,10 @@ function templatePlan(bound: BoundTemplate, schema: PlannerSchema): RunPlan | nu
     );
   return {
     spec: bound.spec,
-    chart_type: null,
+    chart_type: chartTypeAskedIn(bound.question),
     planner: 'template',
     usage: { prompt_tokens: 0, completion_tokens: 0 },
-    notes: [`Answered by saved template ${bound.templateId}.`],
+    notes: [`Answered by the saved question “${bound.templateName}”.`],
   };
 }
 

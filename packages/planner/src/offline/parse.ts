@@ -2332,3 +2332,9 @@ function soleTable(cands: readonly { table: SchemaTable }[]): SchemaTable | null
 }
 
 export { buildLexicon };
+
+/** The chart type a question names ("... as a pie chart"), or null when it names none. */
+export function chartTypeAskedIn(question: string): ChartType | null {
+  const { chart } = chartFromText(normalize(question));
+  return chart === 'auto' ? null : chart;
+}
