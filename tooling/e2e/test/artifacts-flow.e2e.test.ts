@@ -187,7 +187,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
     await screenshots(page, '33-saved-questions');
     await item.getByRole('button', { name: 'Run', exact: true }).click();
     const templated = page.locator('article.turn').first();
-    await templated.getByText('Saved question').waitFor({ timeout: 90_000 });
+    await templated.getByText('Saved question', { exact: true }).waitFor({ timeout: 90_000 });
     await templated
       .getByRole('heading', { name: 'number of orders by status in Germany as a pie chart' })
       .waitFor();
