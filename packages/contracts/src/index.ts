@@ -6,4 +6,5 @@ export * from './query-spec.ts';
 export * from './runs.ts';
 export * from './style.ts';
 export * from './templates.ts';
+export * from './template-slots.ts';
 export { seededRandom } from './random.ts';

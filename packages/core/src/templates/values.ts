@@ -1,33 +1,18 @@
 import {
+  isIsoDate,
   TEMPLATE_STRING_MAX,
   templateParameterSchema,
   type TemplateParameter,
   type TemplateValue,
 } from '@aqs/contracts';
 
+export { isIsoDate };
+
 export const LIMIT_TARGET = '/limit';
 export const LIMIT_MAX = 5000;
 
-const ISO_DATE_OR_DATETIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|([+-])(\d{2}):(\d{2}))?)?$/;
-
 /* eslint-disable-next-line no-control-regex */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-/** `YYYY-MM-DD`, or an ISO date-time on that day (`T` + hours and minutes, optional seconds, fraction and zone), naming a real calendar date and time. */
-export function isIsoDate(text: string): boolean {
-  const m = ISO_DATE_OR_DATETIME.exec(text);
-  if (!m) return false;
-  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
-  if (m[4] !== undefined && (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59)) return false;
-  if (m[7] !== undefined && (Number(m[8]) > 23 || Number(m[9]) > 59)) return false;
-  return true;
-}
 
 export function isParameterName(text: string): boolean {
   return templateParameterSchema.shape.name.safeParse(text).success;
