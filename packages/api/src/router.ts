@@ -7,6 +7,7 @@ import { conversationsRouter } from './routers/conversations/router.ts';
 import { artifactsRouter } from './routers/artifacts/router.ts';
 import { styleRouter } from './routers/style/router.ts';
 import { templatesRouter } from './routers/templates/router.ts';
+import { dashboardsRouter } from './routers/dashboards/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -17,6 +18,7 @@ export const appRouter = router({
   artifacts: artifactsRouter,
   style: styleRouter,
   templates: templatesRouter,
+  dashboards: dashboardsRouter,
 });
 
 export type AppRouter = typeof appRouter;

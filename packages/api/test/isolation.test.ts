@@ -38,6 +38,10 @@ const BODIES: Record<string, Record<string, unknown> | (() => Record<string, unk
   'style.update': { legend_position: 'bottom' },
   'style.restyle': () => ({ run_id: runId, artifact_id: chartId }),
   'templates.create': () => ({ name: 'Saved', question: 'number of employees by gender', run_id: runId }),
+  'dashboards.update': { name: 'Renamed' },
+  'dashboards.addItem': () => ({ artifact_id: artifactId }),
+  'dashboards.reorder': () => ({ item_ids: [itemId] }),
+  'dashboards.updateItem': { title: 'Renamed' },
   'templates.update': { name: 'Renamed', question: 'number of employees by gender', parameters: [] },
   'connections.update': { name: 'renamed' },
   'connections.paused': { paused: false },
@@ -60,13 +64,20 @@ let conversationId: string;
 let artifactId: string;
 let chartId: string;
 let templateId: string;
+let dashboardId: string;
+let itemId: string;
 
 /** The owner's real ids in the path parameters, so each answer is about ownership. */
 function inputOf(route: Route): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const [, name] of route.restPath.matchAll(/\{(\w+)\}/g)) {
     params[name!] = {
-      id: route.restPath.startsWith('/api/v1/conversations/') ? conversationId : connectionId,
+      id: route.restPath.startsWith('/api/v1/conversations/')
+        ? conversationId
+        : route.restPath.startsWith('/api/v1/dashboards/')
+          ? dashboardId
+          : connectionId,
+      item_id: itemId,
       connection_id: connectionId,
       table_name: 'employees',
       run_id: runId,
@@ -120,6 +131,8 @@ beforeAll(async () => {
       run_id: runId,
     })
   ).id;
+  dashboardId = (await owner.dashboards.create({ name: 'Owned board' })).id;
+  itemId = (await owner.dashboards.addItem({ id: dashboardId, artifact_id: artifactId })).id;
 
   const intruderSignIn = await signedIn(uniqueEmail('intruder'));
   intruder = intruderSignIn.caller;

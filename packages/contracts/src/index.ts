@@ -7,4 +7,5 @@ export * from './runs.ts';
 export * from './style.ts';
 export * from './templates.ts';
 export * from './template-slots.ts';
+export * from './dashboards.ts';
 export { seededRandom } from './random.ts';

@@ -19,6 +19,8 @@ export * as artifacts from './artifacts/service.ts';
 export { csvExport, downloadArtifact, renderArtifact, type FileResponse } from './artifacts/exports.ts';
 export * as style from './style/service.ts';
 export * as templates from './templates/service.ts';
+export * as dashboards from './dashboards/service.ts';
+export { refreshDashboard, refreshDashboardItem, REFRESH_CONCURRENCY } from './dashboards/refresh.ts';
 export {
   executeRun,
   prepareRun,

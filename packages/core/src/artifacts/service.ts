@@ -145,25 +145,57 @@ export async function styledChart(
  * @throws DomainError: 409 when there is nothing to run, 502 with the connector's symptom when the engine fails.
  */
 export async function reexecute(deps: CoreDeps, principal: Principal, run: RunRow, signal?: AbortSignal) {
-  if (run.status !== 'succeeded' || !run.queryText)
+  if (run.status !== 'succeeded' || !run.queryText || !run.queryDialect)
     throw new DomainError('conflict', `Run ${run.id} has no query to run again: it did not succeed.`);
-  if (!run.connectionId)
+  return executeStoredQuery(
+    deps,
+    principal,
+    {
+      owner: `run ${run.id}`,
+      connectionId: run.connectionId,
+      dialect: run.queryDialect,
+      text: run.queryText,
+    },
+    signal,
+  );
+}
+
+/** A query kept to be run again: by a run, or by a dashboard item (its own copy). */
+export interface StoredQuery {
+  /** What keeps it, for messages (`run run_...`, `item dbi_...`). */
+  owner: string;
+  connectionId: string | null;
+  dialect: string;
+  text: string;
+}
+
+/**
+ * Runs a stored query again on its connection: the connection must still be there and not paused;
+ * the text goes through the connector's validator again before it runs.
+ */
+export async function executeStoredQuery(
+  deps: CoreDeps,
+  principal: Principal,
+  stored: StoredQuery,
+  signal?: AbortSignal,
+) {
+  if (!stored.connectionId)
     throw new DomainError(
       'conflict',
-      `The connection run ${run.id} used was deleted; ask the question again.`,
+      `The connection ${stored.owner} used was deleted; ask the question again on another connection.`,
     );
-  const row = await loadOwnedConnection(deps.db, principal, run.connectionId);
+  const row = await loadOwnedConnection(deps.db, principal, stored.connectionId);
   assertNotPaused(row);
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
-  if (run.queryDialect !== connector.descriptor.capabilities.query_language_id)
+  if (stored.dialect !== connector.descriptor.capabilities.query_language_id)
     throw new DomainError(
       'conflict',
-      `Run ${run.id} was written for another query language; ask the question again.`,
+      `The query of ${stored.owner} was written for another query language; ask the question again.`,
     );
   const target = targetOf(deps, row);
   try {
-    const validated = connector.validateQuery(target, run.queryText, { rowCap: DEFAULT_ROW_CAP });
+    const validated = connector.validateQuery(target, stored.text, { rowCap: DEFAULT_ROW_CAP });
     const ctx = await connectorContext(deps, row, signal);
     const result = await connector.execute(target, validated.text, ctx, {
       rowCap: DEFAULT_ROW_CAP,
@@ -175,8 +207,12 @@ export async function reexecute(deps: CoreDeps, principal: Principal, run: RunRo
   }
 }
 
-/** The chart of a run rebuilt from fresh rows, keeping its type when the rows allow it. */
-function rebuiltChart(run: RunRow, old: ChartPayload, table: TablePayload): ChartPayload {
+/** A chart rebuilt from fresh rows (of a run or a dashboard item), keeping its type when the rows allow it. */
+export function rebuiltChart(
+  run: { question: string; querySpec: unknown },
+  old: ChartPayload,
+  table: TablePayload,
+): ChartPayload {
   const built = buildChart({
     columns: table.columns,
     rows: table.rows,
