@@ -8,6 +8,7 @@ import { benchPlanner } from './planner.ts';
 import { benchChartRender, benchCharts } from './charts.ts';
 import { benchCsv } from './csv.ts';
 import { benchRuns } from './runs.ts';
+import { benchDashboards } from './dashboards.ts';
 import { benchWebBundle } from './web-bundle.ts';
 import { benchHostileLoad } from './hostile-load.ts';
 
@@ -24,6 +25,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['CSV export', benchCsv],
   ['render', benchChartRender],
   ['runs', benchRuns],
+  ['dashboard refresh', benchDashboards],
   ['web bundle', benchWebBundle],
   ['hostile data sources under load', benchHostileLoad],
 ];
