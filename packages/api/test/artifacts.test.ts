@@ -2,35 +2,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { usageCounters } from '@aqs/db';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import { offlinePlanner, type Planner } from '@aqs/planner';
 import type { Principal } from '@aqs/core';
-import { callerOf, closePools, codeOf, harness, problemOf, signedIn, type Caller } from './harness.ts';
+import {
+  callerOf,
+  closePools,
+  codeOf,
+  countingPlanner,
+  harness,
+  problemOf,
+  signedIn,
+  weblogsConfig,
+  type Caller,
+} from './harness.ts';
 
 const weblogs = fixtureDir('weblogs');
-const weblogsConfig = (url: string) => ({
-  cluster_url: url,
-  username: 'elastic',
-  password: 'changeme',
-  allowed_indices: ['weblogs'],
-});
 
 let cluster: TestCluster;
 let caller: Caller;
 let principal: Principal;
 let esId: string;
 
-/** A planner that counts its calls: refresh and re-runs must never reach it. */
-let plannerCalls = 0;
-const countingPlanner: Planner = {
-  id: offlinePlanner.id,
-  plan: (request) => {
-    plannerCalls += 1;
-    return offlinePlanner.plan(request);
-  },
-};
+const counting = countingPlanner();
 
 async function countingCaller(): Promise<Caller> {
-  return callerOf(principal, { deps: { ...(await harness()).deps, planner: countingPlanner } });
+  return callerOf(principal, { deps: { ...(await harness()).deps, planner: counting.planner } });
 }
 
 async function questionsUsed(workspaceId: string): Promise<number> {
@@ -92,7 +87,7 @@ describe('artifacts.refresh', () => {
     const run = await counted.runs.run({ question: 'number of requests per country', connection_id: esId });
     const table = run.artifacts.find((a) => a.kind === 'table')!;
     const chart = run.artifacts.find((a) => a.kind === 'chart')!;
-    const planned = plannerCalls;
+    const planned = counting.calls();
     const queries = cluster.stats().started;
     const used = await questionsUsed(principal.workspaceId);
 
@@ -100,7 +95,7 @@ describe('artifacts.refresh', () => {
     expect(refreshed.version).toBe(2);
     expect(refreshed.refreshed_at).not.toBeNull();
     expect(cluster.stats().started).toBe(queries + 1);
-    expect(plannerCalls).toBe(planned);
+    expect(counting.calls()).toBe(planned);
     expect(await questionsUsed(principal.workspaceId)).toBe(used);
     // The chart of the run was rebuilt from the same fresh rows.
     const chartAfter = await counted.artifacts.get({ artifact_id: chart.id });

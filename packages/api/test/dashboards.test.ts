@@ -1,38 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import { offlinePlanner, type Planner } from '@aqs/planner';
-import { callerOf, closePools, codeOf, harness, problemOf, signedIn, type Caller } from './harness.ts';
+import {
+  callerOf,
+  closePools,
+  codeOf,
+  countingPlanner,
+  harness,
+  problemOf,
+  signedIn,
+  weblogsConfig,
+  type Caller,
+} from './harness.ts';
 
 const weblogs = fixtureDir('weblogs');
-const config = (url: string) => ({
-  cluster_url: url,
-  username: 'elastic',
-  password: 'changeme',
-  allowed_indices: ['weblogs'],
-});
 
 let cluster: TestCluster;
 let caller: Caller;
 let esId: string;
-let plannerCalls = 0;
-const countingPlanner: Planner = {
-  id: offlinePlanner.id,
-  plan: (request) => {
-    plannerCalls += 1;
-    return offlinePlanner.plan(request);
-  },
-};
+const counting = countingPlanner();
 
 beforeAll(async () => {
   cluster = await startTestCluster({ fixtures: weblogs, version: '8.15.0' });
   const { principal } = await signedIn();
-  caller = await callerOf(principal, { deps: { ...(await harness()).deps, planner: countingPlanner } });
+  caller = await callerOf(principal, { deps: { ...(await harness()).deps, planner: counting.planner } });
   esId = (
     await caller.connections.create({
       name: 'Web logs',
       dialect: 'elasticsearch',
       auth_mode: 'basic',
-      config: config(cluster.url),
+      config: weblogsConfig(cluster.url),
     })
   ).id;
 }, 120_000);
@@ -81,7 +77,7 @@ describe('dashboards', () => {
       name: 'Goes down',
       dialect: 'elasticsearch',
       auth_mode: 'basic',
-      config: config(down.url),
+      config: weblogsConfig(down.url),
     });
     const run = await caller.runs.run({
       question: 'number of requests per country',
@@ -90,11 +86,11 @@ describe('dashboards', () => {
     const failing = await caller.dashboards.addItem({ id: board.id, artifact_id: run.artifacts[0]!.id });
     await down.stop();
 
-    const planned = plannerCalls;
+    const planned = counting.calls();
     const queries = cluster.stats().started;
     const { outcomes, dashboard } = await caller.dashboards.refresh({ id: board.id });
     expect(cluster.stats().started).toBe(queries + 2);
-    expect(plannerCalls).toBe(planned);
+    expect(counting.calls()).toBe(planned);
     expect(outcomes.filter((o) => o.status === 'refreshed')).toHaveLength(2);
     expect(outcomes.find((o) => o.item_id === failing.id)).toMatchObject({ status: 'failed' });
     expect(dashboard.items.find((i) => i.id === failing.id)?.last_error?.type).toBe(

@@ -16,7 +16,7 @@ import {
 import { closeConnectors, openDemoDatabase } from '@aqs/connectors';
 import { outboxEmails } from '@aqs/db';
 import { createTestStore, type TestStore } from '@aqs/db/testing';
-import { offlinePlanner } from '@aqs/planner';
+import { offlinePlanner, type Planner } from '@aqs/planner';
 import { appRouter, toProblem, type Context, type ProblemResponse } from '../src/index.ts';
 
 export const PASSWORD = 'correct horse battery staple';
@@ -234,4 +234,24 @@ export function tokenFromEmail(text: string): string {
 export async function demoConnectionId(caller: Caller): Promise<string> {
   const { connections } = await caller.connections.list({});
   return connections.find((c) => c.is_demo)!.id;
+}
+
+/** The stand-in cluster's weblogs index as a connection config (basic auth). */
+export function weblogsConfig(clusterUrl: string) {
+  return { cluster_url: clusterUrl, username: 'elastic', password: 'changeme', allowed_indices: ['weblogs'] };
+}
+
+/** The offline planner, counting its calls: work that must never plan (refreshes, reruns) is checked with it. */
+export function countingPlanner(): { planner: Planner; calls: () => number } {
+  let calls = 0;
+  return {
+    planner: {
+      id: offlinePlanner.id,
+      plan: (request) => {
+        calls += 1;
+        return offlinePlanner.plan(request);
+      },
+    },
+    calls: () => calls,
+  };
 }

@@ -71,7 +71,15 @@ export async function renderArtifact(
   artifactId: string,
   query: ArtifactRenderQuery,
 ): Promise<FileResponse & { body: string | Buffer }> {
-  const owned = await loadOwnedArtifact(deps.db, principal, artifactId);
+  return renderOwned(deps, await loadOwnedArtifact(deps.db, principal, artifactId), query);
+}
+
+async function renderOwned(
+  deps: CoreDeps,
+  owned: OwnedArtifact,
+  query: ArtifactRenderQuery,
+): Promise<FileResponse & { body: string | Buffer }> {
+  const artifactId = owned.artifact.id;
   if (owned.artifact.kind !== 'chart')
     throw fieldError(
       'artifact_id',

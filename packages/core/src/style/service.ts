@@ -12,6 +12,7 @@ import {
 import { applyChartStyle, mergeChartStyle, parseChartStylePatch, stylePresetList } from '@aqs/charts';
 import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
+import { loadOwnedConversation } from '../runs/store.ts';
 
 /** What `conversations.style` holds: the settings, their version and when they last changed. */
 interface StoredStyle {
@@ -44,22 +45,12 @@ function toConversationStyle(conversationId: string, stored: StoredStyle | null)
   };
 }
 
-async function ownedConversationStyle(db: Executor, principal: Principal, id: string) {
-  const [row] = await db
-    .select({ id: conversations.id, style: conversations.style })
-    .from(conversations)
-    .where(and(eq(conversations.id, id), eq(conversations.workspaceId, principal.workspaceId)))
-    .limit(1);
-  if (!row) throw new DomainError('not_found', `Conversation ${id} was not found in your workspace.`);
-  return row;
-}
-
 export async function getConversationStyle(
   db: Executor,
   principal: Principal,
   conversationId: string,
 ): Promise<ConversationStyle> {
-  const row = await ownedConversationStyle(db, principal, conversationId);
+  const row = await loadOwnedConversation(db, principal, conversationId);
   return toConversationStyle(row.id, storedStyleOf(row.style));
 }
 
