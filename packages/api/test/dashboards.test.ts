@@ -111,6 +111,52 @@ describe('dashboards', () => {
     expect(second.outcomes).toEqual(first.outcomes);
   });
 
+  it('a refresh runs at most 2 queries at once on one connection and at most 4 in all (measured on the stand-in)', async () => {
+    // Its own workspace: the free plan's 3 connections are all needed here.
+    const { principal } = await signedIn();
+    const own = await callerOf(principal, { deps: { ...(await harness()).deps, planner: counting.planner } });
+    const connections: string[] = [];
+    for (const name of ['Logs A', 'Logs B', 'Logs C'])
+      connections.push(
+        (
+          await own.connections.create({
+            name,
+            dialect: 'elasticsearch',
+            auth_mode: 'basic',
+            config: weblogsConfig(cluster.url),
+          })
+        ).id,
+      );
+    const pin = async (question: string, dashboardId: string, connectionId: string) => {
+      const run = await own.runs.run({ question, connection_id: connectionId });
+      await own.dashboards.addItem({ id: dashboardId, artifact_id: run.artifacts[0]!.id });
+    };
+    const single = await own.dashboards.create({ name: 'One source' });
+    for (const question of ['number of requests per country', 'requests per day', 'requests per day'])
+      await pin(question, single.id, connections[0]!);
+    const spread = await own.dashboards.create({ name: 'Three sources' });
+    for (const connectionId of connections)
+      for (const question of ['number of requests per country', 'requests per day'])
+        await pin(question, spread.id, connectionId);
+
+    cluster.setQueryDelay(150);
+    try {
+      cluster.resetPeak();
+      const one = await own.dashboards.refresh({ id: single.id });
+      expect(one.outcomes.every((o) => o.status === 'refreshed')).toBe(true);
+      expect(cluster.stats().peakActive).toBe(2);
+
+      cluster.resetPeak();
+      const started = cluster.stats().started;
+      const three = await own.dashboards.refresh({ id: spread.id });
+      expect(three.outcomes.every((o) => o.status === 'refreshed')).toBe(true);
+      expect(cluster.stats().started).toBe(started + 6);
+      expect(cluster.stats().peakActive).toBe(4);
+    } finally {
+      cluster.setQueryDelay(0);
+    }
+  });
+
   it('foreign and unknown ids are 404; pinning another workspace artifact is a 404', async () => {
     const board = await caller.dashboards.create({ name: 'Mine' });
     const { caller: other } = await signedIn();

@@ -59,6 +59,8 @@ export interface QueryStats {
   completed: number;
   failed: number;
   cancelled: number;
+  /** The most queries answered at once since the start or the last `resetPeak()`. */
+  peakActive: number;
 }
 
 export interface TestCluster {
@@ -76,6 +78,8 @@ export interface TestCluster {
   stats(): QueryStats;
   /** Changes the artificial delay of `POST /_query`. */
   setQueryDelay(ms: number): void;
+  /** Starts `stats().peakActive` again from the queries in flight now. */
+  resetPeak(): void;
   /** Resolves when at least `count` queries are in flight (polling; rejects after timeoutMs). */
   waitForActiveQueries(count?: number, timeoutMs?: number): Promise<ActiveQuery[]>;
   stop(): Promise<void>;
@@ -578,6 +582,7 @@ async function handleQuery(st: ClusterState, ctx: RequestContext, p: Principal):
   const entry = { id, query, startedAt: Date.now(), aborted: false, controller };
   st.active.set(id, entry);
   st.stats.started++;
+  st.stats.peakActive = Math.max(st.stats.peakActive, st.active.size);
   const onClose = (): void => {
     if (!ctx.res.writableFinished) {
       entry.aborted = true;
@@ -784,7 +789,7 @@ export async function startTestCluster(options: TestClusterOptions): Promise<Tes
     now: typeof nowOpt === 'function' ? nowOpt : typeof nowOpt === 'number' ? () => nowOpt : () => Date.now(),
     active: new Map(),
     nextId: 1,
-    stats: { started: 0, completed: 0, failed: 0, cancelled: 0 },
+    stats: { started: 0, completed: 0, failed: 0, cancelled: 0, peakActive: 0 },
     clusterUuid: randomUUID().replace(/-/g, '').slice(0, 22),
   };
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -832,6 +837,9 @@ export async function startTestCluster(options: TestClusterOptions): Promise<Tes
     stats: () => ({ ...st.stats }),
     setQueryDelay: (ms: number) => {
       st.delayMs = ms;
+    },
+    resetPeak: () => {
+      st.stats.peakActive = st.active.size;
     },
     waitForActiveQueries: async (count = 1, timeoutMs = 5000) => {
       const deadline = Date.now() + timeoutMs;

@@ -519,4 +519,15 @@ describe('observing and cancelling queries', () => {
     expect((await query(c.url, 'ROW a = 1')).status).toBe(200);
     expect(c.stats().completed).toBe(1);
   });
+
+  it('keeps the most queries answered at once, until resetPeak', async () => {
+    const c = await start('8.15.0', { queryDelayMs: 100 });
+    await Promise.all([query(c.url, 'ROW a = 1'), query(c.url, 'ROW a = 2'), query(c.url, 'ROW a = 3')]);
+    expect(c.stats().peakActive).toBe(3);
+    await query(c.url, 'ROW a = 4');
+    expect(c.stats().peakActive).toBe(3);
+    c.resetPeak();
+    await query(c.url, 'ROW a = 5');
+    expect(c.stats().peakActive).toBe(1);
+  });
 });
