@@ -85,4 +85,43 @@ describe('dashboard routes', () => {
     expect((await browser.request('DELETE', `/api/v1/dashboards/${board.json.id}`)).status).toBe(200);
     expect((await browser.get(`/api/v1/dashboards/${board.json.id}`)).status).toBe(404);
   });
+
+  it("downloads an item's latest data: a table as CSV, a chart as PNG or its rows as CSV, after its conversation is gone", async () => {
+    const board = await browser.post('/api/v1/dashboards', { name: 'Files' });
+    const run = await browser.post('/api/v1/run', {
+      question: 'number of requests per country as a bar chart',
+      connection_id: esId,
+    });
+    const itemOf = async (kind: string) =>
+      (
+        await browser.post(`/api/v1/dashboards/${board.json.id}/items`, {
+          artifact_id: run.json.artifacts.find((a: { kind: string }) => a.kind === kind).id,
+        })
+      ).json.id as string;
+    const table = await itemOf('table');
+    const chart = await itemOf('chart');
+    await browser.request('DELETE', `/api/v1/conversations/${run.json.conversation_id}`);
+    const base = `/api/v1/dashboards/${board.json.id}/items`;
+
+    const csv = await browser.get(`${base}/${table}/download`);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="number-of-requests/);
+    const [header, ...lines] = csv.text.trim().split('\r\n');
+    expect(header).toMatch(/country/i);
+    expect(lines.length).toBeGreaterThan(0);
+
+    const png = await browser.get(`${base}/${chart}/download`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect(png.text.slice(1, 4)).toBe('PNG');
+    const chartRows = await browser.get(`${base}/${chart}/download?format=csv`);
+    expect(chartRows.text).toBe(csv.text);
+
+    const wrong = await browser.get(`${base}/${table}/download?format=png`);
+    expect(wrong.status).toBe(422);
+    expect(wrong.json.errors[0].field).toBe('format');
+    const intruder = await signedInBrowser(server);
+    expect((await intruder.get(`${base}/${table}/download`)).status).toBe(404);
+  });
 });

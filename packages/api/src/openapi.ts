@@ -154,6 +154,34 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  '/api/v1/dashboards/{id}/items/{item_id}/download': {
+    get: {
+      tags: ['Dashboards'],
+      summary: "Download a dashboard item's latest data as a file",
+      description:
+        "The item's latest data (as of its last successful refresh), named after its question. A table item: CSV (default; the same CSV as a run's export) or `json` (`{columns, rows}`). A chart item: PNG (default, 800x500), `svg`, `json` (its ECharts option), or `csv` (the rows it is drawn from). Another combination is a 422 naming `format`. The item keeps its own data, so this works after its run, conversation or connection is gone.",
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestParams: {
+        path: z.object({ id: idSchema, item_id: idSchema }),
+        query: artifactDownloadQuerySchema,
+      },
+      responses: {
+        '200': {
+          description: 'The file.',
+          headers: fileHeaders,
+          content: {
+            'text/csv': binary,
+            'image/png': binary,
+            'image/svg+xml': binary,
+            'application/json': { schema: z.object({}).loose() },
+          },
+        },
+        ...fileErrors(['401', '404', '409', '422', '429', '500'], {
+          '409': 'A chart item pinned without its rows asks for `csv`: refresh the item first.',
+        }),
+      },
+    },
+  },
   '/api/v1/run/stream': {
     post: {
       tags: ['Runs'],

@@ -1278,6 +1278,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dashboards/{id}/items/{item_id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a dashboard item's latest data as a file
+         * @description The item's latest data (as of its last successful refresh), named after its question. A table item: CSV (default; the same CSV as a run's export) or `json` (`{columns, rows}`). A chart item: PNG (default, 800x500), `svg`, `json` (its ECharts option), or `csv` (the rows it is drawn from). Another combination is a 422 naming `format`. The item keeps its own data, so this works after its run, conversation or connection is gone.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    format?: "csv" | "json" | "png" | "svg";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                    item_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file. */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description The file name, made from the question: `filename` (ASCII) and `filename*` (UTF-8, RFC 5987). */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                        "image/png": string;
+                        "image/svg+xml": string;
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown route, or no such resource in your workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/run/stream": {
         parameters: {
             query?: never;

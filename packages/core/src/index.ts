@@ -21,6 +21,7 @@ export * as style from './style/service.ts';
 export * as templates from './templates/service.ts';
 export * as dashboards from './dashboards/service.ts';
 export { refreshDashboard, refreshDashboardItem, REFRESH_CONCURRENCY } from './dashboards/refresh.ts';
+export { downloadItem } from './dashboards/exports.ts';
 export {
   executeRun,
   prepareRun,

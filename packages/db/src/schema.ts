@@ -345,6 +345,8 @@ export const dashboardItems = pgTable(
     querySpec: jsonb('query_spec').$type<Json>(),
     question: text('question').notNull(),
     data: jsonb('data').$type<Json>().notNull(),
+    // A chart item's rows (what its CSV is made of); null for a table item, whose data is its rows.
+    sourceTable: jsonb('source_table').$type<Json>(),
     refreshedAt: ts('refreshed_at'),
     lastError: jsonb('last_error').$type<Json>(),
     createdAt: createdAt(),

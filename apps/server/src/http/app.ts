@@ -11,7 +11,7 @@ import { createGuard } from './guard.ts';
 import { requestLog } from './request-log.ts';
 import { restRoute } from './rest.ts';
 import { createRunStreamHandler } from './run-stream.ts';
-import { mountArtifactFiles } from './artifact-files.ts';
+import { mountFileRoutes } from './file-routes.ts';
 import { mountWeb } from './web.ts';
 
 export { MAX_BATCH_PROCEDURES } from './guard.ts';
@@ -107,7 +107,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     maxStreamsPerPrincipal: 3,
   });
   app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), c.get('bodyText')));
-  mountArtifactFiles(app, deps.core);
+  mountFileRoutes(app, deps.core);
 
   app.all('/api/*', rest);
   app.all('/auth/*', rest);

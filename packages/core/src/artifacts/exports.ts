@@ -30,6 +30,9 @@ const CONTENT_TYPES: Record<DownloadFormat, string> = {
   svg: 'image/svg+xml; charset=utf-8',
 };
 
+/** The size a chart downloads at (render takes any size). */
+export const DOWNLOAD_SIZE = { width: 800, height: 500 } as const;
+
 const renders = new RenderCache(32 * 1024 * 1024);
 
 /**
@@ -53,11 +56,34 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function fileOf(owned: OwnedArtifact, format: DownloadFormat, body: FileResponse['body']): FileResponse {
-  return { filename: downloadFilename(owned.run.question, format), contentType: CONTENT_TYPES[format], body };
+/** A file named after the question it answers. */
+export function namedFile<B extends FileResponse['body']>(
+  question: string,
+  format: DownloadFormat,
+  body: B,
+): FileResponse & { body: B } {
+  return { filename: downloadFilename(question, format), contentType: CONTENT_TYPES[format], body };
 }
 
-function fieldError(field: string, message: string): DomainError {
+function fileOf(owned: OwnedArtifact, format: DownloadFormat, body: FileResponse['body']): FileResponse {
+  return namedFile(owned.run.question, format, body);
+}
+
+/**
+ * An ECharts option drawn as PNG or SVG, cached under `key` (which must name everything the
+ * option depends on) and waiting its turn behind the renders already running.
+ */
+export function renderOption(
+  key: string,
+  option: Record<string, unknown>,
+  size: { format: 'png' | 'svg'; width: number; height: number },
+): Promise<string | Buffer> {
+  return renders.get(`${key}:${size.format}:${size.width}x${size.height}`, () =>
+    inTurn(() => renderChart(option, { format: size.format, width: size.width, height: size.height })),
+  );
+}
+
+export function fieldError(field: string, message: string): DomainError {
   return new DomainError('validation', message, { fields: [{ field, message }] });
 }
 
@@ -86,18 +112,11 @@ async function renderOwned(
       `Artifact ${artifactId} is a table, which has no chart to render: download it as CSV at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
     );
   const { option, styleVersion } = await styledChart(deps.db, owned, query.theme);
-  const key = [
-    owned.artifact.id,
-    owned.artifact.version,
-    styleVersion,
-    query.format,
-    `${query.width}x${query.height}`,
-    query.theme ?? '',
-  ].join(':');
-  const body = await renders.get(key, () =>
-    inTurn(() => renderChart(option, { format: query.format, width: query.width, height: query.height })),
+  const key = ['artifact', owned.artifact.id, owned.artifact.version, styleVersion, query.theme ?? ''].join(
+    ':',
   );
-  return { ...fileOf(owned, query.format, body), body };
+  const body = await renderOption(key, option, query);
+  return namedFile(owned.run.question, query.format, body);
 }
 
 /**
@@ -132,12 +151,7 @@ export async function downloadArtifact(
     const { option } = await styledChart(deps.db, owned);
     return fileOf(owned, 'json', JSON.stringify(option));
   }
-  const rendered = await renderArtifact(deps, principal, artifactId, {
-    format: chosen,
-    width: 800,
-    height: 500,
-  });
-  return rendered;
+  return renderOwned(deps, owned, { format: chosen, ...DOWNLOAD_SIZE });
 }
 
 /**

@@ -90,7 +90,12 @@ async function refreshItem(deps: CoreDeps, principal: Principal, item: ItemRow):
     const refreshedAt = new Date();
     await deps.db
       .update(dashboardItems)
-      .set({ data: data as unknown as Record<string, unknown>, refreshedAt, lastError: null })
+      .set({
+        data: data as unknown as Record<string, unknown>,
+        sourceTable: item.kind === 'chart' ? (table as unknown as Record<string, unknown>) : null,
+        refreshedAt,
+        lastError: null,
+      })
       .where(eq(dashboardItems.id, item.id));
     return { item_id: item.id, status: 'refreshed', error: null, refreshed_at: refreshedAt.toISOString() };
   } catch (error) {

@@ -180,8 +180,9 @@ export async function addItem(
         { field: 'artifact_id', message: 'belongs to a run without a query; pin an answered question' },
       ],
     });
-  const data: TablePayload | ChartPayload =
-    artifact.kind === 'table' ? await tableOf(db, owned) : chartPayloadOf(artifact);
+  // A chart keeps the rows it is drawn from beside it, for its CSV.
+  const table: TablePayload = await tableOf(db, owned);
+  const data: TablePayload | ChartPayload = artifact.kind === 'table' ? table : chartPayloadOf(artifact);
   return db.transaction(async (tx) => {
     // Pins to one dashboard take turns, so positions stay distinct and the item cap holds.
     await tx
@@ -216,6 +217,7 @@ export async function addItem(
         querySpec: run.querySpec,
         question: run.question,
         data: data as unknown as Record<string, unknown>,
+        sourceTable: artifact.kind === 'chart' ? (table as unknown as Record<string, unknown>) : null,
         refreshedAt: artifact.refreshedAt,
       })
       .returning();

@@ -12,6 +12,7 @@ import {
   contentDisposition,
   csvExport,
   downloadArtifact,
+  downloadItem,
   renderArtifact,
   type CoreDeps,
   type FileResponse,
@@ -21,11 +22,11 @@ import { fieldErrorsOf } from '@aqs/api';
 import type { AppEnv } from './env.ts';
 
 /**
- * The artifact routes that answer with a file rather than JSON (the REST adapter speaks JSON only):
- * download, render and the run's CSV. Authentication, the rate limit and error bodies are the
- * guard's and the app's, as for every `/api/*` route.
+ * The routes that answer with a file rather than JSON (the REST adapter speaks JSON only): an
+ * artifact's download and render, a run's CSV, and a dashboard item's download. Authentication, the
+ * rate limit and error bodies are the guard's and the app's, as for every `/api/*` route.
  */
-export function mountArtifactFiles(app: Hono<AppEnv>, deps: CoreDeps): void {
+export function mountFileRoutes(app: Hono<AppEnv>, deps: CoreDeps): void {
   app.get('/api/v1/artifacts/:artifact_id/download', async (c) => {
     const principal = signedIn(c.get('principal'));
     const { format } = parse(artifactDownloadQuerySchema, c.req.query());
@@ -45,6 +46,13 @@ export function mountArtifactFiles(app: Hono<AppEnv>, deps: CoreDeps): void {
       rerun,
       signal: c.req.raw.signal,
     });
+    return send(c, file, 'attachment');
+  });
+
+  app.get('/api/v1/dashboards/:id/items/:item_id/download', async (c) => {
+    const principal = signedIn(c.get('principal'));
+    const { format } = parse(artifactDownloadQuerySchema, c.req.query());
+    const file = await downloadItem(deps, principal, pathId(c, 'id'), pathId(c, 'item_id'), format);
     return send(c, file, 'attachment');
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "dashboard_items" ADD COLUMN "source_table" jsonb;
