@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { keys, toApiError, trpc, type Me } from './lib/api.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
@@ -16,6 +16,14 @@ import { ConnectionsPage } from './pages/connections/ConnectionsPage.tsx';
 import { ConnectionFormPage } from './pages/connections/ConnectionForm.tsx';
 import { SchemaPage } from './pages/connections/SchemaPage.tsx';
 import { HistoryPage } from './pages/history/HistoryPage.tsx';
+
+// The dashboard screens (and the drag-and-drop library) are fetched when first opened.
+const DashboardsPage = lazy(async () => ({
+  default: (await import('./pages/dashboards/DashboardsPage.tsx')).DashboardsPage,
+}));
+const DashboardPage = lazy(async () => ({
+  default: (await import('./pages/dashboards/DashboardPage.tsx')).DashboardPage,
+}));
 
 const PUBLIC_ONLY = new Set(['/login', '/register', '/forgot-password']);
 
@@ -82,6 +90,9 @@ function route(path: string): ReactNode {
   p = match('/connections/:id', path);
   if (p?.id) return <ConnectionFormPage connectionId={p.id} />;
   if (path === '/history') return <HistoryPage />;
+  if (path === '/dashboards') return <DashboardsPage />;
+  p = match('/dashboards/:id', path);
+  if (p?.id) return <DashboardPage key={p.id} dashboardId={p.id} />;
   return (
     <div className="page">
       <h1>Page not found</h1>
@@ -99,6 +110,7 @@ const NAV = [
     label: 'Connections',
     icon: 'M12 3c4.4 0 8 1.3 8 3v12c0 1.7-3.6 3-8 3s-8-1.3-8-3V6c0-1.7 3.6-3 8-3zm8 3c0 1.7-3.6 3-8 3S4 7.7 4 6m16 6c0 1.7-3.6 3-8 3s-8-1.3-8-3',
   },
+  { to: '/dashboards', label: 'Dashboards', icon: 'M4 4h7v9H4zM13 4h7v5h-7zM13 11h7v9h-7zM4 15h7v5H4z' },
   { to: '/history', label: 'History', icon: 'M12 7v5l3 2M21 12a9 9 0 1 1-9-9 9 9 0 0 1 9 9z' },
 ];
 

@@ -20,6 +20,10 @@ export type ConversationStyle = Outputs['style']['get'];
 export type StylePreset = Outputs['style']['presets']['presets'][number];
 export type Template = Outputs['templates']['list']['templates'][number];
 export type TemplateParameter = Template['parameters'][number];
+export type DashboardSummary = Outputs['dashboards']['list']['dashboards'][number];
+export type Dashboard = Outputs['dashboards']['get'];
+export type DashboardItem = Dashboard['items'][number];
+export type ItemOutcome = Outputs['dashboards']['refresh']['outcomes'][number];
 
 export interface FieldError {
   field: string;
@@ -168,4 +172,6 @@ export const keys = {
   runs: (filters: { status?: string; connection_id?: string; offset: number }) =>
     ['runs', 'list', filters] as const,
   runsAll: ['runs'] as const,
+  dashboards: ['dashboards', 'list'] as const,
+  dashboard: (id: string) => ['dashboards', 'get', id] as const,
 };

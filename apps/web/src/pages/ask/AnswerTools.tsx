@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys, trpc, type RunResult } from '../../lib/api.ts';
 import { Button, ErrorNote, formatDate } from '../../components/ui.tsx';
+import { PinAction } from '../dashboards/PinAction.tsx';
 import type { ConversationDetail } from './useRunStream.ts';
 
 type TableOfRun = Extract<RunResult['artifacts'][number], { kind: 'table' }>;
@@ -51,6 +52,7 @@ export function AnswerTools({ run }: { run: RunResult }) {
             ↻ Refresh data
           </Button>
         ) : null}
+        <PinAction run={run} />
         {refresh.data?.refreshed_at ? (
           <span className="muted small" role="status">
             Refreshed {formatDate(refresh.data.refreshed_at)}

@@ -52,11 +52,14 @@ export function Chart({
   chartType,
   label,
   previewStyle,
+  dataNote = 'The same data is in the table below.',
 }: {
   option: Record<string, unknown>;
   chartType: string;
   label: string;
   previewStyle?: ChartStyle | null;
+  /** Where a screen reader user finds the numbers the chart draws. */
+  dataNote?: string;
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const chartRef = useRef<{ chart: ChartInstance; charts: ChartsModule } | null>(null);
@@ -104,12 +107,7 @@ export function Chart({
   return (
     <figure className={`chart-figure${previewing ? ' is-preview' : ''}`}>
       {previewing ? <figcaption className="chart-preview-note small">Preview (not saved)</figcaption> : null}
-      <div
-        ref={ref}
-        className="chart"
-        role="img"
-        aria-label={`${chartType} chart: ${title}. The same data is in the table below.`}
-      />
+      <div ref={ref} className="chart" role="img" aria-label={`${chartType} chart: ${title}. ${dataNote}`} />
       {state === 'loading' ? <div className="chart-overlay muted">Loading chart…</div> : null}
       {state === 'error' ? (
         <div className="chart-overlay text-danger">
