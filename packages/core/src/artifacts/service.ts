@@ -15,7 +15,13 @@ import { DomainError, fromConnectorError } from '../errors.ts';
 import type { CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
 import { sanitizeForStore } from '../storable.ts';
-import { assertNotPaused, connectorContext, loadOwnedConnection, targetOf } from '../connections/service.ts';
+import {
+  assertNotPaused,
+  connectorContext,
+  loadOwnedConnection,
+  targetOf,
+  type ConnectionRow,
+} from '../connections/service.ts';
 import { styledOption, stylesOf } from '../style/service.ts';
 
 export type ArtifactRow = typeof artifacts.$inferSelect;
@@ -156,7 +162,7 @@ export async function reexecute(deps: CoreDeps, principal: Principal, run: RunRo
       dialect: run.queryDialect,
       text: run.queryText,
     },
-    signal,
+    { signal },
   );
 }
 
@@ -169,6 +175,9 @@ export interface StoredQuery {
   text: string;
 }
 
+/** Loads one of the caller's connections (a refresh of many items loads each one once). */
+export type ConnectionLoader = (id: string) => Promise<ConnectionRow>;
+
 /**
  * Runs a stored query again on its connection: the connection must still be there and not paused;
  * the text goes through the connector's validator again before it runs.
@@ -177,14 +186,16 @@ export async function executeStoredQuery(
   deps: CoreDeps,
   principal: Principal,
   stored: StoredQuery,
-  signal?: AbortSignal,
+  options: { signal?: AbortSignal | undefined; loadConnection?: ConnectionLoader } = {},
 ) {
   if (!stored.connectionId)
     throw new DomainError(
       'conflict',
       `The connection ${stored.owner} used was deleted; ask the question again on another connection.`,
     );
-  const row = await loadOwnedConnection(deps.db, principal, stored.connectionId);
+  const row = await (options.loadConnection ?? ((id) => loadOwnedConnection(deps.db, principal, id)))(
+    stored.connectionId,
+  );
   assertNotPaused(row);
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
@@ -196,7 +207,7 @@ export async function executeStoredQuery(
   const target = targetOf(deps, row);
   try {
     const validated = connector.validateQuery(target, stored.text, { rowCap: DEFAULT_ROW_CAP });
-    const ctx = await connectorContext(deps, row, signal);
+    const ctx = await connectorContext(deps, row, options.signal);
     const result = await connector.execute(target, validated.text, ctx, {
       rowCap: DEFAULT_ROW_CAP,
       timeoutMs: deps.dataSources.requestTimeoutMs,

@@ -4,8 +4,10 @@ import type { Dashboard } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import type { CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
+import { loadOwnedConnection, type ConnectionRow } from '../connections/service.ts';
 import {
   executeStoredQuery,
+  type ConnectionLoader,
   rebuiltChart,
   type ChartPayload,
   type TablePayload,
@@ -70,14 +72,20 @@ function errorOf(error: unknown): { type: string; message: string } {
  * Runs one item's own query again (never the planner, no question charged) and stores the rows as
  * its data (a chart is rebuilt from them); a failure is kept as `last_error` beside the old data.
  */
-async function refreshItem(deps: CoreDeps, principal: Principal, item: ItemRow): Promise<ItemOutcome> {
+async function refreshItem(
+  deps: CoreDeps,
+  principal: Principal,
+  item: ItemRow,
+  loadConnection?: ConnectionLoader,
+): Promise<ItemOutcome> {
   try {
-    const result = await executeStoredQuery(deps, principal, {
+    const stored = {
       owner: `item ${item.id}`,
       connectionId: item.connectionId,
       dialect: item.queryDialect,
       text: item.queryText,
-    });
+    };
+    const result = await executeStoredQuery(deps, principal, stored, { loadConnection });
     const table: TablePayload = {
       kind: 'table',
       columns: result.columns,
@@ -133,14 +141,21 @@ export async function refreshDashboard(
   dashboardId: string,
 ): Promise<{ dashboard: Dashboard; outcomes: ItemOutcome[] }> {
   const dashboard = await loadOwnedDashboard(deps.db, principal, dashboardId);
-  const outcomes = await joined(dashboard.id, async () =>
-    runBounded(
+  const outcomes = await joined(dashboard.id, async () => {
+    // Items on one connection share one read of it.
+    const loaded = new Map<string, Promise<ConnectionRow>>();
+    const loadConnection: ConnectionLoader = (id) => {
+      let row = loaded.get(id);
+      if (!row) loaded.set(id, (row = loadOwnedConnection(deps.db, principal, id)));
+      return row;
+    };
+    return runBounded(
       await itemsOf(deps.db, dashboard.id),
       { total: REFRESH_CONCURRENCY.total, perKey: REFRESH_CONCURRENCY.perConnection },
       (item) => item.connectionId ?? `none:${item.id}`,
-      (item) => refreshItem(deps, principal, item),
-    ),
-  );
+      (item) => refreshItem(deps, principal, item, loadConnection),
+    );
+  });
   return { dashboard: await getDashboard(deps.db, principal, dashboard.id), outcomes };
 }
 
