@@ -123,5 +123,9 @@ describe('dashboard routes', () => {
     expect(wrong.json.errors[0].field).toBe('format');
     const intruder = await signedInBrowser(server);
     expect((await intruder.get(`${base}/${table}/download`)).status).toBe(404);
+    const other = await browser.post('/api/v1/dashboards', { name: 'Another of mine' });
+    expect((await browser.get(`/api/v1/dashboards/${other.json.id}/items/${table}/download`)).status).toBe(
+      404,
+    );
   });
 });

@@ -98,6 +98,31 @@ describe('dashboards', () => {
     );
   });
 
+  it('an item whose connection was deleted keeps its data and says why at its refresh', async () => {
+    const board = await caller.dashboards.create({ name: 'Orphan' });
+    const gone = await caller.connections.create({
+      name: 'Soon deleted',
+      dialect: 'elasticsearch',
+      auth_mode: 'basic',
+      config: weblogsConfig(cluster.url),
+    });
+    const run = await caller.runs.run({ question: 'requests per day', connection_id: gone.id });
+    const item = await caller.dashboards.addItem({ id: board.id, artifact_id: run.artifacts[0]!.id });
+    await caller.connections.delete({ id: gone.id });
+
+    const queries = cluster.stats().started;
+    const { outcomes, dashboard } = await caller.dashboards.refreshItem({ id: board.id, item_id: item.id });
+    expect(cluster.stats().started).toBe(queries);
+    expect(outcomes[0]).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringMatching(/deleted/) },
+    });
+    const kept = dashboard.items.find((i) => i.id === item.id)!;
+    expect(kept.connection_id).toBeNull();
+    expect(kept.data).toEqual(item.data);
+    expect(kept.last_error?.message).toMatch(/ask the question again on another connection/);
+  });
+
   it('two refreshes of one dashboard at once run each query once', async () => {
     const board = await caller.dashboards.create({ name: 'Twice' });
     await pinned('number of requests per country', board.id);
@@ -139,7 +164,8 @@ describe('dashboards', () => {
       for (const question of ['number of requests per country', 'requests per day'])
         await pin(question, spread.id, connectionId);
 
-    cluster.setQueryDelay(150);
+    // Long enough that queries started together overlap on a loaded machine.
+    cluster.setQueryDelay(500);
     try {
       cluster.resetPeak();
       const one = await own.dashboards.refresh({ id: single.id });

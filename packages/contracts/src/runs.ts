@@ -211,7 +211,8 @@ export type ArtifactRenderQuery = z.infer<typeof artifactRenderQuerySchema>;
 export const downloadFormats = ['csv', 'json', 'png', 'svg'] as const;
 export type DownloadFormat = (typeof downloadFormats)[number];
 export const artifactDownloadQuerySchema = z.strictObject({
-  format: z.enum(downloadFormats, 'must be csv or json for a table; png, svg or json for a chart').optional(),
+  // Which formats suit a table or a chart is checked with the data (a 422 naming `format` as well).
+  format: z.enum(downloadFormats, 'must be csv, json, png or svg').optional(),
 });
 
 export const artifactCsvQuerySchema = z.strictObject({

@@ -521,7 +521,7 @@ describe('observing and cancelling queries', () => {
   });
 
   it('keeps the most queries answered at once, until resetPeak', async () => {
-    const c = await start('8.15.0', { queryDelayMs: 100 });
+    const c = await start('8.15.0', { queryDelayMs: 400 });
     await Promise.all([query(c.url, 'ROW a = 1'), query(c.url, 'ROW a = 2'), query(c.url, 'ROW a = 3')]);
     expect(c.stats().peakActive).toBe(3);
     await query(c.url, 'ROW a = 4');

@@ -14,6 +14,7 @@ import {
   styledChart,
   tableOf,
   type OwnedArtifact,
+  type TablePayload,
 } from './service.ts';
 
 /** A file to send: its name (made from the question), its type, and its bytes or a stream of them. */
@@ -65,10 +66,6 @@ export function namedFile<B extends FileResponse['body']>(
   return { filename: downloadFilename(question, format), contentType: CONTENT_TYPES[format], body };
 }
 
-function fileOf(owned: OwnedArtifact, format: DownloadFormat, body: FileResponse['body']): FileResponse {
-  return namedFile(owned.run.question, format, body);
-}
-
 /**
  * An ECharts option drawn as PNG or SVG, cached under `key` (which must name everything the
  * option depends on) and waiting its turn behind the renders already running.
@@ -83,7 +80,7 @@ export function renderOption(
   );
 }
 
-export function fieldError(field: string, message: string): DomainError {
+function fieldError(field: string, message: string): DomainError {
   return new DomainError('validation', message, { fields: [{ field, message }] });
 }
 
@@ -100,6 +97,11 @@ export async function renderArtifact(
   return renderOwned(deps, await loadOwnedArtifact(deps.db, principal, artifactId), query);
 }
 
+/** The render cache key of an artifact's chart: it changes with the artifact's data and its style. */
+function artifactRenderKey(owned: OwnedArtifact, styleVersion: number, theme: string | undefined): string {
+  return ['artifact', owned.artifact.id, owned.artifact.version, styleVersion, theme ?? ''].join(':');
+}
+
 async function renderOwned(
   deps: CoreDeps,
   owned: OwnedArtifact,
@@ -112,16 +114,56 @@ async function renderOwned(
       `Artifact ${artifactId} is a table, which has no chart to render: download it as CSV at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
     );
   const { option, styleVersion } = await styledChart(deps.db, owned, query.theme);
-  const key = ['artifact', owned.artifact.id, owned.artifact.version, styleVersion, query.theme ?? ''].join(
-    ':',
-  );
-  const body = await renderOption(key, option, query);
+  const body = await renderOption(artifactRenderKey(owned, styleVersion, query.theme), option, query);
   return namedFile(owned.run.question, query.format, body);
+}
+
+/** A table or a chart to download: an artifact, or a dashboard item's own copy. */
+export interface Downloadable {
+  question: string;
+  kind: 'table' | 'chart';
+  /** The rows: a table's own, or those a chart is drawn from. */
+  rows: () => Promise<TablePayload>;
+  /** A chart's option as it is drawn, and the render cache key naming everything it depends on. */
+  chart: () => Promise<{ option: Record<string, unknown>; renderKey: string }>;
+  /** Where a chart's CSV is when it is not given here (null: a chart downloads its rows as CSV). */
+  chartCsvElsewhere: string | null;
+}
+
+/**
+ * A table as CSV (default) or JSON (`{columns, rows}`); a chart as PNG (default, 800x500), SVG, JSON
+ * (its option) or, where allowed, the CSV of its rows. Another combination is a 422 naming `format`.
+ */
+export async function downloadOf(
+  subject: Downloadable,
+  format: DownloadFormat | undefined,
+): Promise<FileResponse> {
+  const { question } = subject;
+  const chosen = format ?? (subject.kind === 'table' ? 'csv' : 'png');
+  if (subject.kind === 'table' && (chosen === 'png' || chosen === 'svg'))
+    throw fieldError('format', `A table downloads as csv or json, not ${chosen}; only a chart has an image.`);
+  if (subject.kind === 'chart' && chosen === 'csv' && subject.chartCsvElsewhere)
+    throw fieldError('format', subject.chartCsvElsewhere);
+  if (chosen === 'csv') {
+    const { columns, rows } = await subject.rows();
+    return namedFile(question, 'csv', csvStream(columns, rows));
+  }
+  if (subject.kind === 'table') {
+    const { columns, rows } = await subject.rows();
+    return namedFile(question, 'json', JSON.stringify({ columns, rows }));
+  }
+  const { option, renderKey } = await subject.chart();
+  if (chosen === 'json') return namedFile(question, 'json', JSON.stringify(option));
+  return namedFile(
+    question,
+    chosen,
+    await renderOption(renderKey, option, { format: chosen, ...DOWNLOAD_SIZE }),
+  );
 }
 
 /**
  * The artifact as a file: a table as CSV (or `json`: columns and rows), a chart as PNG (or `svg`, or
- * `json`: the styled ECharts option).
+ * `json`: the styled ECharts option); a chart's rows are the run's CSV.
  */
 export async function downloadArtifact(
   deps: CoreDeps,
@@ -130,28 +172,19 @@ export async function downloadArtifact(
   format: DownloadFormat | undefined,
 ): Promise<FileResponse> {
   const owned = await loadOwnedArtifact(deps.db, principal, artifactId);
-  if (owned.artifact.kind === 'table') {
-    const table = await tableOf(deps.db, owned);
-    const chosen = format ?? 'csv';
-    if (chosen === 'csv') return fileOf(owned, 'csv', csvStream(table.columns, table.rows));
-    if (chosen === 'json')
-      return fileOf(owned, 'json', JSON.stringify({ columns: table.columns, rows: table.rows }));
-    throw fieldError(
-      'format',
-      `A table downloads as csv or json, not ${chosen}; render a chart artifact for an image.`,
-    );
-  }
-  const chosen = format ?? 'png';
-  if (chosen === 'csv')
-    throw fieldError(
-      'format',
-      `A chart downloads as png, svg or json; its rows are at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
-    );
-  if (chosen === 'json') {
-    const { option } = await styledChart(deps.db, owned);
-    return fileOf(owned, 'json', JSON.stringify(option));
-  }
-  return renderOwned(deps, owned, { format: chosen, ...DOWNLOAD_SIZE });
+  return downloadOf(
+    {
+      question: owned.run.question,
+      kind: owned.artifact.kind,
+      rows: () => tableOf(deps.db, owned),
+      chart: async () => {
+        const { option, styleVersion } = await styledChart(deps.db, owned);
+        return { option, renderKey: artifactRenderKey(owned, styleVersion, undefined) };
+      },
+      chartCsvElsewhere: `A chart downloads as png, svg or json; its rows are at GET /api/v1/runs/${owned.run.id}/artifacts/${artifactId}/csv.`,
+    },
+    format,
+  );
 }
 
 /**
@@ -169,5 +202,5 @@ export async function csvExport(
   const table = options.rerun
     ? await reexecute(deps, principal, owned.run, options.signal)
     : await tableOf(deps.db, owned);
-  return fileOf(owned, 'csv', csvStream(table.columns, table.rows));
+  return namedFile(owned.run.question, 'csv', csvStream(table.columns, table.rows));
 }

@@ -12,7 +12,7 @@ import {
   type ChartPayload,
   type TablePayload,
 } from '../artifacts/service.ts';
-import { getDashboard, itemsOf, loadOwnedDashboard, loadOwnedItem, type ItemRow } from './service.ts';
+import { getDashboard, itemsOf, loadOwnedDashboard, loadOwnedItem, type ShownItemRow } from './service.ts';
 
 /** Item queries running at once for one refresh, and at once on one connection. */
 export const REFRESH_CONCURRENCY = { total: 4, perConnection: 2 } as const;
@@ -75,7 +75,7 @@ function errorOf(error: unknown): { type: string; message: string } {
 async function refreshItem(
   deps: CoreDeps,
   principal: Principal,
-  item: ItemRow,
+  item: ShownItemRow,
   loadConnection?: ConnectionLoader,
 ): Promise<ItemOutcome> {
   try {

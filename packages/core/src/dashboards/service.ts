@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, max } from 'drizzle-orm';
 import { dashboardItems, dashboards, newId, type Database, type Executor } from '@aqs/db';
 import {
   DASHBOARD_MAX_ITEMS,
@@ -19,10 +19,13 @@ import {
 
 export type DashboardRow = typeof dashboards.$inferSelect;
 export type ItemRow = typeof dashboardItems.$inferSelect;
+/** An item as shown and refreshed: without the rows a chart item keeps only for its CSV. */
+export type ShownItemRow = Omit<ItemRow, 'sourceTable'>;
+const { sourceTable: _rowsForCsv, ...shownItemColumns } = getTableColumns(dashboardItems);
 
 const DEFAULT_SIZE: Record<'table' | 'chart', ItemSize> = { chart: { w: 6, h: 4 }, table: { w: 12, h: 4 } };
 
-export function toItem(row: ItemRow): DashboardItem {
+export function toItem(row: ShownItemRow): DashboardItem {
   return {
     id: row.id,
     dashboard_id: row.dashboardId,
@@ -89,9 +92,9 @@ export async function loadOwnedItem(
   return row;
 }
 
-export function itemsOf(db: Executor, dashboardId: string): Promise<ItemRow[]> {
+export function itemsOf(db: Executor, dashboardId: string): Promise<ShownItemRow[]> {
   return db
-    .select()
+    .select(shownItemColumns)
     .from(dashboardItems)
     .where(eq(dashboardItems.dashboardId, dashboardId))
     .orderBy(asc(dashboardItems.position), asc(dashboardItems.id));
