@@ -1,4 +1,12 @@
-import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ButtonHTMLAttributes,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { toApiError, type DataSourceProblem } from '../lib/api.ts';
 
 type Variant = 'primary' | 'secondary' | 'ghost' | 'danger';
@@ -10,7 +18,12 @@ export function Button({
   children,
   className,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant; size?: 'sm'; busy?: boolean }) {
+}: ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant;
+  size?: 'sm';
+  busy?: boolean;
+  ref?: Ref<HTMLButtonElement>;
+}) {
   return (
     <button
       type="button"
@@ -22,6 +35,26 @@ export function Button({
       {busy ? <span className="spinner spinner-inline" aria-hidden="true" /> : null}
       {children}
     </button>
+  );
+}
+
+/** A file the browser downloads with the session cookie: one GET per click, no script in between. */
+export function DownloadLink({
+  href,
+  label,
+  ghost,
+  children,
+}: {
+  href: string;
+  /** The accessible name, when the visible text alone (“PNG”) does not say what is downloaded. */
+  label?: string;
+  ghost?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <a className={`btn btn-sm${ghost ? ' btn-ghost' : ''}`} href={href} download aria-label={label}>
+      {children}
+    </a>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { keys, trpc, type RunResult } from '../../lib/api.ts';
-import { Button, ErrorNote, formatDate } from '../../components/ui.tsx';
+import { Button, DownloadLink, ErrorNote, formatDate } from '../../components/ui.tsx';
 import { PinAction } from '../dashboards/PinAction.tsx';
 import type { ConversationDetail } from './useRunStream.ts';
 
@@ -20,25 +20,19 @@ export function AnswerTools({ run }: { run: RunResult }) {
     <div className="answer-tools">
       <div className="row gap-sm wrap" role="group" aria-label="Downloads">
         {table ? (
-          <a
-            className="btn btn-sm"
-            href={`/api/v1/runs/${runId}/artifacts/${encodeURIComponent(table.id)}/csv`}
-            download
-          >
+          <DownloadLink href={`/api/v1/runs/${runId}/artifacts/${encodeURIComponent(table.id)}/csv`}>
             Download CSV
-          </a>
+          </DownloadLink>
         ) : null}
         {chart
           ? (['png', 'svg'] as const).map((format) => (
-              <a
+              <DownloadLink
                 key={format}
-                className="btn btn-sm"
                 href={`/api/v1/artifacts/${encodeURIComponent(chart.id)}/download?format=${format}`}
-                download
-                aria-label={`Download the chart as ${format.toUpperCase()}`}
+                label={`Download the chart as ${format.toUpperCase()}`}
               >
                 {format.toUpperCase()}
-              </a>
+              </DownloadLink>
             ))
           : null}
         {table && run.status === 'succeeded' && run.query ? (

@@ -7,12 +7,14 @@ export type DashboardFields = { name: string; description: string | null };
 
 /** A dashboard's name and description: to create one, or to rename it. */
 export function DashboardForm({
+  label,
   initial,
   submitLabel,
   mutation,
   onSaved,
   onCancel,
 }: {
+  label: string;
   initial?: Pick<Dashboard, 'name' | 'description'>;
   submitLabel: string;
   mutation: UseMutationResult<Dashboard, Error, DashboardFields>;
@@ -28,7 +30,7 @@ export function DashboardForm({
   const nameError = fieldError(mutation.error, 'name');
   const descriptionError = fieldError(mutation.error, 'description');
   return (
-    <form className="card dashboard-form stack" onSubmit={submit} aria-label={submitLabel}>
+    <form className="card dashboard-form stack" onSubmit={submit} aria-label={label}>
       <Field label="Name" error={nameError}>
         {(props) => (
           <input

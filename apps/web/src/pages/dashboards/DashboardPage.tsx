@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { toApiError, type Dashboard, type ItemOutcome } from '../../lib/api.ts';
-import { Link, navigate } from '../../lib/router.tsx';
+import { Link } from '../../lib/router.tsx';
 import { Button, ConfirmDialog, EmptyState, ErrorNote, PageHeader, Spinner } from '../../components/ui.tsx';
 import { DashboardForm } from './DashboardForm.tsx';
 import { ItemGrid } from './ItemGrid.tsx';
@@ -38,8 +38,38 @@ function DashboardView({ dashboard }: { dashboard: Dashboard }) {
       <nav className="breadcrumb" aria-label="Breadcrumb">
         <Link to="/dashboards">Dashboards</Link>
       </nav>
+      <PageHeader
+        title={dashboard.name}
+        description={dashboard.description ?? undefined}
+        actions={
+          <>
+            <Button
+              variant="primary"
+              busy={refreshing}
+              disabled={dashboard.items.length === 0}
+              onClick={() => actions.refreshAll.mutate()}
+              title="Run every item's query again, in one request (no question is charged)"
+            >
+              ↻ Refresh all
+            </Button>
+            <Button onClick={() => setRenaming(true)} disabled={renaming}>
+              Rename
+            </Button>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                actions.remove.reset();
+                setDeleting(true);
+              }}
+            >
+              Delete
+            </Button>
+          </>
+        }
+      />
       {renaming ? (
         <DashboardForm
+          label="Rename the dashboard"
           initial={dashboard}
           submitLabel="Save"
           mutation={actions.rename}
@@ -49,35 +79,7 @@ function DashboardView({ dashboard }: { dashboard: Dashboard }) {
             setRenaming(false);
           }}
         />
-      ) : (
-        <PageHeader
-          title={dashboard.name}
-          description={dashboard.description ?? undefined}
-          actions={
-            <>
-              <Button
-                variant="primary"
-                busy={refreshing}
-                disabled={dashboard.items.length === 0}
-                onClick={() => actions.refreshAll.mutate()}
-                title="Run every item's query again, in one request (no question is charged)"
-              >
-                ↻ Refresh all
-              </Button>
-              <Button onClick={() => setRenaming(true)}>Rename</Button>
-              <Button
-                variant="ghost"
-                onClick={() => {
-                  actions.remove.reset();
-                  setDeleting(true);
-                }}
-              >
-                Delete
-              </Button>
-            </>
-          }
-        />
-      )}
+      ) : null}
 
       <RefreshSummary
         outcomes={actions.refreshAll.data?.outcomes}
@@ -109,11 +111,7 @@ function DashboardView({ dashboard }: { dashboard: Dashboard }) {
         busy={actions.remove.isPending}
         error={actions.remove.error}
         onCancel={() => setDeleting(false)}
-        onConfirm={() =>
-          actions.remove.mutate(undefined, {
-            onSuccess: () => navigate('/dashboards', { replace: true }),
-          })
-        }
+        onConfirm={() => actions.remove.mutate()}
       >
         <p>
           “{dashboard.name}” and its {dashboard.items.length} item{dashboard.items.length === 1 ? '' : 's'}{' '}

@@ -23,6 +23,7 @@ export function DashboardsPage() {
       />
       {creating ? (
         <DashboardForm
+          label="New dashboard"
           submitLabel="Create dashboard"
           mutation={create}
           onSaved={(dashboard) => navigate(`/dashboards/${encodeURIComponent(dashboard.id)}`)}

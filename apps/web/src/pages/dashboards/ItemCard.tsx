@@ -3,7 +3,7 @@ import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { DashboardItem } from '../../lib/api.ts';
 import { useSeenOnce } from '../../lib/use-in-view.ts';
-import { Button, ConfirmDialog, ErrorNote, formatDate } from '../../components/ui.tsx';
+import { Button, ConfirmDialog, DownloadLink, ErrorNote, formatDate } from '../../components/ui.tsx';
 import { Chart } from '../ask/Chart.tsx';
 import { DataTable } from '../ask/DataTable.tsx';
 import { ItemEditForm } from './ItemEditForm.tsx';
@@ -17,10 +17,13 @@ export function ItemCard({
   dashboardId,
   item,
   refreshingAll,
+  onRemoved,
 }: {
   dashboardId: string;
   item: DashboardItem;
   refreshingAll: boolean;
+  /** Called once the item is gone, to put the focus somewhere useful. */
+  onRemoved: () => void;
 }) {
   const sortable = useSortable({ id: item.id });
   const actions = useDashboardActions(dashboardId);
@@ -122,7 +125,14 @@ export function ItemCard({
         busy={actions.removeItem.isPending}
         error={actions.removeItem.error}
         onCancel={() => setRemoving(false)}
-        onConfirm={() => actions.removeItem.mutate(item.id, { onSuccess: () => setRemoving(false) })}
+        onConfirm={() =>
+          actions.removeItem.mutate(item.id, {
+            onSuccess: () => {
+              setRemoving(false);
+              onRemoved();
+            },
+          })
+        }
       >
         <p>“{item.title}” leaves this dashboard. The answer it was pinned from stays in its conversation.</p>
       </ConfirmDialog>
@@ -130,21 +140,17 @@ export function ItemCard({
   );
 }
 
+/** Plain text: the page's summary line is what a screen reader hears after a refresh. */
 function ItemStatus({ item, refreshing }: { item: DashboardItem; refreshing: boolean }) {
   if (refreshing)
     return (
-      <span className="dash-item-status muted small" role="status">
+      <span className="dash-item-status muted small">
         <span className="spinner spinner-inline" aria-hidden="true" /> Refreshing…
       </span>
     );
-  if (item.last_error)
-    return (
-      <span className="dash-item-status badge badge-danger" role="status">
-        Refresh failed
-      </span>
-    );
+  if (item.last_error) return <span className="dash-item-status badge badge-danger">Refresh failed</span>;
   return (
-    <span className="dash-item-status muted small" role="status">
+    <span className="dash-item-status muted small">
       {item.refreshed_at
         ? `Refreshed ${formatDate(item.refreshed_at)}`
         : `Pinned ${formatDate(item.created_at)}`}
@@ -196,22 +202,20 @@ function ItemBody({ item }: { item: DashboardItem }) {
   );
 }
 
-/** Plain links: the browser downloads with the session cookie, one GET per click. */
 function ItemDownloads({ dashboardId, item }: { dashboardId: string; item: DashboardItem }) {
   const base = `/api/v1/dashboards/${encodeURIComponent(dashboardId)}/items/${encodeURIComponent(item.id)}/download`;
   const formats = item.kind === 'chart' ? (['csv', 'png', 'svg'] as const) : (['csv'] as const);
   return (
     <span className="row gap-sm" role="group" aria-label="Downloads">
       {formats.map((format) => (
-        <a
+        <DownloadLink
           key={format}
-          className="btn btn-sm btn-ghost"
+          ghost
           href={`${base}?format=${format}`}
-          download
-          aria-label={`Download “${item.title}” as ${format.toUpperCase()}`}
+          label={`Download “${item.title}” as ${format.toUpperCase()}`}
         >
           {format.toUpperCase()}
-        </a>
+        </DownloadLink>
       ))}
     </span>
   );

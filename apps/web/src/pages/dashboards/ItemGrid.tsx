@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import {
   DndContext,
   KeyboardSensor,
@@ -75,6 +75,14 @@ export function ItemGrid({
   );
   const ids = dashboard.items.map((i) => i.id);
   const announcements = useMemo(() => announcementsFor(dashboard), [dashboard]);
+  const gridRef = useRef<HTMLOListElement>(null);
+  // After a removal the focus goes to the handle now in that place (or the one before), else to the page.
+  const focusAfterRemoval = (index: number) =>
+    requestAnimationFrame(() => {
+      const handles = gridRef.current?.querySelectorAll<HTMLButtonElement>('.drag-handle') ?? [];
+      const next = handles[Math.min(index, handles.length - 1)];
+      (next ?? document.getElementById('main'))?.focus();
+    });
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
@@ -90,9 +98,15 @@ export function ItemGrid({
       accessibility={{ announcements, screenReaderInstructions: instructions }}
     >
       <SortableContext items={ids} strategy={rectSortingStrategy}>
-        <ol className="dash-grid" aria-label={`Items of ${dashboard.name}`}>
-          {dashboard.items.map((item) => (
-            <ItemCard key={item.id} dashboardId={dashboard.id} item={item} refreshingAll={refreshingAll} />
+        <ol ref={gridRef} className="dash-grid" aria-label={`Items of ${dashboard.name}`}>
+          {dashboard.items.map((item, index) => (
+            <ItemCard
+              key={item.id}
+              dashboardId={dashboard.id}
+              item={item}
+              refreshingAll={refreshingAll}
+              onRemoved={() => focusAfterRemoval(index)}
+            />
           ))}
         </ol>
       </SortableContext>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import type { RunResult } from '../../lib/api.ts';
 import { Link } from '../../lib/router.tsx';
 import { Button } from '../../components/ui.tsx';
@@ -11,10 +11,17 @@ const PinDialog = lazy(() => import('./PinDialog.tsx'));
 export function PinAction({ run }: { run: RunResult }) {
   const [open, setOpen] = useState(false);
   const [pinned, setPinned] = useState<Pinned | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  // The dialog goes away with its focus: it comes back to the button that opened it.
+  const close = () => {
+    setOpen(false);
+    requestAnimationFrame(() => button.current?.focus());
+  };
   if (run.status !== 'succeeded' || !run.query || run.artifacts.length === 0) return null;
   return (
     <>
       <Button
+        ref={button}
         size="sm"
         variant="ghost"
         onClick={() => setOpen(true)}
@@ -33,10 +40,10 @@ export function PinAction({ run }: { run: RunResult }) {
         <Suspense fallback={null}>
           <PinDialog
             run={run}
-            onClose={() => setOpen(false)}
+            onClose={close}
             onPinned={(result) => {
               setPinned(result);
-              setOpen(false);
+              close();
             }}
           />
         </Suspense>

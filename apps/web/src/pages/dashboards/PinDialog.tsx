@@ -22,7 +22,7 @@ export interface Pinned {
  * Pins a run's chart or table: to a dashboard chosen from the list, or to one made here. The item
  * goes into the cached dashboard and list from the answers, without reading them again.
  */
-function usePin() {
+function usePin(onCreated: (dashboardId: string) => void) {
   const queryClient = useQueryClient();
   const create = useCreateDashboard();
   return useMutation({
@@ -32,9 +32,13 @@ function usePin() {
       artifactId: string;
       title: string | undefined;
     }): Promise<Pinned> => {
+      // A dashboard made here becomes the choice, so trying again after a failed pin does not make another.
       const dashboard =
         input.target === NEW
-          ? await create.mutateAsync({ name: input.newName.trim(), description: null })
+          ? await create.mutateAsync(
+              { name: input.newName.trim(), description: null },
+              { onSuccess: (made) => onCreated(made.id) },
+            )
           : null;
       const dashboardId = dashboard?.id ?? input.target;
       const item = await trpc.dashboards.addItem.mutate({
@@ -68,10 +72,10 @@ export default function PinDialog({
   onPinned: (pinned: Pinned) => void;
 }) {
   const dashboards = useDashboards();
-  const pin = usePin();
+  const [target, setTarget] = useState<string | null>(null);
+  const pin = usePin(setTarget);
   const chart = run.artifacts.find((a) => a.kind === 'chart');
   const table = run.artifacts.find((a) => a.kind === 'table');
-  const [target, setTarget] = useState<string | null>(null);
   const [newName, setNewName] = useState('');
   const [kind, setKind] = useState<'chart' | 'table'>(chart ? 'chart' : 'table');
   const [title, setTitle] = useState(run.question);
@@ -100,19 +104,21 @@ export default function PinDialog({
       <form className="dialog-body" onSubmit={submit}>
         {dashboards.isPending ? <Spinner label="Loading dashboards…" /> : null}
         <ErrorNote error={dashboards.error} title="The dashboards could not be loaded" />
-        <Field label="Dashboard">
-          {(props) => (
-            <select {...props} value={chosen} onChange={(e) => setTarget(e.target.value)}>
-              {list.map((d) => (
-                <option key={d.id} value={d.id}>
-                  {d.name} ({d.item_count} item{d.item_count === 1 ? '' : 's'})
-                </option>
-              ))}
-              <option value={NEW}>New dashboard…</option>
-            </select>
-          )}
-        </Field>
-        {chosen === NEW ? (
+        {dashboards.isPending ? null : (
+          <Field label="Dashboard">
+            {(props) => (
+              <select {...props} value={chosen} onChange={(e) => setTarget(e.target.value)}>
+                {list.map((d) => (
+                  <option key={d.id} value={d.id}>
+                    {d.name} ({d.item_count} item{d.item_count === 1 ? '' : 's'})
+                  </option>
+                ))}
+                <option value={NEW}>New dashboard…</option>
+              </select>
+            )}
+          </Field>
+        )}
+        {chosen === NEW && !dashboards.isPending ? (
           <Field label="New dashboard name" error={fieldError(pin.error, 'name')}>
             {(props) => (
               <input
@@ -155,7 +161,12 @@ export default function PinDialog({
         />
         <div className="dialog-actions">
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={pin.isPending} disabled={!artifact}>
+          <Button
+            type="submit"
+            variant="primary"
+            busy={pin.isPending}
+            disabled={!artifact || dashboards.isPending}
+          >
             Add to dashboard
           </Button>
         </div>

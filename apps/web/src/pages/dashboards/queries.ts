@@ -1,14 +1,21 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { keys, trpc, type Dashboard, type DashboardItem, type DashboardSummary } from '../../lib/api.ts';
+import {
+  keys,
+  trpc,
+  type Dashboard,
+  type DashboardItem,
+  type DashboardSummary,
+  type ItemOutcome,
+} from '../../lib/api.ts';
+import { navigate } from '../../lib/router.tsx';
 import type { DashboardFields } from './DashboardForm.tsx';
 
 export type ItemSize = DashboardItem['size'];
 
-export function useDashboards(enabled = true) {
+export function useDashboards() {
   return useQuery({
     queryKey: keys.dashboards,
     queryFn: async () => (await trpc.dashboards.list.query({})).dashboards,
-    enabled,
   });
 }
 
@@ -55,14 +62,34 @@ export function useDashboardActions(id: string) {
     if (old) store({ ...old, items: change(old.items) });
   };
 
+  // A refresh answers the whole dashboard as it was read after its queries ran; only the refreshed
+  // items' data is taken from it, so a move, rename or removal made meanwhile is not undone.
+  const storeRefreshed = (answer: Dashboard, outcomes: ItemOutcome[]) => {
+    const fresh = new Map(answer.items.map((i) => [i.id, i]));
+    const refreshed = new Set(outcomes.map((o) => o.item_id));
+    patchItems((items) =>
+      items.map((item) => {
+        const now = fresh.get(item.id);
+        if (!now || !refreshed.has(item.id)) return item;
+        const { data, refreshed_at, last_error, connection_id } = now;
+        return { ...item, data, refreshed_at, last_error, connection_id };
+      }),
+    );
+  };
+
   const rename = useMutation({
     mutationFn: (input: DashboardFields) => trpc.dashboards.update.mutate({ id, ...input }),
-    onSuccess: store,
+    onSuccess: ({ name, description, updated_at }) => {
+      const old = queryClient.getQueryData<Dashboard>(key);
+      if (old) store({ ...old, name, description, updated_at });
+    },
   });
 
   const remove = useMutation({
     mutationFn: () => trpc.dashboards.delete.mutate({ id }),
     onSuccess: () => {
+      // Away first: the page reading a query that is gone would fetch it again.
+      navigate('/dashboards', { replace: true });
       queryClient.removeQueries({ queryKey: key });
       queryClient.setQueryData<DashboardSummary[]>(keys.dashboards, (list) =>
         list?.filter((d) => d.id !== id),
@@ -81,10 +108,13 @@ export function useDashboardActions(id: string) {
     onSuccess: (_, itemId) => patchItems((items) => items.filter((i) => i.id !== itemId)),
   });
 
-  // The new order shows at once; a refused reorder puts the old one back.
+  // The new order shows at once (the answer is that same permutation); a refused reorder puts the
+  // old one back. Reorders of one dashboard are sent one after another (scope).
   const reorder = useMutation({
+    scope: { id: `dashboard-reorder-${id}` },
     mutationFn: (itemIds: string[]) => trpc.dashboards.reorder.mutate({ id, item_ids: itemIds }),
-    onMutate: (itemIds) => {
+    onMutate: async (itemIds) => {
+      await queryClient.cancelQueries({ queryKey: key });
       const before = queryClient.getQueryData<Dashboard>(key);
       if (before) {
         const byId = new Map(before.items.map((i) => [i.id, i]));
@@ -99,17 +129,16 @@ export function useDashboardActions(id: string) {
     onError: (_error, _ids, context) => {
       if (context?.before) queryClient.setQueryData(key, context.before);
     },
-    onSuccess: store,
   });
 
   const refreshAll = useMutation({
     mutationFn: () => trpc.dashboards.refresh.mutate({ id }),
-    onSuccess: ({ dashboard }) => store(dashboard),
+    onSuccess: ({ dashboard, outcomes }) => storeRefreshed(dashboard, outcomes),
   });
 
   const refreshItem = useMutation({
     mutationFn: (itemId: string) => trpc.dashboards.refreshItem.mutate({ id, item_id: itemId }),
-    onSuccess: ({ dashboard }) => store(dashboard),
+    onSuccess: ({ dashboard, outcomes }) => storeRefreshed(dashboard, outcomes),
   });
 
   return { rename, remove, updateItem, removeItem, reorder, refreshAll, refreshItem };
