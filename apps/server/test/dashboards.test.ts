@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import { signedInBrowser, startTestServer, type Browser, type TestServer } from '../src/testing.ts';
+import {
+  signedInBrowser,
+  startTestServer,
+  type Browser,
+  type TestServer,
+  weblogsConnection,
+} from '../src/testing.ts';
 
 // What the dashboard procedures do is tested in packages/api/test/dashboards.test.ts; here, the REST
 // routes: statuses, PUT for updates, and the reorder route beside the item route.
@@ -19,18 +25,7 @@ beforeAll(async () => {
     },
   });
   browser = await signedInBrowser(server);
-  const es = await browser.post('/api/v1/connections', {
-    name: 'Web logs',
-    dialect: 'elasticsearch',
-    auth_mode: 'basic',
-    config: {
-      cluster_url: cluster.url,
-      username: 'elastic',
-      password: 'changeme',
-      allowed_indices: ['weblogs'],
-    },
-  });
-  esId = es.json.id;
+  esId = await weblogsConnection(browser, cluster.url);
 }, 120_000);
 
 afterAll(async () => {

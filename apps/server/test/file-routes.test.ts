@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { XMLValidator } from 'fast-xml-parser';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import { signedInBrowser, startTestServer, type Browser, type TestServer } from '../src/testing.ts';
+import {
+  signedInBrowser,
+  startTestServer,
+  type Browser,
+  type TestServer,
+  weblogsConnection,
+} from '../src/testing.ts';
 
 let server: TestServer;
 let cluster: TestCluster;
@@ -35,18 +41,7 @@ beforeAll(async () => {
   });
   browser = await signedInBrowser(server);
   intruder = await signedInBrowser(server);
-  const es = await browser.post('/api/v1/connections', {
-    name: 'Web logs',
-    dialect: 'elasticsearch',
-    auth_mode: 'basic',
-    config: {
-      cluster_url: cluster.url,
-      username: 'elastic',
-      password: 'changeme',
-      allowed_indices: ['weblogs'],
-    },
-  });
-  esId = es.json.id;
+  esId = await weblogsConnection(browser, cluster.url);
   run = (
     await browser.post('/api/v1/run', { question: 'Number of requests per country?', connection_id: esId })
   ).json as typeof run;

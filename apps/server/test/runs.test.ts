@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import type { Browser } from '../src/testing.ts';
-import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
+import { signedInBrowser, startTestServer, type TestServer, weblogsConnection } from '../src/testing.ts';
 import { readSse } from './sse.ts';
 
 const weblogs = fixtureDir('weblogs');
@@ -22,18 +22,7 @@ beforeAll(async () => {
     },
   });
   browser = await signedInBrowser(server);
-  const es = await browser.post('/api/v1/connections', {
-    name: 'Web logs',
-    dialect: 'elasticsearch',
-    auth_mode: 'basic',
-    config: {
-      cluster_url: cluster.url,
-      username: 'elastic',
-      password: 'changeme',
-      allowed_indices: ['weblogs'],
-    },
-  });
-  esId = es.json.id;
+  esId = await weblogsConnection(browser, cluster.url);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,34 +1,29 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import {
-  accessibilityProblems,
   browserAvailable,
-  launchBrowser,
+  closeFlow,
+  expectAccessible,
   layoutProblems,
-  PASSWORD,
-  RequestLog,
-  screenshotDir,
+  openFlow,
+  register,
   screenshots,
-  startWebServer,
   uniqueEmail,
-  VIEWPORTS,
+  type BrowserFlow,
+  type RequestLog,
   type WebTestServer,
 } from './support.ts';
 
 let server: WebTestServer;
-let browser: Browser;
+let flow: BrowserFlow | undefined;
 let page: Page;
 let requests: RequestLog;
 
 const QUESTION = 'number of orders by status in France as a pie chart';
 /** The chrome background of the dark preset (packages/charts/src/presets.ts). */
 const DARK_BACKGROUND = '#1b1f24';
-
-async function expectAccessible(where: string) {
-  expect(await accessibilityProblems(page), `accessibility problems on ${where}`).toEqual([]);
-}
 
 /** What the chart of an answer shows: its background and where its legend's first entry sits (0 top, 1 bottom). */
 async function chartLook(answer: Locator, legendEntry: string) {
@@ -57,28 +52,14 @@ async function waitForLook(
 
 describe.skipIf(!browserAvailable)('answer files, chart style and saved questions on the demo shop', () => {
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer({ RATE_LIMIT_PER_MINUTE: '20' }), launchBrowser()]);
-    const context = await browser.newContext({ viewport: VIEWPORTS.laptop, acceptDownloads: true });
-    page = await context.newPage();
-    requests = new RequestLog(page);
-    page.on('pageerror', (error) => console.error('[page error]', error));
+    flow = await openFlow({ acceptDownloads: true });
+    ({ server, page, requests } = flow);
   });
 
-  afterAll(async () => {
-    await page
-      ?.screenshot({ path: `${screenshotDir}/last-state-artifacts.png`, fullPage: true })
-      .catch(() => undefined);
-    if (requests) console.log(requests.report('artifacts flow'));
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeFlow(flow, 'artifacts', 'artifacts flow'));
 
   it('downloads, refreshes, styles with a live preview, saves a template and runs it with another value', async () => {
-    await page.goto(`${server.url}/register`);
-    await page.getByLabel('Name', { exact: true }).fill('Sam Styler');
-    await page.getByLabel('Email', { exact: true }).fill(uniqueEmail('artifacts'));
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await register(page, server.url, 'Sam Styler', uniqueEmail('artifacts'));
     await page.getByRole('button', { name: 'Continue to the app' }).click();
 
     // The new-thread screen lists the demo shop's saved questions (none yet).
@@ -110,7 +91,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
     // Refresh runs the stored query again and says when.
     await answer.getByRole('button', { name: /Refresh data/ }).click();
     await answer.getByText(/^Refreshed /).waitFor();
-    await expectAccessible('answer with files');
+    await expectAccessible(page, 'answer with files');
     await screenshots(page, '30-answer-files');
 
     // Style panel: the preview changes the chart here, before anything is sent.
@@ -131,7 +112,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
     expect(previewed.legendAt).toBeGreaterThan(0.7);
     await page.waitForTimeout(300);
     expect(requests.api().length, 'the preview sent a request').toBe(beforeEditing);
-    await expectAccessible('style panel');
+    await expectAccessible(page, 'style panel');
     await screenshots(page, '31-style-preview');
 
     // Save: one update with the changed settings, then the conversation read again.
@@ -163,7 +144,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
       'number of orders by status in {{shipping_country}} as a pie chart',
     );
     await dialog.getByLabel('Name', { exact: true }).fill('Orders by status in a country');
-    await expectAccessible('save as template');
+    await expectAccessible(page, 'save as template');
     await screenshots(page, '32-save-template');
 
     // A question that lost its placeholder is refused by the server, next to the parameter's name.
@@ -183,7 +164,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
     const country = item.getByLabel('shipping_country');
     expect(await country.inputValue()).toBe('France');
     await country.fill('Germany');
-    await expectAccessible('saved questions');
+    await expectAccessible(page, 'saved questions');
     await screenshots(page, '33-saved-questions');
     await item.getByRole('button', { name: 'Run', exact: true }).click();
     const templated = page.locator('article.turn').first();
@@ -192,7 +173,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
       .getByRole('heading', { name: 'number of orders by status in Germany as a pie chart' })
       .waitFor();
     await templated.getByText('Answered', { exact: true }).waitFor();
-    await expectAccessible('saved question answer');
+    await expectAccessible(page, 'saved question answer');
     await screenshots(page, '34-saved-question-answer');
 
     // The connection's page lists it too; its Run opens the Ask page with the template's form.
@@ -200,7 +181,7 @@ describe.skipIf(!browserAvailable)('answer files, chart style and saved question
     await page.getByRole('link', { name: 'Demo shop (embedded)' }).click();
     const onConnection = page.locator('section.saved-questions');
     await onConnection.getByText('Orders by status in a country').waitFor();
-    await expectAccessible('connection with saved questions');
+    await expectAccessible(page, 'connection with saved questions');
     await screenshots(page, '35-connection-saved-questions');
     await onConnection.getByRole('button', { name: 'Run “Orders by status in a country”' }).click();
     expect(await item.getByLabel('shipping_country').inputValue()).toBe('France');

@@ -1,33 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { parse } from 'csv-parse/sync';
 import {
-  accessibilityProblems,
   browserAvailable,
-  launchBrowser,
+  closeFlow,
+  expectAccessible,
   layoutProblems,
-  PASSWORD,
-  RequestLog,
-  screenshotDir,
+  openFlow,
+  register,
   screenshots,
-  startWebServer,
   uniqueEmail,
-  VIEWPORTS,
+  type BrowserFlow,
+  type RequestLog,
   type WebTestServer,
 } from './support.ts';
 
 let server: WebTestServer;
-let browser: Browser;
+let flow: BrowserFlow | undefined;
 let page: Page;
 let requests: RequestLog;
 
 const CHART_QUESTION = 'number of orders per status as a bar chart';
 const TABLE_QUESTION = 'total revenue by shipping country';
-
-async function expectAccessible(where: string) {
-  expect(await accessibilityProblems(page), `accessibility problems on ${where}`).toEqual([]);
-}
 
 /** The titles of the dashboard's items, in the order they are shown. */
 async function itemTitles(): Promise<string[]> {
@@ -58,28 +53,14 @@ async function ask(question: string) {
 
 describe.skipIf(!browserAvailable)('dashboards on the demo shop', () => {
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer({ RATE_LIMIT_PER_MINUTE: '20' }), launchBrowser()]);
-    const context = await browser.newContext({ viewport: VIEWPORTS.laptop, acceptDownloads: true });
-    page = await context.newPage();
-    requests = new RequestLog(page);
-    page.on('pageerror', (error) => console.error('[page error]', error));
+    flow = await openFlow({ acceptDownloads: true });
+    ({ server, page, requests } = flow);
   });
 
-  afterAll(async () => {
-    await page
-      ?.screenshot({ path: `${screenshotDir}/last-state-dashboards.png`, fullPage: true })
-      .catch(() => undefined);
-    if (requests) console.log(requests.report('dashboards flow'));
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeFlow(flow, 'dashboards', 'dashboards flow'));
 
   it('pins two answers, reorders them with the keyboard, refreshes all in one request, and keeps the order after a reload', async () => {
-    await page.goto(`${server.url}/register`);
-    await page.getByLabel('Name', { exact: true }).fill('Dana Dashboard');
-    await page.getByLabel('Email', { exact: true }).fill(uniqueEmail('dashboards'));
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await register(page, server.url, 'Dana Dashboard', uniqueEmail('dashboards'));
     await page.getByRole('button', { name: 'Continue to the app' }).click();
 
     // Pin the first answer's chart to a dashboard made in the dialog.
@@ -91,7 +72,7 @@ describe.skipIf(!browserAvailable)('dashboards on the demo shop', () => {
       'New dashboard…',
     );
     await dialog.getByLabel('New dashboard name').fill('Shop overview');
-    await expectAccessible('add to dashboard');
+    await expectAccessible(page, 'add to dashboard');
     await screenshots(page, '40-add-to-dashboard');
     await dialog.getByRole('button', { name: 'Add to dashboard' }).click();
     await first.getByText('Pinned to').waitFor();
@@ -113,7 +94,7 @@ describe.skipIf(!browserAvailable)('dashboards on the demo shop', () => {
     await page.getByRole('heading', { name: 'Shop overview', level: 1 }).waitFor();
     expect(await itemTitles()).toEqual([CHART_QUESTION, TABLE_QUESTION]);
     await page.locator('ol.dash-grid .chart svg').first().waitFor();
-    await expectAccessible('dashboard');
+    await expectAccessible(page, 'dashboard');
     await screenshots(page, '41-dashboard');
 
     // Keyboard reorder: pick up the second item, move it before the first, drop it.
@@ -165,7 +146,7 @@ describe.skipIf(!browserAvailable)('dashboards on the demo shop', () => {
     await form.getByLabel('Width').selectOption({ label: 'Full width' });
     await form.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Orders by status', level: 2 }).waitFor();
-    await expectAccessible('dashboard after changes');
+    await expectAccessible(page, 'dashboard after changes');
     await screenshots(page, '42-dashboard-refreshed');
 
     // After a reload the order, title and size come from the server.
@@ -184,7 +165,7 @@ describe.skipIf(!browserAvailable)('dashboards on the demo shop', () => {
       .click();
     await page.getByRole('link', { name: 'Shop overview' }).waitFor();
     await page.getByText(/^2 items · updated /).waitFor();
-    await expectAccessible('dashboards list');
+    await expectAccessible(page, 'dashboards list');
 
     console.log(`[web e2e] dashboards flow: peak ${requests.peakPerMinute()} API requests in a minute`);
     expect(requests.peakPerMinute()).toBeLessThanOrEqual(20);

@@ -1,63 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
-  accessibilityProblems,
   browserAvailable,
-  launchBrowser,
+  closeFlow,
+  expectAccessible,
   layoutProblems,
-  PASSWORD,
-  RequestLog,
-  screenshotDir,
+  openFlow,
+  register,
   screenshots,
-  startWebServer,
   tokenFromEmail,
   uniqueEmail,
-  VIEWPORTS,
+  type BrowserFlow,
+  type RequestLog,
   type WebTestServer,
 } from './support.ts';
 
 let server: WebTestServer;
-let browser: Browser;
+let flow: BrowserFlow | undefined;
 let page: Page;
 let requests: RequestLog;
 
-async function expectAccessible(where: string) {
-  expect(await accessibilityProblems(page), `accessibility problems on ${where}`).toEqual([]);
-}
-
 describe.skipIf(!browserAvailable)('demo connection on a fresh start', () => {
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebServer({ RATE_LIMIT_PER_MINUTE: '20' }), launchBrowser()]);
-    const context = await browser.newContext({ viewport: VIEWPORTS.laptop });
-    page = await context.newPage();
-    requests = new RequestLog(page);
-    page.on('pageerror', (error) => console.error('[page error]', error));
+    flow = await openFlow();
+    ({ server, page, requests } = flow);
   });
 
-  afterAll(async () => {
-    await page
-      ?.screenshot({ path: `${screenshotDir}/last-state-demo.png`, fullPage: true })
-      .catch(() => undefined);
-    if (requests) console.log(requests.report('demo flow'));
-    await browser?.close();
-    await server?.close();
-  });
+  afterAll(() => closeFlow(flow, 'demo', 'demo flow'));
 
   it('leads a new user to the demo shop and a first answer', async () => {
     const email = uniqueEmail('demo');
-    await page.goto(`${server.url}/register`);
-    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-    await page.getByLabel('Name', { exact: true }).fill('Ada Analyst');
-    await page.getByLabel('Email', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await register(page, server.url, 'Ada Analyst', email);
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.getByRole('button', { name: 'Continue to the app' }).click();
 
     // Onboarding: not verified yet (banner), no question yet: the demo shop is one click away.
     await page.getByRole('heading', { name: 'Get started' }).waitFor();
     await page.getByText(/Confirm .* with the link we emailed you/).waitFor();
-    await expectAccessible('ask (onboarding)');
+    await expectAccessible(page, 'ask (onboarding)');
     await screenshots(page, '20-onboarding');
     await page.getByRole('button', { name: 'Try the demo shop' }).click();
     expect(await page.getByLabel('Your question').inputValue()).toBe('how many orders by status');
@@ -74,7 +54,7 @@ describe.skipIf(!browserAvailable)('demo connection on a fresh start', () => {
     expect(await answer.locator('.data-table tbody tr').count()).toBeGreaterThanOrEqual(3);
     await answer.getByText(/Generated SQL query/).click();
     await answer.locator('pre.code', { hasText: '"shop"."orders"' }).waitFor();
-    await expectAccessible('demo answer');
+    await expectAccessible(page, 'demo answer');
     await screenshots(page, '21-demo-answer');
 
     // Onboarding now shows the first question as done.
@@ -89,14 +69,14 @@ describe.skipIf(!browserAvailable)('demo connection on a fresh start', () => {
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText('If an account exists for that address').waitFor();
-    await expectAccessible('forgot password');
+    await expectAccessible(page, 'forgot password');
     await screenshots(page, '22-forgot-password');
     const mail = await server.lastEmail(email, /Reset/);
     expect(mail).toBeDefined();
     await page.goto(`${server.url}/reset-password?token=${tokenFromEmail(mail!.text)}`);
     await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
     await page.getByLabel('Repeat the new password').fill('a brand new passphrase');
-    await expectAccessible('reset password');
+    await expectAccessible(page, 'reset password');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     await page.getByText(/Your password was changed/).waitFor();
     await page.getByRole('button', { name: 'Sign in' }).click();

@@ -1,56 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import {
-  accessibilityProblems,
   browserAvailable,
-  launchBrowser,
+  closeFlow,
+  expectAccessible,
   layoutProblems,
+  openFlow,
   PASSWORD,
-  RequestLog,
-  screenshotDir,
   screenshots,
-  startWebServer,
   tokenFromEmail,
   uniqueEmail,
-  VIEWPORTS,
   waitForCount,
   weblogsFixtures,
+  type BrowserFlow,
+  type RequestLog,
   type WebTestServer,
 } from './support.ts';
 
 let server: WebTestServer;
 let cluster: TestCluster;
-let browser: Browser;
+let flow: BrowserFlow | undefined;
 let page: Page;
 let requests: RequestLog;
 
-async function expectAccessible(where: string) {
-  const problems = await accessibilityProblems(page);
-  expect(problems, `accessibility problems on ${where}`).toEqual([]);
-}
-
 describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
   beforeAll(async () => {
-    [cluster, server, browser] = await Promise.all([
+    [cluster, flow] = await Promise.all([
       startTestCluster({ fixtures: weblogsFixtures, version: '8.15.0', tls: true }),
-      // The real per-user limit (20/min): the whole flow has to fit in it.
-      startWebServer({ RATE_LIMIT_PER_MINUTE: '20' }),
-      launchBrowser(),
+      openFlow(),
     ]);
-    const context = await browser.newContext({ viewport: VIEWPORTS.laptop });
-    page = await context.newPage();
-    requests = new RequestLog(page);
-    page.on('pageerror', (error) => console.error('[page error]', error));
+    ({ server, page, requests } = flow);
   });
 
   afterAll(async () => {
-    await page
-      ?.screenshot({ path: `${screenshotDir}/last-state-es.png`, fullPage: true })
-      .catch(() => undefined);
-    if (requests) console.log(requests.report('Elasticsearch flow'));
-    await browser?.close();
-    await server?.close();
+    await closeFlow(flow, 'es', 'Elasticsearch flow');
     await cluster?.stop();
   });
 
@@ -60,20 +44,20 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     // --- sign-up ---
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expectAccessible('sign-in');
+    await expectAccessible(page, 'sign-in');
     await screenshots(page, '01-sign-in');
     await page.getByRole('link', { name: 'Create an account' }).click();
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill(email);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await expectAccessible('register');
+    await expectAccessible(page, 'register');
     await screenshots(page, '02-register');
     await page.getByRole('button', { name: 'Create account' }).click();
 
     // --- check your email (signed in already) ---
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     await page.getByText('outbox_emails').first().waitFor();
-    await expectAccessible('check-email');
+    await expectAccessible(page, 'check-email');
     await screenshots(page, '03-check-email');
 
     // --- verify with the link from the outbox ---
@@ -121,7 +105,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     await page.getByRole('button', { name: 'Create connection' }).click();
     const urlField = page.locator('.field', { has: page.getByLabel('Cluster URL', { exact: true }) });
     await urlField.locator('.field-error').waitFor();
-    await expectAccessible('connection form');
+    await expectAccessible(page, 'connection form');
     await screenshots(page, '05-connection-form-errors');
 
     await page.getByLabel('Cluster URL', { exact: true }).fill(cluster.url);
@@ -137,7 +121,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     await page.getByText('set — leave blank to keep').waitFor();
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText('Connection test passed').waitFor({ timeout: 30_000 });
-    await expectAccessible('connection detail');
+    await expectAccessible(page, 'connection detail');
     await screenshots(page, '06-connection-tested');
 
     // --- schema ---
@@ -145,7 +129,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     await page.getByRole('heading', { name: /Schema of Web logs/ }).waitFor();
     await page.getByRole('heading', { name: 'weblogs', level: 2 }).waitFor({ timeout: 30_000 });
     await page.getByRole('cell', { name: 'http.request.method' }).waitFor();
-    await expectAccessible('schema');
+    await expectAccessible(page, 'schema');
     await screenshots(page, '07-schema');
 
     // --- ask with a chart ---
@@ -172,7 +156,7 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
       .locator('pre.code', { hasText: /^FROM weblogs/ })
       .first()
       .waitFor();
-    await expectAccessible('answer with chart');
+    await expectAccessible(page, 'answer with chart');
     await screenshots(page, '09-answer-chart');
     await page.getByRole('tab', { name: 'Table' }).first().click();
     const rows = page.locator('.data-table tbody tr');
@@ -225,14 +209,14 @@ describe.skipIf(!browserAvailable)('Elasticsearch flow in the browser', () => {
     await page.getByLabel('Status', { exact: true }).selectOption('cancelled');
     await page.getByRole('button', { name: 'now by week' }).waitFor();
     await waitForCount(page.locator('.history-table tbody tr'), 1);
-    await expectAccessible('history');
+    await expectAccessible(page, 'history');
     await screenshots(page, '13-history');
 
     // --- connections list: tags and filter ---
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByRole('button', { name: 'staging', exact: true }).click();
     await waitForCount(page.locator('.conn-card'), 1);
-    await expectAccessible('connections');
+    await expectAccessible(page, 'connections');
     await screenshots(page, '14-connections');
 
     // --- sign out ---

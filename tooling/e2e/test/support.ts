@@ -9,6 +9,7 @@ import {
   type Page,
   type Request,
 } from 'playwright-core';
+import { expect } from 'vitest';
 import { fixtureDir } from '@aqs/es-test-cluster';
 import { startTestServer, tokenFromEmail, uniqueEmail, type TestServer } from '@aqs/server/testing';
 
@@ -187,6 +188,55 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     if (!document.documentElement.lang) problems.push('no lang on <html>');
     return problems;
   });
+}
+
+/** Fails the test with the page's accessibility problems, naming where they were found. */
+export async function expectAccessible(page: Page, where: string): Promise<void> {
+  expect(await accessibilityProblems(page), `accessibility problems on ${where}`).toEqual([]);
+}
+
+/** A browser flow: the real server serving the built app, and one page whose requests are logged. */
+export interface BrowserFlow {
+  server: WebTestServer;
+  browser: Browser;
+  page: Page;
+  requests: RequestLog;
+}
+
+/** Starts a flow at the real per-user limit (20 requests a minute): the whole flow has to fit in it. */
+export async function openFlow(options: { acceptDownloads?: boolean } = {}): Promise<BrowserFlow> {
+  const [server, browser] = await Promise.all([
+    startWebServer({ RATE_LIMIT_PER_MINUTE: '20' }),
+    launchBrowser(),
+  ]);
+  const context = await browser.newContext({
+    viewport: VIEWPORTS.laptop,
+    acceptDownloads: options.acceptDownloads ?? false,
+  });
+  const page = await context.newPage();
+  const requests = new RequestLog(page);
+  page.on('pageerror', (error) => console.error('[page error]', error));
+  return { server, browser, page, requests };
+}
+
+/** Keeps the last screen (`last-state-<name>.png`), prints the flow's requests, and closes everything. */
+export async function closeFlow(flow: BrowserFlow | undefined, name: string, label: string): Promise<void> {
+  if (!flow) return;
+  await flow.page
+    .screenshot({ path: join(screenshotDir, `last-state-${name}.png`), fullPage: true })
+    .catch(() => undefined);
+  console.log(flow.requests.report(label));
+  await flow.browser.close();
+  await flow.server.close();
+}
+
+/** Fills and sends the registration form (the caller goes on from “Check your email”). */
+export async function register(page: Page, serverUrl: string, name: string, email: string): Promise<void> {
+  await page.goto(`${serverUrl}/register`);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Create account' }).click();
 }
 
 /** Waits until a locator matches exactly `count` elements. */
