@@ -135,23 +135,6 @@ export async function signedInBrowser(server: TestServer, email = uniqueEmail())
  * `seconds` are left in the current minute, for the next one to start, so that its requests are not
  * split across two windows.
  */
-/** Creates the weblogs connection of the Elasticsearch stand-in at `clusterUrl` and answers its id. */
-export async function weblogsConnection(browser: Browser, clusterUrl: string): Promise<string> {
-  const created = await browser.post('/api/v1/connections', {
-    name: 'Web logs',
-    dialect: 'elasticsearch',
-    auth_mode: 'basic',
-    config: {
-      cluster_url: clusterUrl,
-      username: 'elastic',
-      password: 'changeme',
-      allowed_indices: ['weblogs'],
-    },
-  });
-  if (created.status !== 201) throw new Error(`the weblogs connection was refused: ${created.text}`);
-  return created.json.id as string;
-}
-
 export async function awaitMinuteRoom(seconds = 20): Promise<void> {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < seconds * 1000) await new Promise((done) => setTimeout(done, left + 200));

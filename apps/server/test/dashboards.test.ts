@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import {
-  signedInBrowser,
-  startTestServer,
-  type Browser,
-  type TestServer,
-  weblogsConnection,
-} from '../src/testing.ts';
+import { signedInBrowser, startTestServer, type Browser, type TestServer } from '../src/testing.ts';
+import { weblogsConnection } from './weblogs.ts';
 
 // What the dashboard procedures do is tested in packages/api/test/dashboards.test.ts; here, the REST
 // routes: statuses, PUT for updates, and the reorder route beside the item route.

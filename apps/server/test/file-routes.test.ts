@@ -2,13 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { XMLValidator } from 'fast-xml-parser';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
-import {
-  signedInBrowser,
-  startTestServer,
-  type Browser,
-  type TestServer,
-  weblogsConnection,
-} from '../src/testing.ts';
+import { signedInBrowser, startTestServer, type Browser, type TestServer } from '../src/testing.ts';
+import { weblogsConnection } from './weblogs.ts';
 
 let server: TestServer;
 let cluster: TestCluster;

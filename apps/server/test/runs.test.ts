@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import type { Browser } from '../src/testing.ts';
-import { signedInBrowser, startTestServer, type TestServer, weblogsConnection } from '../src/testing.ts';
+import { signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
+import { weblogsConnection } from './weblogs.ts';
 import { readSse } from './sse.ts';
 
 const weblogs = fixtureDir('weblogs');
