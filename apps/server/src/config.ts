@@ -61,6 +61,7 @@ const envSchema = z.object({
     .transform((v) => v === 'true'),
   QUERY_TIMEOUT_SECONDS: positiveInt('QUERY_TIMEOUT_SECONDS', 30),
   SSE_HEARTBEAT_SECONDS: positiveInt('SSE_HEARTBEAT_SECONDS', 15),
+  DISCOVERY_JOB_STALE_SECONDS: positiveInt('DISCOVERY_JOB_STALE_SECONDS', 30),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.url('LLM_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -93,6 +94,8 @@ export interface Config {
   allowInsecureTransport: boolean;
   queryTimeoutMs: number;
   sseHeartbeatMs: number;
+  /** A discovery job whose holder has been quiet this long is resumed by another instance (or a restarted one). */
+  discoveryJobStaleMs: number;
   /** The LLM planner is used when an API key is set; otherwise the offline planner answers. */
   llm: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
   production: boolean;
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowInsecureTransport: e.ALLOW_INSECURE_TRANSPORT,
     queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
+    discoveryJobStaleMs: e.DISCOVERY_JOB_STALE_SECONDS * 1000,
     llm: e.LLM_API_KEY
       ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' }
       : undefined,

@@ -9,6 +9,7 @@ import {
   deleteExpiredCounters,
   deleteExpiredSessions,
   refundStaleCharges,
+  startDiscoveryWorker,
   type MailTransport,
   type RunDeps,
 } from '@aqs/core';
@@ -155,6 +156,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
+  // Discovery jobs queued here or on another instance, and those whose holder died, are run here.
+  const discoveryWorker = startDiscoveryWorker(deps, { staleMs: config.discoveryJobStaleMs });
+
   const maintenance = setInterval(() => {
     void Promise.all([
       deleteExpiredCounters(store.db),
@@ -173,6 +177,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () => {
       closing ??= (async () => {
         clearInterval(maintenance);
+        await discoveryWorker.stop();
         await new Promise<void>((resolve) => {
           (server as HttpServer).closeAllConnections?.();
           server.close(() => resolve());

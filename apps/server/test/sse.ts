@@ -2,6 +2,8 @@
 export interface SseEvent {
   event: string;
   data: any;
+  /** The event's `id:` line, when it has one. */
+  id?: string;
 }
 
 export async function readSse(
@@ -25,12 +27,15 @@ export async function readSse(
         continue;
       }
       let event = 'message';
+      let id: string | undefined;
       const data: string[] = [];
       for (const line of block.split('\n')) {
         if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('id:')) id = line.slice(3).trim();
         else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
       }
-      const parsed = { event, data: data.length ? JSON.parse(data.join('\n')) : null };
+      const parsed: SseEvent = { event, data: data.length ? JSON.parse(data.join('\n')) : null };
+      if (id !== undefined) parsed.id = id;
       events.push(parsed);
       onEvent?.(parsed);
     }

@@ -9,6 +9,7 @@ import {
   idSchema,
   problemSchema,
   runRequestSchema,
+  discoverInputSchema,
 } from '@aqs/contracts';
 import { appRouter } from './router.ts';
 import type { Meta } from './trpc.ts';
@@ -89,6 +90,32 @@ const fileHeaders = {
 };
 
 const binary = { schema: z.string().meta({ format: 'binary' }) };
+
+const discoveryStreamDescription = [
+  'Events, each with an SSE `id` (its sequence number in the job):',
+  '`status {phase}` (queued, introspecting, sampling, analysing, relationships, saving);',
+  '`progress {done, total, table}` before each table; `table_complete {table, columns}` after it;',
+  '`error {type, message, recoverable}` when the job fails; and last `complete {summary, state}`',
+  '(state succeeded, failed or cancelled; summary as from POST .../discover when it succeeded), after which the stream ends.',
+  'A `: ping` comment is sent when nothing happened for the heartbeat interval (15 s by default).',
+].join(' ');
+
+function discoveryStreamResponses(statuses: string[]) {
+  return {
+    '200': {
+      description: 'An event stream (`text/event-stream`); see the description for the events.',
+      content: {
+        'text/event-stream': {
+          schema: z.string().describe('id: <seq>\nevent: <name>\ndata: <json>\n\n, and `: ping` comments'),
+        },
+      },
+    },
+    ...fileErrors(statuses, {
+      '409': 'The connection is paused.',
+      '429': 'Rate limited, or `quota_schema_analyses_exceeded`.',
+    }),
+  };
+}
 
 /** Plain Hono routes the tRPC adapter cannot express (streams, files, health, docs). */
 export const plainRoutePaths: ZodOpenApiPathsObject = {
@@ -218,6 +245,37 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
           ]),
         ),
       },
+    },
+  },
+  '/api/v1/connections/{id}/discover/stream': {
+    post: {
+      tags: ['Schema discovery'],
+      summary: 'Analyse the schema and follow it as server-sent events',
+      description: `Starts a discovery job (or re-attaches to the connection's running one) and streams its events. ${discoveryStreamDescription} A fresh analysis takes one unit of the monthly schema analyses (429 \`quota_schema_analyses_exceeded\`); re-attaching or going on from a failed or cancelled job's finished tables takes none. Closing the stream does not stop the job: follow it again with GET .../discover/jobs/{job_id}/stream, or stop it with POST .../cancel.`,
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestParams: { path: z.object({ id: idSchema }) },
+      requestBody: {
+        required: false,
+        content: {
+          'application/json': { schema: discoverInputSchema.omit({ id: true }) },
+        },
+      },
+      responses: discoveryStreamResponses(['400', '401', '404', '409', '422', '429', '500']),
+    },
+  },
+  '/api/v1/connections/{id}/discover/jobs/{job_id}/stream': {
+    get: {
+      tags: ['Schema discovery'],
+      summary: "Follow a discovery job's events (re-attachable)",
+      description: `Replays the job's events from the start, or those after the \`Last-Event-ID\` header, then follows it live; served by any instance (events are kept in the store). ${discoveryStreamDescription}`,
+      security: [{ sessionCookie: [] }, { apiKey: [] }],
+      requestParams: {
+        path: z.object({ id: idSchema, job_id: idSchema }),
+        header: z.object({
+          'Last-Event-ID': z.string().optional().describe('The `id` of the last event received.'),
+        }),
+      },
+      responses: discoveryStreamResponses(['401', '404', '422', '429', '500']),
     },
   },
   '/healthz': {

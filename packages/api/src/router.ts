@@ -8,6 +8,7 @@ import { artifactsRouter } from './routers/artifacts/router.ts';
 import { styleRouter } from './routers/style/router.ts';
 import { templatesRouter } from './routers/templates/router.ts';
 import { dashboardsRouter } from './routers/dashboards/router.ts';
+import { discoveryRouter } from './routers/discovery/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -19,6 +20,7 @@ export const appRouter = router({
   style: styleRouter,
   templates: templatesRouter,
   dashboards: dashboardsRouter,
+  discovery: discoveryRouter,
 });
 
 export type AppRouter = typeof appRouter;

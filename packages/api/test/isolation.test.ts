@@ -66,6 +66,7 @@ let chartId: string;
 let templateId: string;
 let dashboardId: string;
 let itemId: string;
+let jobId: string;
 
 /** The owner's real ids in the path parameters, so each answer is about ownership. */
 function inputOf(route: Route): Record<string, unknown> {
@@ -83,6 +84,7 @@ function inputOf(route: Route): Record<string, unknown> {
       run_id: runId,
       artifact_id: artifactId,
       template_id: templateId,
+      job_id: jobId,
       from_turn_index: 5,
     }[name!];
   }
@@ -133,6 +135,8 @@ beforeAll(async () => {
   ).id;
   dashboardId = (await owner.dashboards.create({ name: 'Owned board' })).id;
   itemId = (await owner.dashboards.addItem({ id: dashboardId, artifact_id: artifactId })).id;
+  // Queued and never run (no worker here): its reads and its cancel are what is checked.
+  jobId = (await owner.discovery.startJob({ id: connectionId })).job.id;
 
   const intruderSignIn = await signedIn(uniqueEmail('intruder'));
   intruder = intruderSignIn.caller;
@@ -165,7 +169,14 @@ describe('tenant isolation: every procedure taking an id', () => {
 
   it('covers the connection, schema, run, conversation, artifact, style and template procedures, each with a real id', () => {
     expect(routes.length).toBeGreaterThanOrEqual(28);
-    for (const family of ['artifacts.get', 'artifacts.refresh', 'style.restyle', 'templates.update'])
+    for (const family of [
+      'artifacts.get',
+      'artifacts.refresh',
+      'style.restyle',
+      'templates.update',
+      'discovery.getJob',
+      'discovery.cancelJob',
+    ])
       expect(routes.map((r) => r.path)).toContain(family);
     for (const route of routes)
       for (const [, name] of route.restPath.matchAll(/\{(\w+)\}/g))

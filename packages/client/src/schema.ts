@@ -941,6 +941,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connections/{id}/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse the schema now (blocking) and answer the metadata summary
+         * @description Runs a discovery job in this request: introspection, value sampling, per-table counts (semantic types, key candidates), relationships checked on the data; the result is stored with the structure fingerprint it was made from. When a job of the connection is already running, this waits for it. A fresh analysis takes one unit of the monthly schema analyses (429 `quota_schema_analyses_exceeded` when none is left); re-attaching to a running job, or retrying one that failed or was cancelled on the same structure (it goes on from its finished tables), takes none.
+         */
+        post: operations["discovery-discover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/cross-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Find relationships again from the stored analysis
+         * @description Relationships only (declared, and inferred by name then checked on the data), reusing the stored analysis; nothing is charged. 409 when the connection has no analysis yet.
+         */
+        post: operations["discovery-crossSchema"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a background analysis, or re-attach to the running one
+         * @description Answers the job and `attached` (true: the connection's queued or running job, which this request did not start). The job outlives the client; follow it with GET .../discover/jobs/{job_id}/stream. A fresh analysis takes one unit of the monthly schema analyses (429 `quota_schema_analyses_exceeded` when none is left); re-attaching to a running job, or retrying one that failed or was cancelled on the same structure (it goes on from its finished tables), takes none.
+         */
+        post: operations["discovery-startJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/jobs/active": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The connection's queued or running job (null when none) */
+        get: operations["discovery-activeJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A discovery job: state, progress, timestamps, error, and its summary once done */
+        get: operations["discovery-getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/jobs/{job_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a job to stop (best effort)
+         * @description Always 202 for a job of yours: a queued job is cancelled at once, a running one at its next table (its finished tables are kept for a retry). A job that already ended is left as it is.
+         */
+        post: operations["discovery-cancelJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/artifacts/{artifact_id}/download": {
         parameters: {
             query?: never;
@@ -1512,6 +1626,257 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse the schema and follow it as server-sent events
+         * @description Starts a discovery job (or re-attaches to the connection's running one) and streams its events. Events, each with an SSE `id` (its sequence number in the job): `status {phase}` (queued, introspecting, sampling, analysing, relationships, saving); `progress {done, total, table}` before each table; `table_complete {table, columns}` after it; `error {type, message, recoverable}` when the job fails; and last `complete {summary, state}` (state succeeded, failed or cancelled; summary as from POST .../discover when it succeeded), after which the stream ends. A `: ping` comment is sent when nothing happened for the heartbeat interval (15 s by default). A fresh analysis takes one unit of the monthly schema analyses (429 `quota_schema_analyses_exceeded`); re-attaching or going on from a failed or cancelled job's finished tables takes none. Closing the stream does not stop the job: follow it again with GET .../discover/jobs/{job_id}/stream, or stop it with POST .../cancel.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Elasticsearch: also look for keyword fields in one index that name documents of another (used by queries on 8.13+).
+                         * @default false
+                         */
+                        cross_index_links?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description An event stream (`text/event-stream`); see the description for the events. */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown route, or no such resource in your workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body larger than 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body is not sent as `application/json`. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/discover/jobs/{job_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a discovery job's events (re-attachable)
+         * @description Replays the job's events from the start, or those after the `Last-Event-ID` header, then follows it live; served by any instance (events are kept in the store). Events, each with an SSE `id` (its sequence number in the job): `status {phase}` (queued, introspecting, sampling, analysing, relationships, saving); `progress {done, total, table}` before each table; `table_complete {table, columns}` after it; `error {type, message, recoverable}` when the job fails; and last `complete {summary, state}` (state succeeded, failed or cancelled; summary as from POST .../discover when it succeeded), after which the stream ends. A `: ping` comment is sent when nothing happened for the heartbeat interval (15 s by default).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The `id` of the last event received. */
+                    "Last-Event-ID"?: string;
+                };
+                path: {
+                    id: string;
+                    job_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An event stream (`text/event-stream`); see the description for the events. */
+                200: {
+                    headers: {
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid session cookie or API key. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unknown route, or no such resource in your workspace. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the window resets. */
+                        "Retry-After"?: number;
+                        /** @description Requests allowed in the current one-minute window. */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the current window. */
+                        "X-RateLimit-Remaining"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body says nothing about internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2399,6 +2764,99 @@ export interface components {
                 message: string;
             } | null;
             refreshed_at: string | null;
+        };
+        DiscoverySummary: {
+            connection_id: string;
+            structure_fingerprint: string;
+            /** @description ISO-8601 UTC timestamp. */
+            analyzed_at: string;
+            /**
+             * @description `model` when a language model wrote the descriptions.
+             * @enum {string}
+             */
+            analyser: "offline" | "model";
+            table_count: number;
+            column_count: number;
+            primary_key_count: number;
+            relationship_count: number;
+            cross_index_links: boolean;
+            tables: components["schemas"]["DiscoveredTable"][];
+            relationships: components["schemas"]["Relationship"][];
+            warnings: string[];
+            usage: components["schemas"]["DiscoveryUsage"];
+        };
+        DiscoveredTable: {
+            /** @description Qualified name (`schema.table`, or the index). */
+            name: string;
+            description: string | null;
+            /** @description Counted during the analysis (null when not counted). */
+            row_count: number | null;
+            primary_key: string[] | null;
+            primary_key_source: ("declared" | "inferred" | "curated") | null;
+            columns: components["schemas"]["DiscoveredColumn"][];
+        };
+        DiscoveredColumn: {
+            name: string;
+            /** @enum {string} */
+            semantic_type: "money" | "quantity" | "datetime" | "identifier" | "category" | "name" | "geo" | "boolean" | "free_text" | "other";
+            description: string | null;
+            /** @description Frequent values of a low-cardinality column; never of personal or free-text fields. */
+            sample_values: (string | number | boolean)[];
+        };
+        Relationship: {
+            from_table: string;
+            from_columns: string[];
+            to_table: string;
+            to_columns: string[];
+            /** @enum {string} */
+            source: "declared" | "inferred" | "curated";
+            /** @description What the link means, e.g. "order placed by customer". */
+            name: string | null;
+        };
+        DiscoveryUsage: {
+            /** @description Read-only queries the analysis ran on the data source. */
+            engine_queries: number;
+            prompt_tokens: number;
+            completion_tokens: number;
+        };
+        DiscoveryJobStart: {
+            job: components["schemas"]["DiscoveryJob"];
+            /** @description true: a job of this connection was already queued or running, and this is it (nothing charged). */
+            attached: boolean;
+        };
+        DiscoveryJob: {
+            id: string;
+            connection_id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @enum {string} */
+            kind: "analysis" | "cross_schema";
+            cross_index_links: boolean;
+            /** @description Whether this job took a unit of the monthly schema analyses. */
+            charged: boolean;
+            progress: {
+                phase: ("introspecting" | "sampling" | "analysing" | "relationships" | "saving") | null;
+                done: number;
+                total: number;
+                table: string | null;
+            };
+            error: {
+                type: string;
+                message: string;
+            } | null;
+            /** @description Set once the job succeeded. */
+            summary: components["schemas"]["DiscoverySummary"] | null;
+            /** @description ISO-8601 UTC timestamp. */
+            created_at: string;
+            started_at: string | null;
+            finished_at: string | null;
+        };
+        ActiveDiscoveryJob: {
+            job: components["schemas"]["DiscoveryJob"] | null;
+        };
+        DiscoveryJobCancel: {
+            detail: string;
+            job: components["schemas"]["DiscoveryJob"];
         };
         Problem: {
             /** @description A human sentence saying what went wrong and how to fix it. */
@@ -8333,6 +8791,662 @@ export interface operations {
             };
             /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "discovery-discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Elasticsearch: also look for keyword fields in one index that name documents of another (used by queries on 8.13+).
+                     * @default false
+                     */
+                    cross_index_links?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoverySummary"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "discovery-crossSchema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Elasticsearch: also look for keyword fields in one index that name documents of another (used by queries on 8.13+).
+                     * @default false
+                     */
+                    cross_index_links?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoverySummary"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "discovery-startJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Elasticsearch: also look for keyword fields in one index that name documents of another (used by queries on 8.13+).
+                     * @default false
+                     */
+                    cross_index_links?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryJobStart"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body larger than 1 MiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body is not sent as `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "discovery-activeJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActiveDiscoveryJob"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "discovery-getJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryJob"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "discovery-cancelJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            202: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscoveryJobCancel"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated, but not allowed (including cross-origin cookie requests refused by the CSRF check). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,3 +9,4 @@ export * from './templates.ts';
 export * from './template-slots.ts';
 export * from './dashboards.ts';
 export { seededRandom } from './random.ts';
+export * from './discovery.ts';

@@ -40,3 +40,6 @@ export {
 export { checkTemplateDefinition } from './templates/definition.ts';
 export { bindTemplate } from './templates/bind.ts';
 export { matchTemplate } from './templates/match.ts';
+export * as discovery from './discovery/jobs.ts';
+export { semanticTypeOf, type ColumnFacts } from './discovery/semantics.ts';
+export { startDiscoveryWorker, type DiscoveryWorker } from './discovery/worker.ts';

@@ -12,6 +12,7 @@ import { requestLog } from './request-log.ts';
 import { restRoute } from './rest.ts';
 import { createRunStreamHandler } from './run-stream.ts';
 import { mountFileRoutes } from './file-routes.ts';
+import { mountDiscoveryStreams } from './discovery-streams.ts';
 import { mountWeb } from './web.ts';
 
 export { MAX_BATCH_PROCEDURES } from './guard.ts';
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), c.get('bodyText')));
   mountFileRoutes(app, deps.core);
+  mountDiscoveryStreams(app, deps.core, deps.sseHeartbeatMs);
 
   app.all('/api/*', rest);
   app.all('/auth/*', rest);

@@ -5,7 +5,6 @@ import {
   artifactCsvQuerySchema,
   artifactDownloadQuerySchema,
   artifactRenderQuerySchema,
-  idSchema,
 } from '@aqs/contracts';
 import {
   DomainError,
@@ -16,10 +15,10 @@ import {
   renderArtifact,
   type CoreDeps,
   type FileResponse,
-  type Principal,
 } from '@aqs/core';
 import { fieldErrorsOf } from '@aqs/api';
 import type { AppEnv } from './env.ts';
+import { pathId, signedIn } from './plain-route.ts';
 
 /**
  * The routes that answer with a file rather than JSON (the REST adapter speaks JSON only): an
@@ -55,21 +54,6 @@ export function mountFileRoutes(app: Hono<AppEnv>, deps: CoreDeps): void {
     const file = await downloadItem(deps, principal, pathId(c, 'id'), pathId(c, 'item_id'), format);
     return send(c, file, 'attachment');
   });
-}
-
-function signedIn(principal: Principal | undefined): Principal {
-  if (!principal)
-    throw new DomainError('unauthorized', 'Sign in, or send an API key in the X-API-Key header.');
-  return principal;
-}
-
-function pathId(c: HonoContext<AppEnv>, name: string): string {
-  const value = c.req.param(name) ?? '';
-  if (!idSchema.safeParse(value).success)
-    throw new DomainError('validation', `The ${name} in the path is not an id.`, {
-      fields: [{ field: name, message: 'must be an id of 1 to 64 characters' }],
-    });
-  return value;
 }
 
 function parse<S extends z.ZodType>(schema: S, query: Record<string, string>): z.infer<S> {

@@ -4,6 +4,7 @@ import { connectionSchemas } from '@aqs/db';
 import { connectorFor, type Introspection, type IntrospectedTable } from '@aqs/connectors';
 import type { z } from 'zod';
 import type {
+  DiscoverySummary,
   curatedMetadataInputSchema,
   schemaOverridesInputSchema,
   schemaSelectionInputSchema,
@@ -39,7 +40,8 @@ async function storedSchema(deps: CoreDeps, connectionId: string) {
   return row;
 }
 
-async function runIntrospection(deps: CoreDeps, row: ConnectionRow, signal: AbortSignal | undefined) {
+/** Introspects a connection already loaded for its owner and stores the structure with its fingerprint. */
+export async function runIntrospection(deps: CoreDeps, row: ConnectionRow, signal: AbortSignal | undefined) {
   const connector = connectorFor(row.dialect);
   if (!connector) throw new DomainError('conflict', `The ${row.dialect} connector is not available.`);
   const introspection = sanitizeForStore(
@@ -109,6 +111,8 @@ export async function loadStructure(
     /** Top values per table and column, gathered by runs (see runs/samples.ts); empty until then. */
     samples: ((stored.analysis as { samples?: Record<string, Record<string, unknown[]>> } | null)?.samples ??
       {}) as Record<string, Record<string, unknown[]>>,
+    /** The last schema analysis (discovery), whatever structure it was made from; null before the first. */
+    discovery: (stored.analysis as { discovery?: DiscoverySummary } | null)?.discovery ?? null,
   };
 }
 

@@ -51,19 +51,43 @@ class RunCancelled extends Error {}
 type Structure = Awaited<ReturnType<typeof loadStructure>>;
 
 /** The curated descriptions and key overrides, in the shape the planner reads. */
-function plannerExtras(curated: Structure['curated'], overrides: Structure['overrides'], samples: Samples) {
+/**
+ * What the planner gets beside the structure: descriptions, sampled values, keys and relationships.
+ * The schema analysis (discovery) adds what the engine does not declare; what the user curated wins
+ * over it, table by table.
+ */
+function plannerExtras(structure: Structure, samples: Samples) {
+  const { curated, overrides, discovery } = structure;
   const tables: Record<string, string> = {};
   const columns: Record<string, Record<string, string>> = {};
-  for (const t of curated?.tables ?? []) {
-    if (t.description) tables[t.name] = t.description;
-    for (const c of t.columns) if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
-  }
   const primaryKeys: Record<string, string[]> = {};
-  for (const pk of overrides?.primary_keys ?? []) primaryKeys[pk.table] = pk.columns;
   const foreignKeys: Record<
     string,
     { columns: string[]; references: { table: string; columns: string[] } }[]
   > = {};
+  for (const t of discovery?.tables ?? []) {
+    if (t.description) tables[t.name] = t.description;
+    for (const c of t.columns) if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
+    if (t.primary_key && t.primary_key_source === 'inferred') primaryKeys[t.name] = t.primary_key;
+  }
+  // A table with an inferred relationship gets all of its discovered ones (declared ones included):
+  // an entry here replaces what introspection declared for that table.
+  const inferredFrom = new Set(
+    (discovery?.relationships ?? []).filter((r) => r.source === 'inferred').map((r) => r.from_table),
+  );
+  for (const r of discovery?.relationships ?? [])
+    if (inferredFrom.has(r.from_table))
+      (foreignKeys[r.from_table] ??= []).push({
+        columns: r.from_columns,
+        references: { table: r.to_table, columns: r.to_columns },
+      });
+  for (const t of curated?.tables ?? []) {
+    if (t.description) tables[t.name] = t.description;
+    for (const c of t.columns) if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
+  }
+  for (const pk of overrides?.primary_keys ?? []) primaryKeys[pk.table] = pk.columns;
+  const curatedFrom = new Set((overrides?.relationships ?? []).map((r) => r.from_table));
+  for (const table of curatedFrom) delete foreignKeys[table];
   for (const r of overrides?.relationships ?? []) {
     (foreignKeys[r.from_table] ??= []).push({
       columns: r.from_columns,
@@ -366,7 +390,7 @@ async function buildRunContext(
       const schema = fromIntrospection(
         structure.introspection,
         connector.descriptor.capabilities,
-        plannerExtras(structure.curated, structure.overrides, samples),
+        plannerExtras(structure, samples),
       );
       const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
       return { full: markMultiValued(schema, fields), multiValued: fields };

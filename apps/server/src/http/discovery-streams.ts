@@ -1,0 +1,84 @@
+import type { Context as HonoContext, Hono } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import { discoverInputSchema } from '@aqs/contracts';
+import { DomainError, discovery, type CoreDeps } from '@aqs/core';
+import { fieldErrorsOf } from '@aqs/api';
+import type { AppEnv } from './env.ts';
+import { pathId, signedIn } from './plain-route.ts';
+
+/** How often a stream looks for new events of its job in the store (any instance may be writing them). */
+const FOLLOW_MS = 250;
+
+/**
+ * The discovery streams (server-sent events; the REST adapter speaks JSON only). Both replay a job's
+ * events from the store, then follow it live, and end after its `complete` event; every event has an
+ * `id` (its place in the job), so a client that reconnects with `Last-Event-ID` gets only what it
+ * missed. Closing a stream does not stop the job. Request problems answer as JSON before the stream.
+ */
+export function mountDiscoveryStreams(app: Hono<AppEnv>, deps: CoreDeps, heartbeatMs: number): void {
+  app.post('/api/v1/connections/:id/discover/stream', async (c) => {
+    const principal = signedIn(c.get('principal'));
+    const body = jsonBody(c.get('bodyText'));
+    const parsed = discoverInputSchema.safeParse({ ...body, id: c.req.param('id') });
+    if (!parsed.success)
+      throw new DomainError('validation', 'The discovery request is invalid.', {
+        fields: fieldErrorsOf(parsed.error.issues),
+      });
+    const { job } = await discovery.startJob(deps, principal, parsed.data);
+    // Run here when no instance holds it yet; the job goes on if the client leaves.
+    const claimed = await discovery.claimJob(deps, discovery.INSTANCE_ID, job.id);
+    if (claimed)
+      void discovery.runJob(deps, claimed, discovery.INSTANCE_ID).catch((error: unknown) => {
+        deps.logger.error({ err: error, jobId: job.id }, 'discovery job failed');
+      });
+    return follow(c, deps, job.id, 0, heartbeatMs);
+  });
+
+  app.get('/api/v1/connections/:id/discover/jobs/:job_id/stream', async (c) => {
+    const principal = signedIn(c.get('principal'));
+    const job = await discovery.getJob(deps, principal, pathId(c, 'id'), pathId(c, 'job_id'));
+    const lastSeen = Number(c.req.header('last-event-id') ?? '0');
+    return follow(c, deps, job.id, Number.isInteger(lastSeen) && lastSeen > 0 ? lastSeen : 0, heartbeatMs);
+  });
+}
+
+function follow(c: HonoContext<AppEnv>, deps: CoreDeps, jobId: string, after: number, heartbeatMs: number) {
+  c.header('X-Accel-Buffering', 'no');
+  c.header('Cache-Control', 'no-cache');
+  return streamSSE(c, async (stream: SSEStreamingApi) => {
+    let seq = after;
+    let lastWrite = Date.now();
+    for (;;) {
+      if (stream.aborted || c.req.raw.signal.aborted) return;
+      const events = await discovery.eventsAfter(deps, jobId, seq);
+      for (const e of events) {
+        await stream.writeSSE({ id: String(e.seq), event: e.event, data: JSON.stringify(e.payload) });
+        seq = e.seq;
+        lastWrite = Date.now();
+        if (e.event === 'complete') return;
+      }
+      if (events.length === 0) {
+        if (Date.now() - lastWrite >= heartbeatMs) {
+          await stream.write(': ping\n\n');
+          lastWrite = Date.now();
+        }
+        await stream.sleep(FOLLOW_MS);
+      }
+    }
+  });
+}
+
+function jsonBody(text: string | undefined): Record<string, unknown> {
+  if (!text || text.trim() === '') return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new DomainError('bad_request', 'The request body is not valid JSON.');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new DomainError('validation', 'The request body must be a JSON object.', {
+      fields: [{ field: 'body', message: 'must be an object' }],
+    });
+  return body as Record<string, unknown>;
+}

@@ -1,0 +1,592 @@
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import {
+  connectionSchemas,
+  connections,
+  discoveryJobEvents,
+  discoveryJobs,
+  newId,
+  type Executor,
+} from '@aqs/db';
+import type {
+  DiscoveredTable,
+  DiscoveryEvents,
+  DiscoveryJob,
+  DiscoveryPhase,
+  DiscoverySummary,
+  JobState,
+  Relationship,
+} from '@aqs/contracts';
+import { connectorFor, type Introspection } from '@aqs/connectors';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { DomainError, fromConnectorError, type DomainErrorKind } from '../errors.ts';
+import { nowOf, type CoreDeps } from '../ports.ts';
+import type { Principal } from '../principal.ts';
+import { consumeUsage } from '../limits/usage.ts';
+import {
+  assertNotPaused,
+  connectorContext,
+  loadOwnedConnection,
+  targetOf,
+  type ConnectionRow,
+} from '../connections/service.ts';
+import { qualifiedName, runIntrospection } from '../connections/schema.ts';
+import { ensureSamples } from '../runs/samples.ts';
+import { analyseTable, declaredRelationships, Engine, inferRelationships } from './analyse.ts';
+
+type JobRow = typeof discoveryJobs.$inferSelect;
+type Kind = DiscoveryJob['kind'];
+
+/** A job whose holder has not said it is alive for this long is taken over by another instance. */
+export const JOB_STALE_MS = 30_000;
+/** The whole analysis may take this long on the data source (per table: TABLE_BUDGET). */
+const ANALYSIS_BUDGET_MS = 10 * 60_000;
+
+/** What a job keeps as it goes, so a job taken over after a crash resumes from its last finished table. */
+interface Progress {
+  phase: DiscoveryPhase | null;
+  done: number;
+  total: number;
+  table: string | null;
+  cross_index_links: boolean;
+  charged: boolean;
+  /** The structure the finished tables were analysed on: another structure starts them over. */
+  fingerprint: string | null;
+  tables: Record<string, DiscoveredTable>;
+  warnings: string[];
+  engine_queries: number;
+}
+
+const emptyProgress = (crossIndex: boolean, charged: boolean): Progress => ({
+  phase: null,
+  done: 0,
+  total: 0,
+  table: null,
+  cross_index_links: crossIndex,
+  charged,
+  fingerprint: null,
+  tables: {},
+  warnings: [],
+  engine_queries: 0,
+});
+
+function progressOf(row: JobRow): Progress {
+  return { ...emptyProgress(false, false), ...(row.progress as Partial<Progress> | null) };
+}
+
+export function toJob(row: JobRow): DiscoveryJob {
+  const progress = progressOf(row);
+  return {
+    id: row.id,
+    connection_id: row.connectionId,
+    state: row.status,
+    kind: row.kind as Kind,
+    cross_index_links: progress.cross_index_links,
+    charged: progress.charged,
+    progress: { phase: progress.phase, done: progress.done, total: progress.total, table: progress.table },
+    error: (row.error as DiscoveryJob['error']) ?? null,
+    summary: (row.result as DiscoverySummary | null) ?? null,
+    created_at: row.createdAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+const ACTIVE: JobState[] = ['queued', 'running'];
+
+async function appendEvent<E extends keyof DiscoveryEvents>(
+  db: Executor,
+  jobId: string,
+  event: E,
+  payload: DiscoveryEvents[E],
+): Promise<void> {
+  await db.insert(discoveryJobEvents).values({
+    jobId,
+    seq: sql`(select coalesce(max(${discoveryJobEvents.seq}), 0) + 1 from ${discoveryJobEvents} where ${discoveryJobEvents.jobId} = ${jobId})`,
+    event,
+    payload: payload as unknown as Record<string, unknown>,
+  });
+}
+
+export async function loadOwnedJob(
+  db: Executor,
+  principal: Principal,
+  connectionId: string,
+  jobId: string,
+): Promise<JobRow> {
+  const [row] = await db
+    .select()
+    .from(discoveryJobs)
+    .where(
+      and(
+        eq(discoveryJobs.id, jobId),
+        eq(discoveryJobs.connectionId, connectionId),
+        eq(discoveryJobs.workspaceId, principal.workspaceId),
+      ),
+    )
+    .limit(1);
+  if (!row)
+    throw new DomainError('not_found', `Discovery job ${jobId} of connection ${connectionId} was not found.`);
+  return row;
+}
+
+/**
+ * Starts a discovery job for a connection, or re-attaches to the one already queued or running
+ * (`attached: true`, nothing charged). A fresh analysis takes one unit of the monthly schema analyses
+ * in the transaction that creates the job; a job that picks up the finished tables of a failed or
+ * cancelled one on the same structure, and a relationships-only job, take none.
+ */
+export async function startJob(
+  deps: CoreDeps,
+  principal: Principal,
+  input: { id: string; cross_index_links: boolean },
+  kind: Kind = 'analysis',
+): Promise<{ job: DiscoveryJob; attached: boolean }> {
+  const connection = await loadOwnedConnection(deps.db, principal, input.id);
+  assertNotPaused(connection);
+  return deps.db.transaction(async (tx) => {
+    // Starts for one connection take turns, so two at once give one job.
+    await tx
+      .select({ id: connections.id })
+      .from(connections)
+      .where(eq(connections.id, connection.id))
+      .for('update');
+    const [active] = await tx
+      .select()
+      .from(discoveryJobs)
+      .where(and(eq(discoveryJobs.connectionId, connection.id), inArray(discoveryJobs.status, ACTIVE)))
+      .orderBy(desc(discoveryJobs.createdAt))
+      .limit(1);
+    if (active) return { job: toJob(active), attached: true };
+
+    const progress = emptyProgress(input.cross_index_links, false);
+    if (kind === 'analysis') {
+      const reusable = await reusableProgress(tx, connection.id);
+      if (reusable)
+        Object.assign(progress, reusable, { charged: false, cross_index_links: input.cross_index_links });
+      else {
+        await consumeUsage(tx, principal.workspaceId, principal.plan, 'schema_analyses', nowOf(deps));
+        progress.charged = true;
+      }
+    }
+    const [row] = await tx
+      .insert(discoveryJobs)
+      .values({
+        id: newId('djb'),
+        workspaceId: principal.workspaceId,
+        connectionId: connection.id,
+        kind,
+        status: 'queued',
+        progress: progress as unknown as Record<string, unknown>,
+      })
+      .returning();
+    await appendEvent(tx, row!.id, 'status', { phase: 'queued' });
+    return { job: toJob(row!), attached: false };
+  });
+}
+
+/**
+ * The finished tables of the last job of this connection when it failed or was cancelled on the
+ * structure stored now: a retry goes on from them instead of starting (and paying) again.
+ */
+async function reusableProgress(tx: Executor, connectionId: string): Promise<Partial<Progress> | null> {
+  const [last] = await tx
+    .select()
+    .from(discoveryJobs)
+    .where(and(eq(discoveryJobs.connectionId, connectionId), eq(discoveryJobs.kind, 'analysis')))
+    .orderBy(desc(discoveryJobs.createdAt))
+    .limit(1);
+  if (!last || (last.status !== 'failed' && last.status !== 'cancelled')) return null;
+  const previous = progressOf(last);
+  const [stored] = await tx
+    .select({ fingerprint: connectionSchemas.structureFingerprint })
+    .from(connectionSchemas)
+    .where(eq(connectionSchemas.connectionId, connectionId));
+  if (!previous.fingerprint || previous.fingerprint !== stored?.fingerprint) return null;
+  if (Object.keys(previous.tables).length === 0) return null;
+  return { fingerprint: previous.fingerprint, tables: previous.tables, warnings: previous.warnings };
+}
+
+export async function activeJob(deps: CoreDeps, principal: Principal, connectionId: string) {
+  const connection = await loadOwnedConnection(deps.db, principal, connectionId);
+  const [row] = await deps.db
+    .select()
+    .from(discoveryJobs)
+    .where(and(eq(discoveryJobs.connectionId, connection.id), inArray(discoveryJobs.status, ACTIVE)))
+    .orderBy(desc(discoveryJobs.createdAt))
+    .limit(1);
+  return { job: row ? toJob(row) : null };
+}
+
+export async function getJob(deps: CoreDeps, principal: Principal, connectionId: string, jobId: string) {
+  return toJob(await loadOwnedJob(deps.db, principal, connectionId, jobId));
+}
+
+/** Asks a job to stop (best effort): a queued job is cancelled now, a running one at its next table. */
+export async function cancelJob(deps: CoreDeps, principal: Principal, connectionId: string, jobId: string) {
+  const row = await loadOwnedJob(deps.db, principal, connectionId, jobId);
+  if (ACTIVE.includes(row.status)) {
+    const now = nowOf(deps);
+    await deps.db.transaction(async (tx) => {
+      const [queued] = await tx
+        .update(discoveryJobs)
+        .set({ status: 'cancelled', cancelRequestedAt: now, finishedAt: now })
+        .where(and(eq(discoveryJobs.id, row.id), eq(discoveryJobs.status, 'queued')))
+        .returning({ id: discoveryJobs.id });
+      if (queued) {
+        await appendEvent(tx, row.id, 'complete', { summary: null, state: 'cancelled' });
+        return;
+      }
+      await tx.update(discoveryJobs).set({ cancelRequestedAt: now }).where(eq(discoveryJobs.id, row.id));
+    });
+  }
+  return {
+    detail: 'Cancellation requested; the job stops at its next step.',
+    job: toJob(await loadOwnedJob(deps.db, principal, connectionId, jobId)),
+  };
+}
+
+/** Events of a job after `afterSeq`, in order (what a stream replays, then follows). */
+export async function eventsAfter(deps: CoreDeps, jobId: string, afterSeq: number) {
+  return deps.db
+    .select({
+      seq: discoveryJobEvents.seq,
+      event: discoveryJobEvents.event,
+      payload: discoveryJobEvents.payload,
+    })
+    .from(discoveryJobEvents)
+    .where(and(eq(discoveryJobEvents.jobId, jobId), gt(discoveryJobEvents.seq, afterSeq)))
+    .orderBy(asc(discoveryJobEvents.seq))
+    .limit(500);
+}
+
+/**
+ * Claims a job for this instance: the given one, or the oldest queued one, or a running one whose
+ * holder went quiet (it resumes from its progress). `FOR UPDATE SKIP LOCKED`: instances sharing one
+ * PostgreSQL never take the same job.
+ */
+export async function claimJob(
+  deps: CoreDeps,
+  instanceId: string,
+  jobId?: string,
+  staleMs = JOB_STALE_MS,
+): Promise<JobRow | null> {
+  const now = nowOf(deps);
+  const staleBefore = new Date(now.getTime() - staleMs);
+  const claimable = or(
+    eq(discoveryJobs.status, 'queued'),
+    and(eq(discoveryJobs.status, 'running'), lt(discoveryJobs.heartbeatAt, staleBefore)),
+  );
+  return deps.db.transaction(async (tx) => {
+    const [free] = await tx
+      .select({ id: discoveryJobs.id })
+      .from(discoveryJobs)
+      .where(jobId ? and(eq(discoveryJobs.id, jobId), claimable) : claimable)
+      .orderBy(asc(discoveryJobs.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!free) return null;
+    const [claimed] = await tx
+      .update(discoveryJobs)
+      .set({
+        status: 'running',
+        lockedBy: instanceId,
+        heartbeatAt: now,
+        startedAt: sql`coalesce(${discoveryJobs.startedAt}, ${now})`,
+      })
+      .where(eq(discoveryJobs.id, free.id))
+      .returning();
+    return claimed ?? null;
+  });
+}
+
+class Cancelled extends Error {}
+
+/**
+ * Runs a claimed job to its end: introspects, samples values, analyses each table not finished yet
+ * (saving progress and saying so after each), finds relationships, and stores the analysis. Every
+ * step is an event in the store, so a stream on any instance follows it. A cancel request is seen
+ * between tables; a crash leaves the job `running` with a heartbeat that goes stale, and the next
+ * claim resumes it.
+ */
+export async function runJob(deps: CoreDeps, claimed: JobRow, instanceId: string): Promise<DiscoveryJob> {
+  const progress = progressOf(claimed);
+  const controller = new AbortController();
+  const save = async (patch: Partial<Progress>) => {
+    Object.assign(progress, patch);
+    const [row] = await deps.db
+      .update(discoveryJobs)
+      .set({ progress: progress as unknown as Record<string, unknown>, heartbeatAt: nowOf(deps) })
+      .where(and(eq(discoveryJobs.id, claimed.id), eq(discoveryJobs.lockedBy, instanceId)))
+      .returning({ cancel: discoveryJobs.cancelRequestedAt });
+    // Taken over by another instance (this one was thought dead), or asked to stop.
+    if (!row) throw new Cancelled('taken over');
+    if (row.cancel) throw new Cancelled('cancel requested');
+  };
+  const phase = async (name: DiscoveryPhase) => {
+    await save({ phase: name });
+    await appendEvent(deps.db, claimed.id, 'status', { phase: name });
+  };
+  try {
+    const [connection] = await deps.db
+      .select()
+      .from(connections)
+      .where(eq(connections.id, claimed.connectionId));
+    if (!connection) throw new DomainError('not_found', 'The connection was deleted.');
+    assertNotPaused(connection);
+    const summary =
+      claimed.kind === 'cross_schema'
+        ? await relationshipsOnly(deps, connection, progress, phase, controller.signal)
+        : await analyse(deps, connection, claimed.id, progress, save, phase, controller.signal);
+    return await finish(deps, claimed.id, instanceId, 'succeeded', { result: summary });
+  } catch (error) {
+    controller.abort();
+    if (error instanceof Cancelled) {
+      if (error.message === 'taken over')
+        return toJob(
+          (await deps.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, claimed.id)))[0]!,
+        );
+      return finish(deps, claimed.id, instanceId, 'cancelled', {});
+    }
+    const domain = error instanceof DomainError ? error : fromConnectorError(error);
+    if (!(domain instanceof DomainError))
+      deps.logger.error({ err: error, jobId: claimed.id }, 'discovery job failed');
+    const failure =
+      domain instanceof DomainError
+        ? { type: domain.code ?? domain.kind, message: domain.message }
+        : { type: 'internal', message: 'The analysis failed on our side; the error was logged. Try again.' };
+    await appendEvent(deps.db, claimed.id, 'error', { ...failure, recoverable: true });
+    return finish(deps, claimed.id, instanceId, 'failed', { error: failure });
+  }
+}
+
+async function finish(
+  deps: CoreDeps,
+  jobId: string,
+  instanceId: string,
+  state: 'succeeded' | 'failed' | 'cancelled',
+  values: { result?: DiscoverySummary; error?: { type: string; message: string } },
+): Promise<DiscoveryJob> {
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(discoveryJobs)
+      .set({
+        status: state,
+        finishedAt: nowOf(deps),
+        lockedBy: null,
+        ...(values.result ? { result: values.result as unknown as Record<string, unknown> } : {}),
+        ...(values.error ? { error: values.error } : {}),
+      })
+      .where(and(eq(discoveryJobs.id, jobId), eq(discoveryJobs.lockedBy, instanceId)))
+      .returning();
+    if (row) await appendEvent(tx, jobId, 'complete', { summary: values.result ?? null, state });
+    return toJob(row ?? (await tx.select().from(discoveryJobs).where(eq(discoveryJobs.id, jobId)))[0]!);
+  });
+}
+
+async function analyse(
+  deps: CoreDeps,
+  connection: ConnectionRow,
+  jobId: string,
+  progress: Progress,
+  save: (patch: Partial<Progress>) => Promise<void>,
+  phase: (name: DiscoveryPhase) => Promise<void>,
+  signal: AbortSignal,
+): Promise<DiscoverySummary> {
+  await phase('introspecting');
+  const { introspection, fingerprint } = await runIntrospection(deps, connection, signal);
+  if (progress.fingerprint !== fingerprint) await save({ fingerprint, tables: {}, warnings: [], done: 0 });
+  const engine = await engineFor(deps, connection, signal);
+
+  await phase('sampling');
+  const samples = await ensureSamples(deps, connection, introspection, fingerprint, signal);
+
+  await phase('analysing');
+  const tables = introspection.tables;
+  const started = performance.now();
+  await save({ total: tables.length, done: Object.keys(progress.tables).length });
+  for (const table of tables) {
+    const name = qualifiedName(table);
+    if (progress.tables[name]) continue;
+    await appendEvent(deps.db, jobId, 'progress', { done: progress.done, total: tables.length, table: name });
+    const counted = table.kind !== 'alias' && table.kind !== 'data_stream';
+    const outcome = await analyseTable(
+      engine,
+      counted ? table : { ...table, columns: table.columns.map((c) => ({ ...c, queryable: false })) },
+      samples[name] ?? {},
+      ANALYSIS_BUDGET_MS - (performance.now() - started),
+    );
+    await save({
+      tables: { ...progress.tables, [name]: outcome.table },
+      done: progress.done + 1,
+      table: name,
+      warnings: outcome.warning ? [...progress.warnings, outcome.warning] : progress.warnings,
+      engine_queries: progress.engine_queries + engine.queries,
+    });
+    engine.queries = 0;
+    await appendEvent(deps.db, jobId, 'table_complete', { table: name, columns: table.columns.length });
+  }
+
+  await phase('relationships');
+  const discovered = tables.map((t) => progress.tables[qualifiedName(t)]!).filter(Boolean);
+  const declared = declaredRelationships(introspection);
+  const inferred = await inferRelationships(engine, introspection, discovered, declared, {
+    crossIndex: progress.cross_index_links,
+    budgetMs: Math.max(1, ANALYSIS_BUDGET_MS - (performance.now() - started)),
+  });
+  await save({ engine_queries: progress.engine_queries + engine.queries });
+
+  await phase('saving');
+  return store(deps, connection, fingerprint, discovered, [...declared, ...inferred.relationships], {
+    warnings: [...progress.warnings, ...inferred.warnings, ...introspection.warnings],
+    engineQueries: progress.engine_queries,
+    crossIndex: progress.cross_index_links,
+  });
+}
+
+async function engineFor(deps: CoreDeps, connection: ConnectionRow, signal: AbortSignal): Promise<Engine> {
+  const connector = connectorFor(connection.dialect);
+  if (!connector) throw new DomainError('conflict', `The ${connection.dialect} connector is not available.`);
+  return new Engine(
+    connector,
+    targetOf(deps, connection),
+    await connectorContext(deps, connection, signal),
+    signal,
+  );
+}
+
+/** Relationships again from the stored analysis (no introspection, no counting of tables, nothing charged). */
+async function relationshipsOnly(
+  deps: CoreDeps,
+  connection: ConnectionRow,
+  progress: Progress,
+  phase: (name: DiscoveryPhase) => Promise<void>,
+  signal: AbortSignal,
+): Promise<DiscoverySummary> {
+  const [stored] = await deps.db
+    .select()
+    .from(connectionSchemas)
+    .where(eq(connectionSchemas.connectionId, connection.id));
+  const previous = (stored?.analysis as { discovery?: DiscoverySummary } | null)?.discovery;
+  if (!stored?.structure || !previous)
+    throw new DomainError(
+      'conflict',
+      'This connection has no analysis yet: run a discovery first (POST .../discover/jobs).',
+    );
+  await phase('relationships');
+  const introspection = stored.structure as unknown as Introspection;
+  const engine = await engineFor(deps, connection, signal);
+  const declared = declaredRelationships(introspection);
+  const inferred = await inferRelationships(engine, introspection, previous.tables, declared, {
+    crossIndex: progress.cross_index_links || previous.cross_index_links,
+    budgetMs: ANALYSIS_BUDGET_MS,
+  });
+  await phase('saving');
+  return store(
+    deps,
+    connection,
+    previous.structure_fingerprint,
+    previous.tables,
+    [...declared, ...inferred.relationships],
+    {
+      warnings: [
+        ...previous.warnings.filter((w) => !w.includes('could not be checked')),
+        ...inferred.warnings,
+      ],
+      engineQueries: engine.queries,
+      crossIndex: progress.cross_index_links || previous.cross_index_links,
+    },
+  );
+}
+
+/** Stores the analysis beside the other keys of `analysis` (samples stay), with the fingerprint it was made from. */
+async function store(
+  deps: CoreDeps,
+  connection: ConnectionRow,
+  fingerprint: string,
+  tables: DiscoveredTable[],
+  relationships: Relationship[],
+  extra: { warnings: string[]; engineQueries: number; crossIndex: boolean },
+): Promise<DiscoverySummary> {
+  const analyzedAt = nowOf(deps);
+  const summary: DiscoverySummary = {
+    connection_id: connection.id,
+    structure_fingerprint: fingerprint,
+    analyzed_at: analyzedAt.toISOString(),
+    analyser: 'offline',
+    table_count: tables.length,
+    column_count: tables.reduce((n, t) => n + t.columns.length, 0),
+    primary_key_count: tables.filter((t) => t.primary_key).length,
+    relationship_count: relationships.length,
+    cross_index_links: extra.crossIndex,
+    tables,
+    relationships,
+    warnings: [...new Set(extra.warnings)],
+    usage: { engine_queries: extra.engineQueries, prompt_tokens: 0, completion_tokens: 0 },
+  };
+  await deps.db
+    .update(connectionSchemas)
+    .set({
+      analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({ discovery: summary })}::jsonb`,
+      analysisFingerprint: fingerprint,
+      analyzedAt,
+      updatedAt: analyzedAt,
+    })
+    .where(eq(connectionSchemas.connectionId, connection.id));
+  return summary;
+}
+
+/** The stored analysis of a connection, when there is one. */
+export async function storedDiscovery(db: Executor, connectionId: string): Promise<DiscoverySummary | null> {
+  const [stored] = await db
+    .select({ analysis: connectionSchemas.analysis })
+    .from(connectionSchemas)
+    .where(and(eq(connectionSchemas.connectionId, connectionId), isNotNull(connectionSchemas.analysis)));
+  return (stored?.analysis as { discovery?: DiscoverySummary } | null)?.discovery ?? null;
+}
+
+/** This process, as a job holder: host, pid and a random part (a restarted process is another holder). */
+export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+const FAILURE_KINDS: Record<string, DomainErrorKind> = {
+  not_found: 'not_found',
+  conflict: 'conflict',
+  quota_exceeded: 'quota_exceeded',
+};
+
+/** Polls a job until it ends (another instance holds it); the caller's signal stops the waiting, not the job. */
+async function waitForEnd(deps: CoreDeps, jobId: string, signal?: AbortSignal): Promise<DiscoveryJob> {
+  for (;;) {
+    const [row] = await deps.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, jobId));
+    if (!row) throw new DomainError('not_found', `Discovery job ${jobId} was deleted.`);
+    if (!ACTIVE.includes(row.status)) return toJob(row);
+    // A holder that went quiet: this instance takes the job over.
+    const claimed = await claimJob(deps, INSTANCE_ID, jobId);
+    if (claimed) return runJob(deps, claimed, INSTANCE_ID);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    signal?.throwIfAborted();
+  }
+}
+
+/**
+ * A discovery run to its end in this request: a job like any other (charged the same, resumable,
+ * streamed), claimed and run here, or followed when another instance already runs it.
+ */
+export async function discoverNow(
+  deps: CoreDeps,
+  principal: Principal,
+  input: { id: string; cross_index_links: boolean },
+  kind: Kind = 'analysis',
+  signal?: AbortSignal,
+): Promise<DiscoverySummary> {
+  const { job } = await startJob(deps, principal, input, kind);
+  const claimed = await claimJob(deps, INSTANCE_ID, job.id);
+  const done = claimed ? await runJob(deps, claimed, INSTANCE_ID) : await waitForEnd(deps, job.id, signal);
+  if (done.state === 'succeeded' && done.summary) return done.summary;
+  if (done.state === 'cancelled')
+    throw new DomainError('conflict', `Discovery job ${done.id} was cancelled.`);
+  const failure = done.error ?? { type: 'internal', message: 'The analysis failed.' };
+  if (failure.type.startsWith('data_source_'))
+    throw new DomainError('data_source', failure.message, { code: failure.type });
+  throw new DomainError(FAILURE_KINDS[failure.type] ?? 'unavailable', failure.message);
+}
