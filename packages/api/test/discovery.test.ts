@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { discoveryJobs, usageCounters } from '@aqs/db';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
+import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
 import { discovery } from '@aqs/core';
 import {
   closePools,
@@ -12,6 +13,7 @@ import {
   harness,
   problemOf,
   signedIn,
+  weblogsConfig,
   type Caller,
 } from './harness.ts';
 
@@ -228,6 +230,41 @@ describe('schema discovery on the demo shop', () => {
     expect(await codeOf(other.discovery.getJob({ id: demoId, job_id: job.id }))).toBe('NOT_FOUND');
     expect(await codeOf(other.discovery.cancelJob({ id: demoId, job_id: job.id }))).toBe('NOT_FOUND');
     await caller.discovery.cancelJob({ id: demoId, job_id: job.id });
+  });
+});
+
+describe('schema discovery on Elasticsearch (the stand-in)', () => {
+  it('reads the index with dotted fields and no keys; values only of categories and places', async () => {
+    const cluster = await startTestCluster({ fixtures: fixtureDir('weblogs'), version: '8.15.0' });
+    try {
+      const { caller: own } = await signedIn();
+      const { id } = await own.connections.create({
+        name: 'Web logs',
+        dialect: 'elasticsearch',
+        auth_mode: 'basic',
+        config: weblogsConfig(cluster.url),
+      });
+      const queries = cluster.stats().started;
+      const summary = await own.discovery.discover({ id });
+      const weblogs = summary.tables.find((t) => t.name === 'weblogs')!;
+      const column = (name: string) => weblogs.columns.find((c) => c.name === name)!;
+      expect(weblogs).toMatchObject({ primary_key: null, primary_key_source: null });
+      expect(summary.relationships).toEqual([]);
+      expect(weblogs.row_count).toBeGreaterThan(0);
+      expect(column('@timestamp').semantic_type).toBe('datetime');
+      expect(column('http.response.body.bytes').semantic_type).toBe('quantity');
+      expect(column('http.response.status_code')).toMatchObject({ semantic_type: 'category' });
+      expect(column('geo.location').semantic_type).toBe('geo');
+      expect(column('message')).toMatchObject({ semantic_type: 'free_text', sample_values: [] });
+      expect(column('event.outcome').sample_values.length).toBeGreaterThan(0);
+      expect(column('user.name').sample_values).toEqual([]);
+      // Every query of the analysis went to the engine, and is counted in the summary.
+      expect(summary.usage.engine_queries).toBeGreaterThan(0);
+      expect(cluster.stats().started - queries).toBeGreaterThanOrEqual(summary.usage.engine_queries);
+    } finally {
+      await closePools();
+      await cluster.stop();
+    }
   });
 });
 

@@ -37,15 +37,12 @@ const MONEY_WORDS = new Set([
   'price',
   'cost',
   'revenue',
-  'total',
-  'subtotal',
   'salary',
   'fee',
   'fees',
   'balance',
   'spend',
   'spent',
-  'paid',
   'payment',
   'income',
   'profit',
@@ -57,7 +54,6 @@ const MONEY_WORDS = new Set([
   'usd',
   'eur',
   'gbp',
-  'sales',
   'charge',
   'charges',
   'wage',
@@ -65,6 +61,8 @@ const MONEY_WORDS = new Set([
   'mrr',
   'arr',
 ]);
+/** Money only when nothing says what is counted (`total` alone is money; `total_visits` is not). */
+const WEAK_MONEY_WORDS = new Set(['total', 'subtotal', 'sales', 'paid', 'value']);
 const QUANTITY_WORDS = new Set([
   'qty',
   'quantity',
@@ -230,8 +228,9 @@ export function semanticTypeOf(column: ColumnFacts): SemanticType {
     if (has(RATIO_WORDS)) return 'quantity';
     if (has(ORDINAL_WORDS)) return 'other';
     if (has(MONEY_WORDS)) return 'money';
-    if (has(GEO_WORDS) && w.some((x) => /^(lat|latitude|lon|lng|longitude)$/.test(x))) return 'geo';
+    if (w.some((x) => /^(lat|latitude|lon|lng|longitude)$/.test(x))) return 'geo';
     if (has(QUANTITY_WORDS)) return 'quantity';
+    if (has(WEAK_MONEY_WORDS)) return 'money';
     // An integer with a handful of values among many rows is a code (a status, a rating), not an amount.
     if (INTEGER.test(type) && lowCardinality(column)) return 'category';
     return 'quantity';
