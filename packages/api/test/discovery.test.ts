@@ -50,7 +50,9 @@ async function runQueued(jobId: string, instance = 'test-instance', staleMs?: nu
   const { deps } = await harness();
   const claimed = await discovery.claimJob(deps, instance, jobId, staleMs);
   expect(claimed, `job ${jobId} should be claimable`).not.toBeNull();
-  return discovery.runJob(deps, claimed!, instance);
+  const ended = await discovery.runJob(deps, claimed!);
+  expect(ended).not.toBeNull();
+  return ended!;
 }
 
 describe('schema discovery on the demo shop', () => {
@@ -201,7 +203,7 @@ describe('schema discovery on the demo shop', () => {
       })
       .where(eq(discoveryJobs.id, job.id));
     const claimed = await discovery.claimJob(deps, 'holder', job.id);
-    expect((await discovery.runJob(deps, claimed!, 'holder')).state).toBe('cancelled');
+    expect((await discovery.runJob(deps, claimed!))?.state).toBe('cancelled');
 
     const retry = await own.discovery.startJob({ id });
     expect(retry).toMatchObject({ attached: false, job: { charged: false } });
@@ -221,6 +223,42 @@ describe('schema discovery on the demo shop', () => {
     const refused = await problemOf(own.discovery.startJob({ id }));
     expect(refused.status).toBe(429);
     expect(refused.body.code).toBe('quota_schema_analyses_exceeded');
+  });
+
+  it('a holder whose job was taken over writes nothing more; the new holder ends it once', async () => {
+    const { caller: own } = await signedIn();
+    const id = await demoConnectionId(own);
+    const { job } = await own.discovery.startJob({ id });
+    const { deps } = await harness();
+    const first = await discovery.claimJob(deps, 'same-process', job.id);
+    await deps.db
+      .update(discoveryJobs)
+      .set({ heartbeatAt: new Date(Date.now() - 60_000) })
+      .where(eq(discoveryJobs.id, job.id));
+    // Taken over (by the same process: each claim has its own token).
+    const second = await discovery.claimJob(deps, 'same-process', job.id, 30_000);
+    expect(second?.lockedBy).not.toBe(first?.lockedBy);
+    const stale = await discovery.runJob(deps, first!);
+    expect(stale).toMatchObject({ state: 'running' });
+    const ended = await discovery.runJob(deps, second!);
+    expect(ended?.state).toBe('succeeded');
+    const events = await discovery.eventsAfter(deps, job.id, 0);
+    expect(events.filter((e) => e.event === 'complete')).toHaveLength(1);
+    expect(
+      events.filter(
+        (e) => e.event === 'status' && (e.payload as { phase: string }).phase === 'introspecting',
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('a job cancelled before it did anything gives its unit back', async () => {
+    const { caller: own, principal } = await signedIn();
+    const id = await demoConnectionId(own);
+    const { job } = await own.discovery.startJob({ id });
+    expect(await analysesUsed(principal.workspaceId)).toBe(1);
+    await own.discovery.cancelJob({ id, job_id: job.id });
+    expect(await analysesUsed(principal.workspaceId)).toBe(0);
+    expect((await own.discovery.getJob({ id, job_id: job.id })).state).toBe('cancelled');
   });
 
   it("another workspace's connection and job are 404", async () => {

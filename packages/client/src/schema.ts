@@ -1008,7 +1008,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The connection's queued or running job (null when none) */
+        /**
+         * The connection's queued or running job, and the last one that ended
+         * @description `job`: the queued or running job (null when none), to re-attach to; `last`: the most recent job that ended (succeeded, failed or cancelled), with its summary when it succeeded.
+         */
         get: operations["discovery-activeJob"];
         put?: never;
         post?: never;
@@ -2853,6 +2856,7 @@ export interface components {
         };
         ActiveDiscoveryJob: {
             job: components["schemas"]["DiscoveryJob"] | null;
+            last: components["schemas"]["DiscoveryJob"] | null;
         };
         DiscoveryJobCancel: {
             detail: string;

@@ -37,6 +37,18 @@ describe('semantic types from names, types and counts', () => {
     expect(of('visits_total', 'integer', { distinct: 900, rows: 1000 })).toBe('quantity');
   });
 
+  it('the last word of a name says what it holds', () => {
+    expect(of('line_total', 'numeric')).toBe('money');
+    expect(of('share_price', 'numeric')).toBe('money');
+    expect(of('order_count', 'integer')).toBe('quantity');
+    expect(of('account_number', 'integer')).toBe('identifier');
+    expect(of('billing_zip', 'integer')).toBe('geo');
+    expect(of('fiscal_year', 'integer')).toBe('datetime');
+    expect(of('content_type', 'text')).toBe('category');
+    expect(of('review_status', 'text')).toBe('category');
+    expect(of('order_state', 'keyword')).toBe('category');
+  });
+
   it('names columns that identify rows', () => {
     expect(of('id', 'integer')).toBe('identifier');
     expect(of('customer_id', 'bigint')).toBe('identifier');
@@ -69,7 +81,11 @@ describe('relationships by name', () => {
     expect(referencedStem('customer_name')).toEqual([]);
     expect(singular('categories')).toBe('category');
     expect(singular('addresses')).toBe('address');
-    expect(singular('status')).toBe('statu');
+    expect(singular('status')).toBe('status');
+    expect(singular('statuses')).toBe('status');
+    expect(singular('purchases')).toBe('purchase');
+    expect(singular('warehouses')).toBe('warehouse');
+    expect(singular('courses')).toBe('course');
     expect(tableNamedBy('customers', ['customer'])).toBe(true);
     expect(tableNamedBy('billing_accounts', ['billing', 'account'])).toBe(true);
     expect(tableNamedBy('crm_accounts', ['account'])).toBe(true);

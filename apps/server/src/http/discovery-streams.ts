@@ -28,7 +28,7 @@ export function mountDiscoveryStreams(app: Hono<AppEnv>, deps: CoreDeps, heartbe
     // Run here when no instance holds it yet; the job goes on if the client leaves.
     const claimed = await discovery.claimJob(deps, discovery.INSTANCE_ID, job.id);
     if (claimed)
-      void discovery.runJob(deps, claimed, discovery.INSTANCE_ID).catch((error: unknown) => {
+      void discovery.runJob(deps, claimed).catch((error: unknown) => {
         deps.logger.error({ err: error, jobId: job.id }, 'discovery job failed');
       });
     return follow(c, deps, job.id, 0, heartbeatMs);
@@ -42,13 +42,20 @@ export function mountDiscoveryStreams(app: Hono<AppEnv>, deps: CoreDeps, heartbe
   });
 }
 
+/** A stream is closed after this long, whatever its job does (a client reconnects with Last-Event-ID). */
+const MAX_STREAM_MS = 30 * 60_000;
+/** Every this many empty polls, the job itself is looked at: one that is gone or ended closes the stream. */
+const STATE_CHECK_EVERY = 8;
+
 function follow(c: HonoContext<AppEnv>, deps: CoreDeps, jobId: string, after: number, heartbeatMs: number) {
   c.header('X-Accel-Buffering', 'no');
   c.header('Cache-Control', 'no-cache');
   return streamSSE(c, async (stream: SSEStreamingApi) => {
+    const opened = Date.now();
     let seq = after;
     let lastWrite = Date.now();
-    for (;;) {
+    let emptyPolls = 0;
+    while (Date.now() - opened < MAX_STREAM_MS) {
       if (stream.aborted || c.req.raw.signal.aborted) return;
       const events = await discovery.eventsAfter(deps, jobId, seq);
       for (const e of events) {
@@ -57,13 +64,22 @@ function follow(c: HonoContext<AppEnv>, deps: CoreDeps, jobId: string, after: nu
         lastWrite = Date.now();
         if (e.event === 'complete') return;
       }
-      if (events.length === 0) {
-        if (Date.now() - lastWrite >= heartbeatMs) {
-          await stream.write(': ping\n\n');
-          lastWrite = Date.now();
-        }
-        await stream.sleep(FOLLOW_MS);
+      if (events.length > 0) {
+        emptyPolls = 0;
+        continue;
       }
+      if (++emptyPolls % STATE_CHECK_EVERY === 0) {
+        const state = await discovery.jobState(deps, jobId);
+        // Gone (its connection was deleted), or ended with every event already sent.
+        if (state === null || state === 'succeeded' || state === 'failed' || state === 'cancelled') {
+          if ((await discovery.eventsAfter(deps, jobId, seq)).length === 0) return;
+        }
+      }
+      if (Date.now() - lastWrite >= heartbeatMs) {
+        await stream.write(': ping\n\n');
+        lastWrite = Date.now();
+      }
+      await stream.sleep(FOLLOW_MS);
     }
   });
 }

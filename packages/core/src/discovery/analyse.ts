@@ -19,6 +19,8 @@ import {
 
 /** Per table: at most this many engine queries, and this much time (less when the whole budget is nearer). */
 export const TABLE_BUDGET = { queries: 6, ms: 15_000 } as const;
+/** A column shows sampled values only when it was counted with at most this many distinct values. */
+const SAMPLED_DISTINCT_MAX = 200;
 /** Aggregates in one counting query (a QuerySpec takes at most 10). */
 const AGGREGATES_PER_QUERY = 10;
 
@@ -150,7 +152,7 @@ export async function analyseTable(
     } catch (error) {
       if (error instanceof ConnectorError && ['unreachable', 'auth', 'tls', 'cancelled'].includes(error.kind))
         throw error;
-      warning = `${name}: some columns could not be counted (${error instanceof Error ? error.message : 'error'}).`;
+      warning = `${name}: some columns could not be counted (${error instanceof ConnectorError ? error.symptom : 'the query failed'}).`;
     }
   }
 
@@ -183,8 +185,10 @@ export async function analyseTable(
           name: c.name,
           semantic_type: semantic,
           description: c.description ?? null,
+          // Only of columns counted as holding few values: an uncounted one may be anything.
           sample_values:
-            semantic === 'category' || semantic === 'boolean' || semantic === 'geo'
+            (semantic === 'category' || semantic === 'boolean' || semantic === 'geo') &&
+            (distinct[c.name] ?? Infinity) <= SAMPLED_DISTINCT_MAX
               ? values.filter(
                   (v): v is string | number | boolean =>
                     typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
@@ -237,9 +241,12 @@ export async function inferRelationships(
     for (const column of structure.columns) {
       const stem = referencedStem(column.name);
       if (stem.length === 0 || linked.has(`${table.name}|${column.name}`)) continue;
-      const parent = tables.find(
+      const schemaOf = (name: string) => (name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : '');
+      const named = tables.filter(
         (p) => p.name !== table.name && tableNamedBy(p.name.split('.').pop() ?? p.name, stem),
       );
+      // A table of the same schema first: `crm.contacts.account_id` names `crm.accounts`.
+      const parent = named.find((p) => schemaOf(p.name) === schemaOf(table.name)) ?? named[0];
       if (!parent) continue;
       if (!engine.capabilities.joins) {
         if (!options.crossIndex || !engine.capabilities.lookup_join_from) continue;
@@ -275,7 +282,16 @@ export async function inferRelationships(
           }),
           Math.max(1, Math.floor(Math.min(left, TABLE_BUDGET.ms))),
         );
-        if (numberAt(orphans, 'orphans') === 0)
+        if (numberAt(orphans, 'orphans') !== 0) continue;
+        // No orphans among no values proves nothing: the column must hold some.
+        const present = await engine.run(
+          countSpec(table.name, [{ fn: 'count', column: { column: column.name }, alias: 'present' }]),
+          Math.max(
+            1,
+            Math.floor(Math.min(options.budgetMs - (performance.now() - started), TABLE_BUDGET.ms)),
+          ),
+        );
+        if ((numberAt(present, 'present') ?? 0) > 0)
           found.push(link(table.name, column.name, parent.name, key[0]!));
       } catch (error) {
         if (

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { DomainError, fromConnectorError, type DomainErrorKind } from '../errors.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
-import { consumeUsage } from '../limits/usage.ts';
+import { consumeUsage, refundCharge, settleCharge } from '../limits/usage.ts';
 import {
   assertNotPaused,
   connectorContext,
@@ -94,13 +94,30 @@ export function toJob(row: JobRow): DiscoveryJob {
 
 const ACTIVE: JobState[] = ['queued', 'running'];
 
+class TakenOver extends Error {}
+
+/**
+ * Appends an event with the next sequence number of its job. The job's row is locked first, so
+ * writers take turns (numbers never collide); with `holder`, only the claim holding the job writes.
+ */
 async function appendEvent<E extends keyof DiscoveryEvents>(
-  db: Executor,
+  tx: Executor,
   jobId: string,
   event: E,
   payload: DiscoveryEvents[E],
+  holder?: string,
 ): Promise<void> {
-  await db.insert(discoveryJobEvents).values({
+  const [job] = await tx
+    .select({ id: discoveryJobs.id })
+    .from(discoveryJobs)
+    .where(
+      holder
+        ? and(eq(discoveryJobs.id, jobId), eq(discoveryJobs.lockedBy, holder))
+        : eq(discoveryJobs.id, jobId),
+    )
+    .for('update');
+  if (!job) throw new TakenOver(`job ${jobId} is not held by this claim`);
+  await tx.insert(discoveryJobEvents).values({
     jobId,
     seq: sql`(select coalesce(max(${discoveryJobEvents.seq}), 0) + 1 from ${discoveryJobEvents} where ${discoveryJobEvents.jobId} = ${jobId})`,
     event,
@@ -159,20 +176,22 @@ export async function startJob(
       .limit(1);
     if (active) return { job: toJob(active), attached: true };
 
+    const jobId = newId('djb');
     const progress = emptyProgress(input.cross_index_links, false);
     if (kind === 'analysis') {
       const reusable = await reusableProgress(tx, connection.id);
       if (reusable)
         Object.assign(progress, reusable, { charged: false, cross_index_links: input.cross_index_links });
       else {
-        await consumeUsage(tx, principal.workspaceId, principal.plan, 'schema_analyses', nowOf(deps));
+        // A pending charge under the job's id: settled when the job ends with work done, refunded otherwise.
+        await consumeUsage(tx, principal.workspaceId, principal.plan, 'schema_analyses', nowOf(deps), jobId);
         progress.charged = true;
       }
     }
     const [row] = await tx
       .insert(discoveryJobs)
       .values({
-        id: newId('djb'),
+        id: jobId,
         workspaceId: principal.workspaceId,
         connectionId: connection.id,
         kind,
@@ -207,15 +226,21 @@ async function reusableProgress(tx: Executor, connectionId: string): Promise<Par
   return { fingerprint: previous.fingerprint, tables: previous.tables, warnings: previous.warnings };
 }
 
+/** The connection's queued or running job, and the last one that ended (with its summary when it succeeded). */
 export async function activeJob(deps: CoreDeps, principal: Principal, connectionId: string) {
   const connection = await loadOwnedConnection(deps.db, principal, connectionId);
-  const [row] = await deps.db
-    .select()
-    .from(discoveryJobs)
-    .where(and(eq(discoveryJobs.connectionId, connection.id), inArray(discoveryJobs.status, ACTIVE)))
-    .orderBy(desc(discoveryJobs.createdAt))
-    .limit(1);
-  return { job: row ? toJob(row) : null };
+  const latest = (states: JobState[]) =>
+    deps.db
+      .select()
+      .from(discoveryJobs)
+      .where(and(eq(discoveryJobs.connectionId, connection.id), inArray(discoveryJobs.status, states)))
+      .orderBy(desc(discoveryJobs.createdAt))
+      .limit(1);
+  const [[active], [last]] = await Promise.all([
+    latest(ACTIVE),
+    latest(['succeeded', 'failed', 'cancelled']),
+  ]);
+  return { job: active ? toJob(active) : null, last: last ? toJob(last) : null };
 }
 
 export async function getJob(deps: CoreDeps, principal: Principal, connectionId: string, jobId: string) {
@@ -227,7 +252,7 @@ export async function cancelJob(deps: CoreDeps, principal: Principal, connection
   const row = await loadOwnedJob(deps.db, principal, connectionId, jobId);
   if (ACTIVE.includes(row.status)) {
     const now = nowOf(deps);
-    await deps.db.transaction(async (tx) => {
+    const cancelledQueued = await deps.db.transaction(async (tx) => {
       const [queued] = await tx
         .update(discoveryJobs)
         .set({ status: 'cancelled', cancelRequestedAt: now, finishedAt: now })
@@ -235,15 +260,27 @@ export async function cancelJob(deps: CoreDeps, principal: Principal, connection
         .returning({ id: discoveryJobs.id });
       if (queued) {
         await appendEvent(tx, row.id, 'complete', { summary: null, state: 'cancelled' });
-        return;
+        return true;
       }
       await tx.update(discoveryJobs).set({ cancelRequestedAt: now }).where(eq(discoveryJobs.id, row.id));
+      return false;
     });
+    // Nothing was done: the unit it took comes back.
+    if (cancelledQueued) await refundUnit(deps, row.id);
   }
   return {
     detail: 'Cancellation requested; the job stops at its next step.',
     job: toJob(await loadOwnedJob(deps.db, principal, connectionId, jobId)),
   };
+}
+
+/** A job's state, or null when it is gone (for a stream deciding whether to go on). */
+export async function jobState(deps: CoreDeps, jobId: string): Promise<JobState | null> {
+  const [row] = await deps.db
+    .select({ status: discoveryJobs.status })
+    .from(discoveryJobs)
+    .where(eq(discoveryJobs.id, jobId));
+  return row?.status ?? null;
 }
 
 /** Events of a job after `afterSeq`, in order (what a stream replays, then follows). */
@@ -261,9 +298,10 @@ export async function eventsAfter(deps: CoreDeps, jobId: string, afterSeq: numbe
 }
 
 /**
- * Claims a job for this instance: the given one, or the oldest queued one, or a running one whose
- * holder went quiet (it resumes from its progress). `FOR UPDATE SKIP LOCKED`: instances sharing one
- * PostgreSQL never take the same job.
+ * Claims a job: the given one, or the oldest queued one, or a running one whose holder went quiet for
+ * `staleMs` (it resumes from its progress). `FOR UPDATE SKIP LOCKED`: instances sharing one PostgreSQL
+ * never take the same job. Each claim gets its own token in `locked_by`, which every later write of
+ * the job checks: a holder whose job was taken over (even by its own process) writes nothing more.
  */
 export async function claimJob(
   deps: CoreDeps,
@@ -271,11 +309,12 @@ export async function claimJob(
   jobId?: string,
   staleMs = JOB_STALE_MS,
 ): Promise<JobRow | null> {
-  const now = nowOf(deps);
-  const staleBefore = new Date(now.getTime() - staleMs);
   const claimable = or(
     eq(discoveryJobs.status, 'queued'),
-    and(eq(discoveryJobs.status, 'running'), lt(discoveryJobs.heartbeatAt, staleBefore)),
+    and(
+      eq(discoveryJobs.status, 'running'),
+      lt(discoveryJobs.heartbeatAt, sql`now() - ${staleMs} * interval '1 millisecond'`),
+    ),
   );
   return deps.db.transaction(async (tx) => {
     const [free] = await tx
@@ -290,9 +329,9 @@ export async function claimJob(
       .update(discoveryJobs)
       .set({
         status: 'running',
-        lockedBy: instanceId,
-        heartbeatAt: now,
-        startedAt: sql`coalesce(${discoveryJobs.startedAt}, ${now})`,
+        lockedBy: `${instanceId}:${randomUUID()}`,
+        heartbeatAt: sql`now()`,
+        startedAt: sql`coalesce(${discoveryJobs.startedAt}, now())`,
       })
       .where(eq(discoveryJobs.id, free.id))
       .returning();
@@ -305,49 +344,80 @@ class Cancelled extends Error {}
 /**
  * Runs a claimed job to its end: introspects, samples values, analyses each table not finished yet
  * (saving progress and saying so after each), finds relationships, and stores the analysis. Every
- * step is an event in the store, so a stream on any instance follows it. A cancel request is seen
- * between tables; a crash leaves the job `running` with a heartbeat that goes stale, and the next
- * claim resumes it.
+ * step is an event in the store, so a stream on any instance follows it. A heartbeat every third of
+ * `staleMs` says the holder is alive and brings back a cancel request (the engine query in flight is
+ * stopped); a crash leaves the job `running` with a heartbeat that goes stale, and the next claim
+ * resumes it. Answers the job as it ended, or null when it is gone (its connection was deleted).
  */
-export async function runJob(deps: CoreDeps, claimed: JobRow, instanceId: string): Promise<DiscoveryJob> {
+export async function runJob(
+  deps: CoreDeps,
+  claimed: JobRow,
+  options: { staleMs?: number } = {},
+): Promise<DiscoveryJob | null> {
+  const holder = claimed.lockedBy ?? '';
   const progress = progressOf(claimed);
   const controller = new AbortController();
+  const beat = async () => {
+    const [row] = await deps.db
+      .update(discoveryJobs)
+      .set({ heartbeatAt: sql`now()` })
+      .where(and(eq(discoveryJobs.id, claimed.id), eq(discoveryJobs.lockedBy, holder)))
+      .returning({ cancel: discoveryJobs.cancelRequestedAt });
+    if (!row) controller.abort(new TakenOver('taken over'));
+    else if (row.cancel) controller.abort(new Cancelled('cancel requested'));
+  };
+  const heartbeat = setInterval(
+    () => {
+      beat().catch((error: unknown) =>
+        deps.logger.warn({ err: error, jobId: claimed.id }, 'discovery heartbeat failed'),
+      );
+    },
+    Math.max(250, Math.floor((options.staleMs ?? JOB_STALE_MS) / 3)),
+  );
+  heartbeat.unref?.();
+  const stopped = () => {
+    const reason: unknown = controller.signal.reason;
+    if (reason instanceof TakenOver || reason instanceof Cancelled) throw reason;
+  };
   const save = async (patch: Partial<Progress>) => {
+    stopped();
     Object.assign(progress, patch);
     const [row] = await deps.db
       .update(discoveryJobs)
-      .set({ progress: progress as unknown as Record<string, unknown>, heartbeatAt: nowOf(deps) })
-      .where(and(eq(discoveryJobs.id, claimed.id), eq(discoveryJobs.lockedBy, instanceId)))
+      .set({ progress: progress as unknown as Record<string, unknown>, heartbeatAt: sql`now()` })
+      .where(and(eq(discoveryJobs.id, claimed.id), eq(discoveryJobs.lockedBy, holder)))
       .returning({ cancel: discoveryJobs.cancelRequestedAt });
-    // Taken over by another instance (this one was thought dead), or asked to stop.
-    if (!row) throw new Cancelled('taken over');
+    if (!row) throw new TakenOver('taken over');
     if (row.cancel) throw new Cancelled('cancel requested');
   };
   const phase = async (name: DiscoveryPhase) => {
     await save({ phase: name });
-    await appendEvent(deps.db, claimed.id, 'status', { phase: name });
+    await deps.db.transaction((tx) => appendEvent(tx, claimed.id, 'status', { phase: name }, holder));
   };
+  const event = <E extends keyof DiscoveryEvents>(name: E, payload: DiscoveryEvents[E]) =>
+    deps.db.transaction((tx) => appendEvent(tx, claimed.id, name, payload, holder));
+  const ending = { holder, progress };
   try {
+    if (claimed.cancelRequestedAt) throw new Cancelled('cancel requested');
     const [connection] = await deps.db
       .select()
       .from(connections)
       .where(eq(connections.id, claimed.connectionId));
-    if (!connection) throw new DomainError('not_found', 'The connection was deleted.');
+    if (!connection) throw new TakenOver('the connection was deleted');
     assertNotPaused(connection);
-    const summary =
+    const result =
       claimed.kind === 'cross_schema'
         ? await relationshipsOnly(deps, connection, progress, phase, controller.signal)
-        : await analyse(deps, connection, claimed.id, progress, save, phase, controller.signal);
-    return await finish(deps, claimed.id, instanceId, 'succeeded', { result: summary });
-  } catch (error) {
+        : await analyse(deps, connection, progress, { save, phase, event }, controller.signal);
+    return await finish(deps, claimed.id, ending, 'succeeded', { analysis: { connection, ...result } });
+  } catch (caught) {
     controller.abort();
-    if (error instanceof Cancelled) {
-      if (error.message === 'taken over')
-        return toJob(
-          (await deps.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, claimed.id)))[0]!,
-        );
-      return finish(deps, claimed.id, instanceId, 'cancelled', {});
-    }
+    const error: unknown =
+      controller.signal.reason instanceof TakenOver || controller.signal.reason instanceof Cancelled
+        ? controller.signal.reason
+        : caught;
+    if (error instanceof TakenOver) return currentJob(deps, claimed.id);
+    if (error instanceof Cancelled) return finish(deps, claimed.id, ending, 'cancelled', {});
     const domain = error instanceof DomainError ? error : fromConnectorError(error);
     if (!(domain instanceof DomainError))
       deps.logger.error({ err: error, jobId: claimed.id }, 'discovery job failed');
@@ -355,60 +425,125 @@ export async function runJob(deps: CoreDeps, claimed: JobRow, instanceId: string
       domain instanceof DomainError
         ? { type: domain.code ?? domain.kind, message: domain.message }
         : { type: 'internal', message: 'The analysis failed on our side; the error was logged. Try again.' };
-    await appendEvent(deps.db, claimed.id, 'error', { ...failure, recoverable: true });
-    return finish(deps, claimed.id, instanceId, 'failed', { error: failure });
+    return finish(deps, claimed.id, ending, 'failed', { error: failure });
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
+async function currentJob(deps: CoreDeps, jobId: string): Promise<DiscoveryJob | null> {
+  const [row] = await deps.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, jobId));
+  return row ? toJob(row) : null;
+}
+
+/** Gives back the unit a job took, when it ended with nothing done (its pending charge). */
+async function refundUnit(deps: CoreDeps, jobId: string): Promise<void> {
+  await refundCharge(deps.db, jobId).catch((error: unknown) =>
+    deps.logger.warn({ err: error, jobId }, 'refunding a discovery job failed'),
+  );
+}
+
+/**
+ * Ends a job in one transaction, only while this claim holds it: the analysis stored (with the
+ * fingerprint it was made from) and its charge settled, or the failure's event; then the state and
+ * the `complete` event. A job that ends with no finished table gives its unit back.
+ */
 async function finish(
   deps: CoreDeps,
   jobId: string,
-  instanceId: string,
+  claim: { holder: string; progress: Progress },
   state: 'succeeded' | 'failed' | 'cancelled',
-  values: { result?: DiscoverySummary; error?: { type: string; message: string } },
-): Promise<DiscoveryJob> {
-  return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(discoveryJobs)
-      .set({
-        status: state,
-        finishedAt: nowOf(deps),
-        lockedBy: null,
-        ...(values.result ? { result: values.result as unknown as Record<string, unknown> } : {}),
-        ...(values.error ? { error: values.error } : {}),
-      })
-      .where(and(eq(discoveryJobs.id, jobId), eq(discoveryJobs.lockedBy, instanceId)))
-      .returning();
-    if (row) await appendEvent(tx, jobId, 'complete', { summary: values.result ?? null, state });
-    return toJob(row ?? (await tx.select().from(discoveryJobs).where(eq(discoveryJobs.id, jobId)))[0]!);
-  });
+  values: {
+    analysis?: { connection: ConnectionRow; fingerprint: string; summary: DiscoverySummary };
+    error?: { type: string; message: string };
+  },
+): Promise<DiscoveryJob | null> {
+  const workDone = state === 'succeeded' || Object.keys(claim.progress.tables).length > 0;
+  const ended = await deps.db
+    .transaction(async (tx) => {
+      const [held] = await tx
+        .select({ id: discoveryJobs.id, workspaceId: discoveryJobs.workspaceId })
+        .from(discoveryJobs)
+        .where(and(eq(discoveryJobs.id, jobId), eq(discoveryJobs.lockedBy, claim.holder)))
+        .for('update');
+      if (!held) return false;
+      const now = nowOf(deps);
+      if (values.analysis) {
+        const { connection, fingerprint, summary } = values.analysis;
+        await tx
+          .update(connectionSchemas)
+          .set({
+            analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({ discovery: summary })}::jsonb`,
+            analysisFingerprint: fingerprint,
+            analyzedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(connectionSchemas.connectionId, connection.id));
+      }
+      if (claim.progress.charged && workDone)
+        await settleCharge(tx, jobId, held.workspaceId, 'schema_analyses', now);
+      if (values.error)
+        await appendEvent(tx, jobId, 'error', { ...values.error, recoverable: true }, claim.holder);
+      await tx
+        .update(discoveryJobs)
+        .set({
+          status: state,
+          finishedAt: now,
+          lockedBy: null,
+          progress: { ...claim.progress, charged: claim.progress.charged && workDone } as unknown as Record<
+            string,
+            unknown
+          >,
+          ...(values.analysis
+            ? { result: values.analysis.summary as unknown as Record<string, unknown> }
+            : {}),
+          ...(values.error ? { error: values.error } : {}),
+        })
+        .where(eq(discoveryJobs.id, jobId));
+      await appendEvent(tx, jobId, 'complete', { summary: values.analysis?.summary ?? null, state });
+      return true;
+    })
+    .catch((error: unknown) => {
+      deps.logger.error(
+        { err: error, jobId },
+        'a discovery job could not be ended; another claim resumes it',
+      );
+      return false;
+    });
+  if (ended && claim.progress.charged && !workDone) await refundUnit(deps, jobId);
+  return currentJob(deps, jobId);
+}
+
+interface JobSteps {
+  save: (patch: Partial<Progress>) => Promise<void>;
+  phase: (name: DiscoveryPhase) => Promise<void>;
+  event: <E extends keyof DiscoveryEvents>(name: E, payload: DiscoveryEvents[E]) => Promise<void>;
 }
 
 async function analyse(
   deps: CoreDeps,
   connection: ConnectionRow,
-  jobId: string,
   progress: Progress,
-  save: (patch: Partial<Progress>) => Promise<void>,
-  phase: (name: DiscoveryPhase) => Promise<void>,
+  steps: JobSteps,
   signal: AbortSignal,
-): Promise<DiscoverySummary> {
-  await phase('introspecting');
+): Promise<{ fingerprint: string; summary: DiscoverySummary }> {
+  await steps.phase('introspecting');
   const { introspection, fingerprint } = await runIntrospection(deps, connection, signal);
-  if (progress.fingerprint !== fingerprint) await save({ fingerprint, tables: {}, warnings: [], done: 0 });
+  if (progress.fingerprint !== fingerprint)
+    await steps.save({ fingerprint, tables: {}, warnings: [], done: 0 });
   const engine = await engineFor(deps, connection, signal);
 
-  await phase('sampling');
+  await steps.phase('sampling');
   const samples = await ensureSamples(deps, connection, introspection, fingerprint, signal);
 
-  await phase('analysing');
+  await steps.phase('analysing');
   const tables = introspection.tables;
   const started = performance.now();
-  await save({ total: tables.length, done: Object.keys(progress.tables).length });
+  await steps.save({ total: tables.length, done: Object.keys(progress.tables).length });
   for (const table of tables) {
     const name = qualifiedName(table);
     if (progress.tables[name]) continue;
-    await appendEvent(deps.db, jobId, 'progress', { done: progress.done, total: tables.length, table: name });
+    await steps.event('progress', { done: progress.done, total: tables.length, table: name });
     const counted = table.kind !== 'alias' && table.kind !== 'data_stream';
     const outcome = await analyseTable(
       engine,
@@ -416,7 +551,7 @@ async function analyse(
       samples[name] ?? {},
       ANALYSIS_BUDGET_MS - (performance.now() - started),
     );
-    await save({
+    await steps.save({
       tables: { ...progress.tables, [name]: outcome.table },
       done: progress.done + 1,
       table: name,
@@ -424,24 +559,27 @@ async function analyse(
       engine_queries: progress.engine_queries + engine.queries,
     });
     engine.queries = 0;
-    await appendEvent(deps.db, jobId, 'table_complete', { table: name, columns: table.columns.length });
+    await steps.event('table_complete', { table: name, columns: table.columns.length });
   }
 
-  await phase('relationships');
+  await steps.phase('relationships');
   const discovered = tables.map((t) => progress.tables[qualifiedName(t)]!).filter(Boolean);
   const declared = declaredRelationships(introspection);
   const inferred = await inferRelationships(engine, introspection, discovered, declared, {
     crossIndex: progress.cross_index_links,
     budgetMs: Math.max(1, ANALYSIS_BUDGET_MS - (performance.now() - started)),
   });
-  await save({ engine_queries: progress.engine_queries + engine.queries });
+  await steps.save({ engine_queries: progress.engine_queries + engine.queries });
 
-  await phase('saving');
-  return store(deps, connection, fingerprint, discovered, [...declared, ...inferred.relationships], {
-    warnings: [...progress.warnings, ...inferred.warnings, ...introspection.warnings],
-    engineQueries: progress.engine_queries,
-    crossIndex: progress.cross_index_links,
-  });
+  await steps.phase('saving');
+  return {
+    fingerprint,
+    summary: summaryOf(connection, fingerprint, discovered, [...declared, ...inferred.relationships], {
+      warnings: [...progress.warnings, ...inferred.warnings, ...introspection.warnings],
+      engineQueries: progress.engine_queries,
+      crossIndex: progress.cross_index_links,
+    }),
+  };
 }
 
 async function engineFor(deps: CoreDeps, connection: ConnectionRow, signal: AbortSignal): Promise<Engine> {
@@ -462,7 +600,7 @@ async function relationshipsOnly(
   progress: Progress,
   phase: (name: DiscoveryPhase) => Promise<void>,
   signal: AbortSignal,
-): Promise<DiscoverySummary> {
+): Promise<{ fingerprint: string; summary: DiscoverySummary }> {
   const [stored] = await deps.db
     .select()
     .from(connectionSchemas)
@@ -478,41 +616,40 @@ async function relationshipsOnly(
   const engine = await engineFor(deps, connection, signal);
   const declared = declaredRelationships(introspection);
   const inferred = await inferRelationships(engine, introspection, previous.tables, declared, {
-    crossIndex: progress.cross_index_links || previous.cross_index_links,
+    crossIndex: progress.cross_index_links,
     budgetMs: ANALYSIS_BUDGET_MS,
   });
   await phase('saving');
-  return store(
-    deps,
-    connection,
-    previous.structure_fingerprint,
-    previous.tables,
-    [...declared, ...inferred.relationships],
-    {
-      warnings: [
-        ...previous.warnings.filter((w) => !w.includes('could not be checked')),
-        ...inferred.warnings,
-      ],
-      engineQueries: engine.queries,
-      crossIndex: progress.cross_index_links || previous.cross_index_links,
-    },
-  );
+  return {
+    fingerprint: previous.structure_fingerprint,
+    summary: summaryOf(
+      connection,
+      previous.structure_fingerprint,
+      previous.tables,
+      [...declared, ...inferred.relationships],
+      {
+        warnings: [
+          ...previous.warnings.filter((w) => !w.includes('could not be checked')),
+          ...inferred.warnings,
+        ],
+        engineQueries: engine.queries,
+        crossIndex: progress.cross_index_links,
+      },
+    ),
+  };
 }
 
-/** Stores the analysis beside the other keys of `analysis` (samples stay), with the fingerprint it was made from. */
-async function store(
-  deps: CoreDeps,
+function summaryOf(
   connection: ConnectionRow,
   fingerprint: string,
   tables: DiscoveredTable[],
   relationships: Relationship[],
   extra: { warnings: string[]; engineQueries: number; crossIndex: boolean },
-): Promise<DiscoverySummary> {
-  const analyzedAt = nowOf(deps);
-  const summary: DiscoverySummary = {
+): DiscoverySummary {
+  return {
     connection_id: connection.id,
     structure_fingerprint: fingerprint,
-    analyzed_at: analyzedAt.toISOString(),
+    analyzed_at: new Date().toISOString(),
     analyser: 'offline',
     table_count: tables.length,
     column_count: tables.reduce((n, t) => n + t.columns.length, 0),
@@ -524,16 +661,6 @@ async function store(
     warnings: [...new Set(extra.warnings)],
     usage: { engine_queries: extra.engineQueries, prompt_tokens: 0, completion_tokens: 0 },
   };
-  await deps.db
-    .update(connectionSchemas)
-    .set({
-      analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({ discovery: summary })}::jsonb`,
-      analysisFingerprint: fingerprint,
-      analyzedAt,
-      updatedAt: analyzedAt,
-    })
-    .where(eq(connectionSchemas.connectionId, connection.id));
-  return summary;
 }
 
 /** The stored analysis of a connection, when there is one. */
@@ -562,7 +689,11 @@ async function waitForEnd(deps: CoreDeps, jobId: string, signal?: AbortSignal): 
     if (!ACTIVE.includes(row.status)) return toJob(row);
     // A holder that went quiet: this instance takes the job over.
     const claimed = await claimJob(deps, INSTANCE_ID, jobId);
-    if (claimed) return runJob(deps, claimed, INSTANCE_ID);
+    if (claimed) {
+      const ended = await runJob(deps, claimed);
+      if (!ended) throw new DomainError('not_found', 'The connection was deleted during the analysis.');
+      return ended;
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
     signal?.throwIfAborted();
   }
@@ -581,7 +712,8 @@ export async function discoverNow(
 ): Promise<DiscoverySummary> {
   const { job } = await startJob(deps, principal, input, kind);
   const claimed = await claimJob(deps, INSTANCE_ID, job.id);
-  const done = claimed ? await runJob(deps, claimed, INSTANCE_ID) : await waitForEnd(deps, job.id, signal);
+  const done = claimed ? await runJob(deps, claimed) : await waitForEnd(deps, job.id, signal);
+  if (!done) throw new DomainError('not_found', 'The connection was deleted during the analysis.');
   if (done.state === 'succeeded' && done.summary) return done.summary;
   if (done.state === 'cancelled')
     throw new DomainError('conflict', `Discovery job ${done.id} was cancelled.`);

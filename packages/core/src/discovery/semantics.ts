@@ -118,7 +118,6 @@ const GEO_WORDS = new Set([
   'country',
   'city',
   'region',
-  'state',
   'province',
   'zip',
   'zipcode',
@@ -215,6 +214,7 @@ export function looksLikeIdentifier(name: string): boolean {
  */
 export function semanticTypeOf(column: ColumnFacts): SemanticType {
   const w = words(column.name);
+  const head = w[w.length - 1] ?? '';
   const has = (set: Set<string>) => w.some((x) => set.has(x));
   const type = column.type;
   const native = column.native_type;
@@ -225,6 +225,14 @@ export function semanticTypeOf(column: ColumnFacts): SemanticType {
   if (TIME.test(type) || TIME.test(native)) return 'datetime';
   if (looksLikeIdentifier(column.name) || IP_TYPE.test(type) || /^uuid$/i.test(native)) return 'identifier';
   if (isNumber) {
+    // The last word says what the number is (`line_total` is money, `order_count` a quantity).
+    if (RATIO_WORDS.has(head)) return 'quantity';
+    if (MONEY_WORDS.has(head) || (WEAK_MONEY_WORDS.has(head) && !has(QUANTITY_WORDS))) return 'money';
+    if (/^(zip|zipcode|postcode|postal)$/.test(head)) return 'geo';
+    if (/^(year|quarter|month|week)$/.test(head)) return 'datetime';
+    if (/^(number|num|nr)$/.test(head) && w.length > 1 && !w.slice(0, -1).some((x) => QUANTITY_WORDS.has(x)))
+      return 'identifier';
+    if (QUANTITY_WORDS.has(head)) return 'quantity';
     if (has(RATIO_WORDS)) return 'quantity';
     if (has(ORDINAL_WORDS)) return 'other';
     if (has(MONEY_WORDS)) return 'money';
@@ -237,6 +245,9 @@ export function semanticTypeOf(column: ColumnFacts): SemanticType {
   }
   if (TEXTUAL.test(type) || TEXTUAL.test(native)) {
     if (w[0] === 'is' || w[0] === 'has') return 'boolean';
+    // The last word first: `content_type` and `review_status` are categories, `product_name` a name.
+    if (CATEGORY_WORDS.has(head) && !column.analyzed) return 'category';
+    if (NAME_WORDS.has(head)) return 'name';
     if (has(CONTACT_WORDS)) return 'other';
     if (has(GEO_WORDS)) return 'geo';
     if (has(NAME_WORDS)) return 'name';
@@ -266,9 +277,11 @@ export function referencedStem(name: string): string[] {
 
 /** Singular forms a table may be named by: `customers` -> `customer`, `categories` -> `category`. */
 export function singular(word: string): string {
-  if (/ies$/.test(word)) return `${word.slice(0, -3)}y`;
-  if (/(ses|xes|zes|ches|shes)$/.test(word)) return word.slice(0, -2);
-  if (/s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
+  if (/ies$/.test(word) && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(sses|[^aeiou]uses|ches|shes|xes|zes)$/.test(word)) return word.slice(0, -2);
+  // `status`, `address`, `analysis`: already singular.
+  if (/(ss|us|is)$/.test(word)) return word;
+  if (/s$/.test(word)) return word.slice(0, -1);
   return word;
 }
 

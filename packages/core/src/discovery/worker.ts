@@ -27,7 +27,7 @@ export function startDiscoveryWorker(
       try {
         const job = await claimJob(deps, instanceId, undefined, staleMs);
         if (job) {
-          await runJob(deps, job, instanceId);
+          await runJob(deps, job, { staleMs });
           continue;
         }
       } catch (error) {

@@ -53,11 +53,13 @@ type Structure = Awaited<ReturnType<typeof loadStructure>>;
 /** The curated descriptions and key overrides, in the shape the planner reads. */
 /**
  * What the planner gets beside the structure: descriptions, sampled values, keys and relationships.
- * The schema analysis (discovery) adds what the engine does not declare; what the user curated wins
- * over it, table by table.
+ * The schema analysis (discovery) of the current structure adds what the engine does not declare;
+ * what the user curated wins over it, table by table.
  */
-function plannerExtras(structure: Structure, samples: Samples) {
-  const { curated, overrides, discovery } = structure;
+function plannerExtras(structure: Structure, samples: Samples, fingerprint: string) {
+  const { curated, overrides } = structure;
+  // An analysis of another structure may name columns that are gone: it waits for a new one.
+  const discovery = structure.discovery?.structure_fingerprint === fingerprint ? structure.discovery : null;
   const tables: Record<string, string> = {};
   const columns: Record<string, Record<string, string>> = {};
   const primaryKeys: Record<string, string[]> = {};
@@ -390,7 +392,7 @@ async function buildRunContext(
       const schema = fromIntrospection(
         structure.introspection,
         connector.descriptor.capabilities,
-        plannerExtras(structure, samples),
+        plannerExtras(structure, samples, fingerprint),
       );
       const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
       return { full: markMultiValued(schema, fields), multiValued: fields };

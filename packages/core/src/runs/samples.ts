@@ -20,7 +20,7 @@ const CATEGORICAL =
   /^(keyword|boolean|text|character varying|varchar|character|char|bpchar|citext|USER-DEFINED|enum|bool|short|byte|smallint)$/i;
 // Personal data and unique or free-text values are never copied into the service's store.
 const SENSITIVE_OR_UNIQUE =
-  /(^|[._])(id|uuid|guid|email|e_mail|mail|phone|password|passwd|secret|token|hash|ip|address|street|first_?name|last_?name|full_?name|user_?name|username|message|description|comment|body|note)s?$|^(user\.)?name$/i;
+  /(^|[._])(id|uuid|guid|email|e_mail|mail|phone|password|passwd|secret|token|hash|ip|address|street|first_?name|last_?name|full_?name|user_?name|username|message|description|comment|body|note|ssn|iban|card_?number|passport|birth_?date|dob|created_by|updated_by|assignee|owner)s?$|^(user\.)?name$/i;
 const PER_TABLE = 16;
 const TOTAL = 80;
 const VALUES = 25;

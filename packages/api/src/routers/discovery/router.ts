@@ -71,11 +71,17 @@ export const discoveryRouter = router({
         method: 'GET',
         path: '/api/v1/connections/{id}/discover/jobs/active',
         tags,
-        summary: "The connection's queued or running job (null when none)",
+        summary: "The connection's queued or running job, and the last one that ended",
+        description:
+          '`job`: the queued or running job (null when none), to re-attach to; `last`: the most recent job that ended (succeeded, failed or cancelled), with its summary when it succeeded.',
       },
     })
     .input(idParamSchema)
-    .output(z.object({ job: discoveryJobSchema.nullable() }).meta({ id: 'ActiveDiscoveryJob' }))
+    .output(
+      z
+        .object({ job: discoveryJobSchema.nullable(), last: discoveryJobSchema.nullable() })
+        .meta({ id: 'ActiveDiscoveryJob' }),
+    )
     .query(({ ctx, input }) => discovery.activeJob(ctx.deps, ctx.principal, input.id)),
 
   getJob: authedProcedure
