@@ -21,6 +21,9 @@ import { HistoryPage } from './pages/history/HistoryPage.tsx';
 const DashboardsPage = lazy(async () => ({
   default: (await import('./pages/dashboards/DashboardsPage.tsx')).DashboardsPage,
 }));
+const DiscoveryPage = lazy(async () => ({
+  default: (await import('./pages/discovery/DiscoveryPage.tsx')).DiscoveryPage,
+}));
 const DashboardPage = lazy(async () => ({
   default: (await import('./pages/dashboards/DashboardPage.tsx')).DashboardPage,
 }));
@@ -85,6 +88,8 @@ function route(path: string): ReactNode {
   if (p) return <AskPage conversationId={p.conversationId ?? null} />;
   if (path === '/connections') return <ConnectionsPage />;
   if (path === '/connections/new') return <ConnectionFormPage connectionId={null} />;
+  p = match('/connections/:id/discovery', path);
+  if (p?.id) return <DiscoveryPage key={p.id} connectionId={p.id} />;
   p = match('/connections/:id/schema', path);
   if (p?.id) return <SchemaPage connectionId={p.id} />;
   p = match('/connections/:id', path);

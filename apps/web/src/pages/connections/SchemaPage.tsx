@@ -58,13 +58,18 @@ export function SchemaPage({ connectionId }: { connectionId: string }) {
           )
         }
         actions={
-          <Button
-            variant="primary"
-            disabled={connection.data?.paused}
-            onClick={() => navigate(`/ask?connection=${connectionId}`)}
-          >
-            Ask a question
-          </Button>
+          <>
+            <Link to={`/connections/${connectionId}/discovery`} className="btn">
+              Schema analysis
+            </Link>
+            <Button
+              variant="primary"
+              disabled={connection.data?.paused}
+              onClick={() => navigate(`/ask?connection=${connectionId}`)}
+            >
+              Ask a question
+            </Button>
+          </>
         }
       />
       {tables.isPending ? (

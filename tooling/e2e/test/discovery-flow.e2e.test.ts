@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  browserAvailable,
+  closeFlow,
+  expectAccessible,
+  layoutProblems,
+  openFlow,
+  register,
+  screenshots,
+  uniqueEmail,
+  type BrowserFlow,
+  type RequestLog,
+  type WebTestServer,
+} from './support.ts';
+
+let server: WebTestServer;
+let flow: BrowserFlow | undefined;
+let page: Page;
+let requests: RequestLog;
+
+describe.skipIf(!browserAvailable)('schema analysis of the demo shop', () => {
+  beforeAll(async () => {
+    flow = await openFlow();
+    ({ server, page, requests } = flow);
+  });
+
+  afterAll(() => closeFlow(flow, 'discovery', 'discovery flow'));
+
+  it('starts an analysis, re-attaches after leaving the page, and shows what it found; the metadata is then up to date', async () => {
+    await register(page, server.url, 'Dora Discovery', uniqueEmail('discovery'));
+    await page.getByRole('button', { name: 'Continue to the app' }).click();
+    await page.getByRole('link', { name: 'Connections', exact: true }).click();
+    await page.getByRole('button', { name: 'Browse the schema of Demo shop (embedded)' }).click();
+    await page.getByRole('link', { name: 'Schema analysis' }).click();
+
+    await page.getByRole('heading', { name: /^Schema analysis of Demo shop/, level: 1 }).waitFor();
+    await page.getByText('Not analysed').waitFor();
+    await page.getByText(/No schema analysis yet/).waitFor();
+    await expectAccessible(page, 'schema analysis (none yet)');
+    await page.getByRole('button', { name: 'Analyse the schema' }).click();
+    await page.getByRole('region', { name: 'Analysis progress' }).waitFor();
+
+    // Leave while it runs, come back: the page finds the job (running or done) and shows it.
+    await page.goBack();
+    await page.getByRole('heading', { name: /^Schema of Demo shop/ }).waitFor();
+    await page.goForward();
+    await page.getByRole('heading', { name: 'Last analysis' }).waitFor({ timeout: 60_000 });
+    await page.getByText('Up to date').waitFor();
+    await page.getByRole('cell', { name: 'shop.order_totals.customer_id' }).waitFor();
+    expect(await page.getByText('checked on the data').count()).toBeGreaterThan(0);
+    await page.locator('details.discovery-table', { hasText: 'shop.customers' }).locator('summary').click();
+    await page.getByText('e.g. consumer').waitFor();
+    await expectAccessible(page, 'schema analysis (done)');
+    await screenshots(page, '50-schema-analysis');
+
+    console.log(`[web e2e] discovery flow: peak ${requests.peakPerMinute()} API requests in a minute`);
+    expect(requests.peakPerMinute()).toBeLessThanOrEqual(20);
+    expect(layoutProblems).toEqual([]);
+  });
+});
