@@ -9,6 +9,7 @@ import { benchChartRender, benchCharts } from './charts.ts';
 import { benchCsv } from './csv.ts';
 import { benchRuns } from './runs.ts';
 import { benchDashboards } from './dashboards.ts';
+import { benchDiscovery } from './discovery.ts';
 import { benchWebBundle } from './web-bundle.ts';
 import { benchHostileLoad } from './hostile-load.ts';
 
@@ -26,6 +27,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['render', benchChartRender],
   ['runs', benchRuns],
   ['dashboard refresh', benchDashboards],
+  ['schema discovery', benchDiscovery],
   ['web bundle', benchWebBundle],
   ['hostile data sources under load', benchHostileLoad],
 ];

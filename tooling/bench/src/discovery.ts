@@ -1,0 +1,153 @@
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
+import { loadConfig } from '@aqs/server/config';
+import { startServer } from '@aqs/server/runtime';
+import { median, ratio } from './processes.ts';
+
+const ROUNDS = 3;
+const FIELDS = 1000;
+const DOCS = 500;
+
+/**
+ * An index of 1000 fields (nested objects of keywords, numbers, dates and booleans, as a wide log or
+ * product index has), written as a fixture of the stand-in next to a copy of the weblogs fixture.
+ */
+function wideFixture(dir: string): void {
+  cpSync(fixtureDir('weblogs'), dir, { recursive: true });
+  const index = join(dir, 'indices', 'wide');
+  mkdirSync(index, { recursive: true });
+  const kinds = ['keyword', 'long', 'double', 'date', 'boolean'] as const;
+  const groups: Record<string, { properties: Record<string, { type: string }> }> = {};
+  const fields: { group: string; name: string; kind: (typeof kinds)[number] }[] = [];
+  for (let i = 0; i < FIELDS; i++) {
+    const group = `group_${String(Math.floor(i / 50)).padStart(2, '0')}`;
+    const kind = kinds[i % kinds.length]!;
+    const name = `${kind === 'double' ? 'amount' : kind === 'long' ? 'count' : kind === 'date' ? 'seen_at' : kind === 'boolean' ? 'is_flag' : 'status'}_${i}`;
+    (groups[group] ??= { properties: {} }).properties[name] = { type: kind };
+    fields.push({ group, name, kind });
+  }
+  writeFileSync(join(index, 'mapping.json'), JSON.stringify({ mappings: { properties: groups } }));
+  const docs: string[] = [];
+  for (let d = 0; d < DOCS; d++) {
+    const doc: Record<string, Record<string, unknown>> = {};
+    for (const f of fields) {
+      const value =
+        f.kind === 'keyword'
+          ? `v${(d + f.name.length) % 7}`
+          : f.kind === 'long'
+            ? d % 97
+            : f.kind === 'double'
+              ? (d * 3.7) % 1000
+              : f.kind === 'date'
+                ? new Date(Date.UTC(2024, 0, 1 + (d % 300))).toISOString()
+                : d % 2 === 0;
+      (doc[f.group] ??= {})[f.name] = value;
+    }
+    docs.push(JSON.stringify(doc));
+  }
+  writeFileSync(join(index, 'docs.ndjson'), docs.join('\n') + '\n');
+}
+
+type Body = Record<string, any>;
+
+/**
+ * A schema analysis (POST /discover) against introspection alone (POST /introspect) on the same
+ * connection, in the same run: a 1000-field Elasticsearch index on the stand-in, and the demo shop.
+ * Prints the time, the engine queries issued and the prompt tokens (0: the analysis has no model pass).
+ */
+export async function benchDiscovery(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-discovery-'));
+  const fixtures = mkdtempSync(join(tmpdir(), 'aqs-bench-wide-'));
+  wideFixture(fixtures);
+  const cluster = await startTestCluster({ fixtures, version: '8.15.0' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    AUTH_RATE_LIMIT_PER_CLIENT: '1000',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    ALLOW_INSECURE_TRANSPORT: 'true',
+  });
+  config.port = 0;
+  const server = await startServer(config);
+  try {
+    type Figures = { introspect: number[]; discover: number[]; queries: number[]; seen: number[] };
+    const results: Record<'wide' | 'demo', Figures> = {
+      wide: { introspect: [], discover: [], queries: [], seen: [] },
+      demo: { introspect: [], discover: [], queries: [], seen: [] },
+    };
+    let prompt = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      // A workspace per round: each analysis takes one of its plan's monthly units.
+      let cookie = '';
+      const call = async (method: string, path: string, body?: object): Promise<Body> => {
+        const res = await fetch(`${server.url}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', origin: server.url, cookie },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        const setCookie = res.headers.get('set-cookie');
+        if (setCookie) cookie = setCookie.split(';')[0] ?? '';
+        const text = await res.text();
+        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+        return (text ? JSON.parse(text) : {}) as Body;
+      };
+      const email = `bench-discovery-${round}@example.com`;
+      await call('POST', '/auth/email/register', { email, password: 'bench password 123' });
+      await call('POST', '/auth/email/login', { email, password: 'bench password 123' });
+      const wide = await call('POST', '/api/v1/connections', {
+        name: 'wide',
+        dialect: 'elasticsearch',
+        auth_mode: 'basic',
+        config: {
+          cluster_url: cluster.url,
+          username: 'elastic',
+          password: 'changeme',
+          allowed_indices: ['wide'],
+        },
+      });
+      const demo = (await call('GET', '/api/v1/connections')).connections.find((c: Body) => c.is_demo);
+      for (const [name, id] of [
+        ['wide', wide.id],
+        ['demo', demo.id],
+      ] as const) {
+        let t = performance.now();
+        await call('POST', `/api/v1/connections/${id}/introspect`);
+        results[name].introspect.push(performance.now() - t);
+        const before = cluster.stats().started;
+        t = performance.now();
+        const summary = await call('POST', `/api/v1/connections/${id}/discover`, {});
+        results[name].discover.push(performance.now() - t);
+        results[name].queries.push(summary.usage.engine_queries);
+        prompt += summary.usage.prompt_tokens;
+        if (name === 'wide' && summary.column_count < FIELDS)
+          throw new Error(`only ${summary.column_count} fields`);
+        if (name === 'wide') {
+          // The stand-in also sees the value sampling (runs' sampler), which the summary does not count.
+          results.wide.seen.push(cluster.stats().started - before);
+          if (cluster.stats().started - before < summary.usage.engine_queries)
+            throw new Error('the stand-in saw fewer queries than the analysis counted');
+        }
+      }
+    }
+    const line = (label: string, r: Figures) =>
+      `  ${label}\n` +
+      `    introspection alone (baseline): ${median(r.introspect).toFixed(1)} ms\n` +
+      `    analysis (POST /discover)     : ${median(r.discover).toFixed(1)} ms (${ratio(median(r.discover), median(r.introspect))}), ${median(r.queries)} counting queries` +
+      (r.seen.length > 0 ? `, ${median(r.seen)} queries seen by the engine (value sampling included)` : '');
+    console.log(
+      `schema discovery, medians of ${ROUNDS} rounds (each in a new workspace)\n` +
+        line(`${FIELDS}-field Elasticsearch index (${DOCS} documents, stand-in)`, results.wide) +
+        '\n' +
+        line('demo shop (7 tables, embedded PostgreSQL)', results.demo) +
+        `\n  prompt tokens: ${prompt} (the analysis has no model pass yet)`,
+    );
+  } finally {
+    await server.close();
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(fixtures, { recursive: true, force: true });
+  }
+}
