@@ -6,7 +6,9 @@ import { discoveryJobs, usageCounters } from '@aqs/db';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
 import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
 import { discovery } from '@aqs/core';
+import { offlinePlanner, type SchemaDescriber } from '@aqs/planner';
 import {
+  callerOf,
   closePools,
   codeOf,
   demoConnectionId,
@@ -259,6 +261,64 @@ describe('schema discovery on the demo shop', () => {
     await own.discovery.cancelJob({ id, job_id: job.id });
     expect(await analysesUsed(principal.workspaceId)).toBe(0);
     expect((await own.discovery.getJob({ id, job_id: job.id })).state).toBe('cancelled');
+  });
+
+  it('with a model, it writes the descriptions, refines guessed types (not those of the engine) and names relationships; its tokens are counted; a failing model leaves the offline analysis', async () => {
+    const describer: SchemaDescriber = async (request) => ({
+      tables: request.tables.map((t) => ({
+        name: t.name,
+        description: `About ${t.name}.`,
+        columns: t.columns.map((c) => ({
+          name: c.name,
+          description: `What ${c.name} holds.`,
+          semantic_type:
+            c.name === 'channel' || c.name === 'ordered_at' ? ('free_text' as const) : c.semantic_type,
+        })),
+      })),
+      relationships: request.relationships.map((r) => ({
+        ...r,
+        name: `${r.from_table} belongs to ${r.to_table}`,
+      })),
+      usage: { prompt_tokens: 1234, completion_tokens: 56 },
+    });
+    const { principal } = await signedIn();
+    const { deps } = await harness();
+    const withModel = await callerOf(principal, {
+      deps: { ...deps, planner: { ...offlinePlanner, describeSchema: describer } },
+    });
+    const id = await demoConnectionId(withModel);
+    const summary = await withModel.discovery.discover({ id });
+    const orders = summary.tables.find((t) => t.name === 'shop.orders')!;
+    expect(summary.analyser).toBe('model');
+    expect(summary.usage).toMatchObject({ prompt_tokens: 1234, completion_tokens: 56 });
+    expect(orders.description).toBe('About shop.orders.');
+    expect(orders.columns.find((c) => c.name === 'channel')?.semantic_type).toBe('free_text');
+    // The engine's own type decides for an instant, whatever the model says.
+    expect(orders.columns.find((c) => c.name === 'ordered_at')?.semantic_type).toBe('datetime');
+    // A description the engine gave (a comment) is kept.
+    expect(
+      summary.tables.find((t) => t.name === 'shop.customers')?.columns.find((c) => c.name === 'segment')
+        ?.description,
+    ).toMatch(/^Customer segment/);
+    expect(summary.relationships.find((r) => r.from_table === 'shop.orders')?.name).toBe(
+      'shop.orders belongs to shop.customers',
+    );
+
+    const broken = await callerOf(principal, {
+      deps: {
+        ...deps,
+        planner: {
+          ...offlinePlanner,
+          describeSchema: async () => {
+            throw new Error('model down');
+          },
+        },
+      },
+    });
+    const offline = await broken.discovery.discover({ id });
+    expect(offline.analyser).toBe('offline');
+    expect(offline.usage.prompt_tokens).toBe(0);
+    expect(offline.warnings.join(' ')).toMatch(/model could not describe/);
   });
 
   it("another workspace's connection and job are 404", async () => {

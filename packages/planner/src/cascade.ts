@@ -20,6 +20,7 @@ export function createCascadePlanner(options: CascadeOptions): Planner {
   return {
     id: 'cascade',
     ...(options.model.readStyle ? { readStyle: options.model.readStyle } : {}),
+    ...(options.model.describeSchema ? { describeSchema: options.model.describeSchema } : {}),
     async plan(request: PlanRequest): Promise<Plan> {
       let offline: Plan | null = null;
       let refusal: PlanningError | null = null;

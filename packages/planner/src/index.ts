@@ -36,3 +36,10 @@ export { createCascadePlanner, type CascadeOptions } from './cascade.ts';
 export { mentionsStyle, readStyleRequest, type StyleRequest } from './style-request.ts';
 export { chartTypeAskedIn } from './offline/parse.ts';
 export { createLlmStyleReader, type StyleReader } from './llm-style.ts';
+export {
+  createLlmSchemaDescriber,
+  COLUMNS_PER_CALL,
+  type SchemaDescriber,
+  type SchemaDescription,
+  type SchemaDescriptionRequest,
+} from './llm-schema.ts';

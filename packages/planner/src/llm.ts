@@ -21,6 +21,7 @@ import {
 } from '@aqs/contracts';
 import { validateSpecAgainstSchema } from './schema.ts';
 import { createLlmStyleReader } from './llm-style.ts';
+import { createLlmSchemaDescriber } from './llm-schema.ts';
 import { PlanningError, type Plan, type Planner, type PlanRequest } from './types.ts';
 
 // ---------- the model's answer (strict-JSON-schema friendly: every field required, nullable instead of optional) ----------
@@ -447,6 +448,7 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
   return {
     id: 'llm',
     readStyle: createLlmStyleReader({ model: options.model, maxRetries }),
+    describeSchema: createLlmSchemaDescriber({ model: options.model, maxRetries }),
     async plan(request: PlanRequest): Promise<Plan> {
       if (request.signal?.aborted) throw new PlanningError('cancelled', 'Planning was cancelled.');
       const { system, prompt } = renderPlannerPrompt(request);

@@ -1,5 +1,6 @@
 import type { ChartType, QuerySpec } from '@aqs/contracts';
 import type { DialectCapabilities } from '@aqs/connectors';
+import type { SchemaDescriber } from './llm-schema.ts';
 import type { StyleReader } from './llm-style.ts';
 
 /** One column as the planner sees it: structure plus what discovery learnt about it. */
@@ -66,6 +67,8 @@ export interface Planner {
   plan(request: PlanRequest): Promise<Plan>;
   /** With a model: reads a chart-style request the offline lexicon could not (null: not one). */
   readonly readStyle?: StyleReader;
+  /** With a model: describes a schema for its analysis (descriptions, semantic types, relationship names). */
+  readonly describeSchema?: SchemaDescriber;
 }
 
 export type PlanningErrorType = 'unanswerable' | 'invalid_model_output' | 'model_unavailable' | 'cancelled';

@@ -8,6 +8,7 @@ import {
   type IntrospectedColumn,
   type IntrospectedTable,
 } from '@aqs/connectors';
+import type { SchemaDescription } from '@aqs/planner';
 import { qualifiedName } from '../connections/schema.ts';
 import {
   looksLikeIdentifier,
@@ -314,5 +315,54 @@ function link(fromTable: string, fromColumn: string, toTable: string, toColumn: 
     to_columns: [toColumn],
     source: 'inferred',
     name: relationshipName(fromTable, toTable),
+  };
+}
+
+/** Semantic types read from the engine's own types: a model's guess does not replace them. */
+const TYPE_DERIVED = new Set<DiscoveredTable['columns'][number]['semantic_type']>([
+  'datetime',
+  'boolean',
+  'identifier',
+]);
+
+/**
+ * A model's description merged into the analysis: it fills descriptions the engine gave none of,
+ * refines semantic types the names and counts guessed (not those the engine's types give), and names
+ * the relationships. Tables, columns and links it was not shown were dropped before this.
+ */
+export function withDescription(
+  tables: DiscoveredTable[],
+  relationships: Relationship[],
+  description: SchemaDescription,
+): { tables: DiscoveredTable[]; relationships: Relationship[] } {
+  const byTable = new Map(description.tables.map((t) => [t.name, t]));
+  return {
+    tables: tables.map((table) => {
+      const told = byTable.get(table.name);
+      if (!told) return table;
+      const columns = new Map(told.columns.map((c) => [c.name, c]));
+      return {
+        ...table,
+        description: table.description ?? told.description,
+        columns: table.columns.map((column) => {
+          const c = columns.get(column.name);
+          if (!c) return column;
+          return {
+            ...column,
+            description: column.description ?? c.description,
+            semantic_type: TYPE_DERIVED.has(column.semantic_type) ? column.semantic_type : c.semantic_type,
+          };
+        }),
+      };
+    }),
+    relationships: relationships.map((r) => {
+      const named = description.relationships.find(
+        (d) =>
+          d.from_table === r.from_table &&
+          d.to_table === r.to_table &&
+          d.from_columns.join(',') === r.from_columns.join(','),
+      );
+      return named ? { ...r, name: named.name } : r;
+    }),
   };
 }

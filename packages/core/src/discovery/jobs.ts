@@ -32,7 +32,17 @@ import {
 } from '../connections/service.ts';
 import { qualifiedName, runIntrospection } from '../connections/schema.ts';
 import { ensureSamples } from '../runs/samples.ts';
-import { analyseTable, declaredRelationships, Engine, inferRelationships } from './analyse.ts';
+import type { Planner } from '@aqs/planner';
+import {
+  analyseTable,
+  declaredRelationships,
+  Engine,
+  inferRelationships,
+  withDescription,
+} from './analyse.ts';
+
+/** What discovery runs with: the core's dependencies, and the planner when it can describe a schema. */
+export type DiscoveryDeps = CoreDeps & { planner?: Planner };
 
 type JobRow = typeof discoveryJobs.$inferSelect;
 type Kind = DiscoveryJob['kind'];
@@ -350,7 +360,7 @@ class Cancelled extends Error {}
  * resumes it. Answers the job as it ended, or null when it is gone (its connection was deleted).
  */
 export async function runJob(
-  deps: CoreDeps,
+  deps: DiscoveryDeps,
   claimed: JobRow,
   options: { staleMs?: number } = {},
 ): Promise<DiscoveryJob | null> {
@@ -521,7 +531,7 @@ interface JobSteps {
 }
 
 async function analyse(
-  deps: CoreDeps,
+  deps: DiscoveryDeps,
   connection: ConnectionRow,
   progress: Progress,
   steps: JobSteps,
@@ -571,15 +581,82 @@ async function analyse(
   });
   await steps.save({ engine_queries: progress.engine_queries + engine.queries });
 
+  const typeOf = new Map(
+    introspection.tables.flatMap((t) => t.columns.map((c) => [`${qualifiedName(t)}\u0000${c.name}`, c.type])),
+  );
+  const described = await describe(deps, engine, discovered, [...declared, ...inferred.relationships], {
+    signal,
+    typeOf: (table, column) => typeOf.get(`${table}\u0000${column}`) ?? 'unknown',
+  });
   await steps.phase('saving');
   return {
     fingerprint,
-    summary: summaryOf(connection, fingerprint, discovered, [...declared, ...inferred.relationships], {
-      warnings: [...progress.warnings, ...inferred.warnings, ...introspection.warnings],
+    summary: summaryOf(connection, fingerprint, described.tables, described.relationships, {
+      warnings: [
+        ...progress.warnings,
+        ...inferred.warnings,
+        ...introspection.warnings,
+        ...described.warnings,
+      ],
       engineQueries: progress.engine_queries,
       crossIndex: progress.cross_index_links,
+      model: described.usage,
     }),
   };
+}
+
+/** How long the model may take to describe a schema, all calls together. */
+const MODEL_BUDGET_MS = 120_000;
+
+/**
+ * With a model configured, the analysis is described by it (descriptions, refined types, relationship
+ * names); a model that fails or is slow leaves the offline analysis as it is, with a warning.
+ */
+async function describe(
+  deps: DiscoveryDeps,
+  engine: Engine,
+  tables: DiscoveredTable[],
+  relationships: Relationship[],
+  { signal, typeOf }: { signal: AbortSignal; typeOf: (table: string, column: string) => string },
+): Promise<{
+  tables: DiscoveredTable[];
+  relationships: Relationship[];
+  warnings: string[];
+  usage: { prompt_tokens: number; completion_tokens: number } | null;
+}> {
+  const describer = deps.planner?.describeSchema;
+  if (!describer) return { tables, relationships, warnings: [], usage: null };
+  try {
+    const description = await describer(
+      {
+        engine: engine.capabilities.engine,
+        tables: tables.map((t) => ({
+          name: t.name,
+          columns: t.columns.map((c) => ({
+            name: c.name,
+            type: typeOf(t.name, c.name),
+            semantic_type: c.semantic_type,
+            sample_values: c.sample_values,
+            description: c.description,
+          })),
+        })),
+        relationships,
+      },
+      AbortSignal.any([signal, AbortSignal.timeout(MODEL_BUDGET_MS)]),
+    );
+    return { ...withDescription(tables, relationships, description), warnings: [], usage: description.usage };
+  } catch (error) {
+    signal.throwIfAborted();
+    deps.logger.warn({ err: error }, 'the model could not describe the schema');
+    return {
+      tables,
+      relationships,
+      warnings: [
+        'The model could not describe the schema this time: descriptions are left empty. Re-analyse to try again.',
+      ],
+      usage: null,
+    };
+  }
 }
 
 async function engineFor(deps: CoreDeps, connection: ConnectionRow, signal: AbortSignal): Promise<Engine> {
@@ -644,13 +721,18 @@ function summaryOf(
   fingerprint: string,
   tables: DiscoveredTable[],
   relationships: Relationship[],
-  extra: { warnings: string[]; engineQueries: number; crossIndex: boolean },
+  extra: {
+    warnings: string[];
+    engineQueries: number;
+    crossIndex: boolean;
+    model?: { prompt_tokens: number; completion_tokens: number } | null;
+  },
 ): DiscoverySummary {
   return {
     connection_id: connection.id,
     structure_fingerprint: fingerprint,
     analyzed_at: new Date().toISOString(),
-    analyser: 'offline',
+    analyser: extra.model ? 'model' : 'offline',
     table_count: tables.length,
     column_count: tables.reduce((n, t) => n + t.columns.length, 0),
     primary_key_count: tables.filter((t) => t.primary_key).length,
@@ -659,7 +741,11 @@ function summaryOf(
     tables,
     relationships,
     warnings: [...new Set(extra.warnings)],
-    usage: { engine_queries: extra.engineQueries, prompt_tokens: 0, completion_tokens: 0 },
+    usage: {
+      engine_queries: extra.engineQueries,
+      prompt_tokens: extra.model?.prompt_tokens ?? 0,
+      completion_tokens: extra.model?.completion_tokens ?? 0,
+    },
   };
 }
 
@@ -682,7 +768,7 @@ const FAILURE_KINDS: Record<string, DomainErrorKind> = {
 };
 
 /** Polls a job until it ends (another instance holds it); the caller's signal stops the waiting, not the job. */
-async function waitForEnd(deps: CoreDeps, jobId: string, signal?: AbortSignal): Promise<DiscoveryJob> {
+async function waitForEnd(deps: DiscoveryDeps, jobId: string, signal?: AbortSignal): Promise<DiscoveryJob> {
   for (;;) {
     const [row] = await deps.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, jobId));
     if (!row) throw new DomainError('not_found', `Discovery job ${jobId} was deleted.`);
@@ -704,7 +790,7 @@ async function waitForEnd(deps: CoreDeps, jobId: string, signal?: AbortSignal): 
  * streamed), claimed and run here, or followed when another instance already runs it.
  */
 export async function discoverNow(
-  deps: CoreDeps,
+  deps: DiscoveryDeps,
   principal: Principal,
   input: { id: string; cross_index_links: boolean },
   kind: Kind = 'analysis',

@@ -1,5 +1,4 @@
-import type { CoreDeps } from '../ports.ts';
-import { claimJob, INSTANCE_ID, JOB_STALE_MS, runJob } from './jobs.ts';
+import { claimJob, INSTANCE_ID, JOB_STALE_MS, runJob, type DiscoveryDeps } from './jobs.ts';
 
 export interface DiscoveryWorker {
   /** Looks for a job now instead of at the next poll (a job was just started here). */
@@ -14,7 +13,7 @@ export interface DiscoveryWorker {
  * store every `pollMs`. Jobs live in the store, so any instance sharing it may take them.
  */
 export function startDiscoveryWorker(
-  deps: CoreDeps,
+  deps: DiscoveryDeps,
   options: { pollMs?: number; staleMs?: number; instanceId?: string } = {},
 ): DiscoveryWorker {
   const pollMs = options.pollMs ?? 1000;
