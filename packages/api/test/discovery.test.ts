@@ -321,6 +321,36 @@ describe('schema discovery on the demo shop', () => {
     expect(offline.warnings.join(' ')).toMatch(/model could not describe/);
   });
 
+  it('with one unit left, exactly one of two analyses started at once gets it', async () => {
+    const { caller: own, principal } = await signedIn();
+    const first = await demoConnectionId(own);
+    const second = (
+      await own.connections.create({
+        name: 'Second',
+        dialect: 'postgres',
+        auth_mode: 'password',
+        config: { host: '127.0.0.1', port: 5432, database: 'postgres', username: 'postgres', password: 'x' },
+      })
+    ).id;
+    const { deps } = await harness();
+    await deps.db
+      .insert(usageCounters)
+      .values({
+        workspaceId: principal.workspaceId,
+        period: new Date().toISOString().slice(0, 7),
+        metric: 'schema_analyses',
+        count: 4,
+      });
+    const outcomes = await Promise.allSettled([
+      own.discovery.startJob({ id: first }),
+      own.discovery.startJob({ id: second }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected');
+    expect(await codeOf(Promise.reject((refused as PromiseRejectedResult).reason))).toBe('TOO_MANY_REQUESTS');
+    expect(await analysesUsed(principal.workspaceId)).toBe(5);
+  });
+
   it("another workspace's connection and job are 404", async () => {
     const { caller: other } = await signedIn();
     expect(await codeOf(other.discovery.startJob({ id: demoId }))).toBe('NOT_FOUND');

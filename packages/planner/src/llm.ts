@@ -329,7 +329,7 @@ function renderSchema(request: PlanRequest): string {
         ? ' MULTI-VALUED (only one eq filter on it; group by it to count each value)'
         : '';
       lines.push(
-        `  ${c.name} ${c.type}${t.primary_key.includes(c.name) ? ' PK' : ''}${several}${c.description ? ` -- ${c.description}` : ''}${samples}`,
+        `  ${c.name} ${c.type}${c.semantic_type && c.semantic_type !== 'other' ? ` [${c.semantic_type.replace('_', ' ')}]` : ''}${t.primary_key.includes(c.name) ? ' PK' : ''}${several}${c.description ? ` -- ${c.description}` : ''}${samples}`,
       );
     }
     for (const fk of t.foreign_keys)

@@ -7,6 +7,7 @@ import {
   type RelatedRows,
 } from '@aqs/contracts';
 import { matchesIndexPattern, type DialectCapabilities, type Introspection } from '@aqs/connectors';
+import type { SemanticType } from '@aqs/contracts';
 import type { PlannerSchema, SchemaColumn, SchemaTable } from './types.ts';
 
 // ---------- column type families ----------
@@ -49,6 +50,8 @@ export interface SchemaExtras {
   descriptions?: { tables?: Record<string, string>; columns?: Record<string, Record<string, string>> };
   /** Sampled values per table and column (discovery). */
   samples?: Record<string, Record<string, (string | number | boolean)[]>>;
+  /** What each column holds, per table and column (the schema analysis). */
+  semanticTypes?: Record<string, Record<string, SemanticType>>;
   /** Key and relationship overrides from curation; replace what introspection found for that table. */
   overrides?: {
     primary_keys?: Record<string, string[]>;
@@ -75,12 +78,14 @@ export function fromIntrospection(
     const qualified = t.schema ? `${t.schema}.${t.name}` : t.name;
     const samples = pick(extras.samples, qualified, t.name) ?? {};
     const colDescriptions = pick(extras.descriptions?.columns, qualified, t.name) ?? {};
+    const meanings = pick(extras.semanticTypes, qualified, t.name) ?? {};
     const columns: SchemaColumn[] = t.columns.map((c) => ({
       name: c.name,
       type: c.type,
       description: colDescriptions[c.name] ?? c.description ?? null,
       sample_values: samples[c.name] ?? [],
       queryable: c.queryable,
+      ...(meanings[c.name] ? { semantic_type: meanings[c.name] } : {}),
     }));
     const fkOverride = pick(extras.overrides?.foreign_keys, qualified, t.name);
     return {

@@ -1,5 +1,6 @@
 import type { ChartType, QuerySpec } from '@aqs/contracts';
 import type { DialectCapabilities } from '@aqs/connectors';
+import type { SemanticType } from '@aqs/contracts';
 import type { SchemaDescriber } from './llm-schema.ts';
 import type { StyleReader } from './llm-style.ts';
 
@@ -12,6 +13,8 @@ export interface SchemaColumn {
   queryable: boolean;
   /** Elasticsearch: some documents hold several values, which ES|QL comparisons leave out (discovery probes it). */
   multi_valued?: boolean;
+  /** What the column holds, from the schema analysis (money, quantity, category…), when there is one. */
+  semantic_type?: SemanticType;
 }
 
 export interface SchemaTable {

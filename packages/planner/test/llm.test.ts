@@ -277,6 +277,22 @@ describe('renderPlannerPrompt', () => {
       'MULTI-VALUED',
     );
   });
+
+  it('shows what each column holds when the schema was analysed', () => {
+    const { schema } = buildContext('orders by channel', shopSchema(), { maxTables: 2 });
+    const analysed = {
+      ...schema,
+      tables: schema.tables.map((t) => ({
+        ...t,
+        columns: t.columns.map((c) =>
+          c.name === 'channel' ? { ...c, semantic_type: 'category' as const } : c,
+        ),
+      })),
+    };
+    expect(
+      renderPlannerPrompt(request({ schema: analysed, question: 'orders by channel' })).prompt,
+    ).toContain('channel text [category]');
+  });
 });
 
 // ---------- a local OpenAI-compatible chat-completions server ----------

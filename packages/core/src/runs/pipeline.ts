@@ -1,4 +1,4 @@
-import type { QuerySpec, RunPhase, RunRequest, RunResult } from '@aqs/contracts';
+import type { QuerySpec, RunPhase, RunRequest, RunResult, SemanticType } from '@aqs/contracts';
 import { sanitizeForStore, storableText } from '../storable.ts';
 import { ConnectorError, DEFAULT_ROW_CAP, connectorFor, CompileError, type Connector } from '@aqs/connectors';
 import {
@@ -67,7 +67,9 @@ function plannerExtras(structure: Structure, samples: Samples, fingerprint: stri
     string,
     { columns: string[]; references: { table: string; columns: string[] } }[]
   > = {};
+  const semanticTypes: Record<string, Record<string, SemanticType>> = {};
   for (const t of discovery?.tables ?? []) {
+    semanticTypes[t.name] = Object.fromEntries(t.columns.map((c) => [c.name, c.semantic_type]));
     if (t.description) tables[t.name] = t.description;
     for (const c of t.columns) if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
     if (t.primary_key && t.primary_key_source === 'inferred') primaryKeys[t.name] = t.primary_key;
@@ -99,6 +101,7 @@ function plannerExtras(structure: Structure, samples: Samples, fingerprint: stri
   return {
     descriptions: { tables, columns },
     samples,
+    semanticTypes,
     overrides: { primary_keys: primaryKeys, foreign_keys: foreignKeys },
   };
 }
