@@ -1,4 +1,6 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
@@ -51,24 +53,79 @@ function wideFixture(dir: string): void {
 }
 
 /** The few answer fields the bench reads, loosely. */
+/**
+ * An OpenAI-compatible chat endpoint standing in for a model: it answers a schema description with
+ * every table and column it was shown (an empty description each) and counts tokens as a tokenizer
+ * would roughly (4 characters each), so the prompt sizes the analysis sends are measured.
+ */
+async function startMockModel(): Promise<{ url: string; server: Server; calls: () => number }> {
+  let calls = 0;
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      calls++;
+      const body = JSON.parse(raw) as { model: string; messages: { role: string; content: unknown }[] };
+      const prompt = body.messages
+        .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+        .join('\n');
+      const tables: {
+        name: string;
+        description: null;
+        columns: { name: string; description: null; semantic_type: string }[];
+      }[] = [];
+      for (const line of prompt.split('\n')) {
+        const table = /^- (\S+)$/.exec(line);
+        if (table) tables.push({ name: table[1]!, description: null, columns: [] });
+        const column = /^ {2}- (\S+) \([^;]*; (\w+)/.exec(line);
+        if (column && tables.length > 0)
+          tables.at(-1)!.columns.push({ name: column[1]!, description: null, semantic_type: column[2]! });
+      }
+      const content = JSON.stringify({ tables, relationships: [] });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${calls}`,
+          object: 'chat.completion',
+          created: 1_718_452_800,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+          usage: {
+            prompt_tokens: Math.ceil(raw.length / 4),
+            completion_tokens: Math.ceil(content.length / 4),
+            total_tokens: Math.ceil((raw.length + content.length) / 4),
+          },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, server, calls: () => calls };
+}
+
 type Body = {
   id: string;
   connections: { id: string; is_demo: boolean }[];
   column_count: number;
   usage: { engine_queries: number; prompt_tokens: number };
+  analyser: string;
 };
 
 /**
  * A schema analysis (POST /discover) against introspection alone (POST /introspect) on the same
  * connection, in the same run: a 1000-field Elasticsearch index on the stand-in, and the demo shop.
- * Prints the time, the engine queries issued and the prompt tokens (0: the analysis has no model pass).
+ * Prints the time, the engine queries issued and the prompt tokens sent to a (mock) model.
  */
 export async function benchDiscovery(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-discovery-'));
   const fixtures = mkdtempSync(join(tmpdir(), 'aqs-bench-wide-'));
   wideFixture(fixtures);
   const cluster = await startTestCluster({ fixtures, version: '8.15.0' });
+  const model = await startMockModel();
   const config = loadConfig({
+    LLM_API_KEY: 'sk-bench',
+    LLM_BASE_URL: model.url,
+    LLM_MODEL: 'bench-model',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '1000000',
@@ -79,12 +136,17 @@ export async function benchDiscovery(): Promise<void> {
   config.port = 0;
   const server = await startServer(config);
   try {
-    type Figures = { introspect: number[]; discover: number[]; queries: number[]; seen: number[] };
-    const results: Record<'wide' | 'demo', Figures> = {
-      wide: { introspect: [], discover: [], queries: [], seen: [] },
-      demo: { introspect: [], discover: [], queries: [], seen: [] },
+    type Figures = {
+      introspect: number[];
+      discover: number[];
+      queries: number[];
+      seen: number[];
+      tokens: number[];
     };
-    let prompt = 0;
+    const results: Record<'wide' | 'demo', Figures> = {
+      wide: { introspect: [], discover: [], queries: [], seen: [], tokens: [] },
+      demo: { introspect: [], discover: [], queries: [], seen: [], tokens: [] },
+    };
     for (let round = 0; round < ROUNDS; round++) {
       // A workspace per round: each analysis takes one of its plan's monthly units.
       let cookie = '';
@@ -127,7 +189,8 @@ export async function benchDiscovery(): Promise<void> {
         const summary = await call('POST', `/api/v1/connections/${id}/discover`, {});
         results[name].discover.push(performance.now() - t);
         results[name].queries.push(summary.usage.engine_queries);
-        prompt += summary.usage.prompt_tokens;
+        results[name].tokens.push(summary.usage.prompt_tokens);
+        if (summary.usage.prompt_tokens === 0) throw new Error('the mock model was not asked');
         if (name === 'wide' && summary.column_count < FIELDS)
           throw new Error(`only ${summary.column_count} fields`);
         if (name === 'wide') {
@@ -142,17 +205,19 @@ export async function benchDiscovery(): Promise<void> {
       `  ${label}\n` +
       `    introspection alone (baseline): ${median(r.introspect).toFixed(1)} ms\n` +
       `    analysis (POST /discover)     : ${median(r.discover).toFixed(1)} ms (${ratio(median(r.discover), median(r.introspect))}), ${median(r.queries)} counting queries` +
-      (r.seen.length > 0 ? `, ${median(r.seen)} queries seen by the engine (value sampling included)` : '');
+      (r.seen.length > 0 ? `, ${median(r.seen)} queries seen by the engine (value sampling included)` : '') +
+      `, ${median(r.tokens)} prompt tokens`;
     console.log(
       `schema discovery, medians of ${ROUNDS} rounds (each in a new workspace)\n` +
         line(`${FIELDS}-field Elasticsearch index (${DOCS} documents, stand-in)`, results.wide) +
         '\n' +
         line('demo shop (7 tables, embedded PostgreSQL)', results.demo) +
-        `\n  prompt tokens: ${prompt} (the analysis has no model pass yet)`,
+        `\n  the model is a local mock (tokens counted as 4 characters each; its time is near zero): ${model.calls()} calls`,
     );
   } finally {
     await server.close();
     await cluster.stop();
+    await new Promise<void>((resolve) => model.server.close(() => resolve()));
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(fixtures, { recursive: true, force: true });
   }
