@@ -333,14 +333,12 @@ describe('schema discovery on the demo shop', () => {
       })
     ).id;
     const { deps } = await harness();
-    await deps.db
-      .insert(usageCounters)
-      .values({
-        workspaceId: principal.workspaceId,
-        period: new Date().toISOString().slice(0, 7),
-        metric: 'schema_analyses',
-        count: 4,
-      });
+    await deps.db.insert(usageCounters).values({
+      workspaceId: principal.workspaceId,
+      period: new Date().toISOString().slice(0, 7),
+      metric: 'schema_analyses',
+      count: 4,
+    });
     const outcomes = await Promise.allSettled([
       own.discovery.startJob({ id: first }),
       own.discovery.startJob({ id: second }),
@@ -467,6 +465,35 @@ describe.skipIf(!pgAvailable)('schema discovery on a PostgreSQL schema that decl
       semantic_type: 'category',
       sample_values: expect.arrayContaining(['open', 'won', 'lost']),
     });
+  });
+
+  it('a curated semantic type is kept beside the descriptions and read back; a wrong one names its field', async () => {
+    const saved = await caller.schema.putMetadata({
+      id: crmId,
+      tables: [
+        {
+          name: 'crm.tickets',
+          description: null,
+          columns: [{ name: 'priority', description: 'How urgent', semantic_type: 'category' }],
+        },
+      ],
+    });
+    expect(saved.curated).toMatchObject({ tables: [{ name: 'crm.tickets' }] });
+    const read = await caller.schema.getMetadata({ id: crmId });
+    expect(read.curated).toEqual(saved.curated);
+    const wrong = await problemOf(
+      caller.schema.putMetadata({
+        id: crmId,
+        tables: [
+          {
+            name: 'crm.tickets',
+            columns: [{ name: 'priority', description: null, semantic_type: 'colour' as never }],
+          },
+        ],
+      }),
+    );
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.errors?.[0]?.field).toBe('tables.0.columns.0.semantic_type');
   });
 
   it('curated values survive a new analysis, and a structure change makes the metadata stale', async () => {

@@ -470,8 +470,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        /** Replace the curated table and column descriptions */
+        /**
+         * What was curated: descriptions and semantic types, key and relationship overrides, the selection
+         * @description The curated values as stored (what PUT .../metadata, .../schema-overrides and .../schema-selection replace), so a client edits one without losing the others. Analyses never write them.
+         */
+        get: operations["schema-getMetadata"];
+        /** Replace the curated table and column descriptions (and semantic types) */
         put: operations["schema-putMetadata"];
         post?: never;
         delete?: never;
@@ -5405,6 +5409,92 @@ export interface operations {
             };
         };
     };
+    "schema-getMetadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaSettings"];
+                };
+            };
+            /** @description Malformed request: a body that is not JSON, or a body or URL that is not valid UTF-8. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid session cookie or API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no such resource in your workspace. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation failed; `errors` names each offending field (at most 20 listed). Strings holding a NUL character or an unpaired surrogate are refused here too. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address. */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the current one-minute window. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected error; the body says nothing about internals. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "schema-putMetadata": {
         parameters: {
             query?: never;
@@ -5424,6 +5514,8 @@ export interface operations {
                         columns?: {
                             name: string;
                             description: string | null;
+                            /** @description What the column holds, when the analysis guessed wrong (null: as analysed). */
+                            semantic_type?: ("money" | "quantity" | "datetime" | "identifier" | "category" | "name" | "geo" | "boolean" | "free_text" | "other") | null;
                         }[];
                     }[];
                 };

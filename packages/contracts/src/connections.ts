@@ -1,3 +1,4 @@
+import { semanticTypes } from './discovery.ts';
 import { z } from 'zod';
 import { isoDateTime } from './common.ts';
 
@@ -264,7 +265,17 @@ export const curatedMetadataInputSchema = z.strictObject({
         name: z.string().min(1),
         description: descriptionText.nullable().optional(),
         columns: z
-          .array(z.strictObject({ name: z.string().min(1), description: descriptionText.nullable() }))
+          .array(
+            z.strictObject({
+              name: z.string().min(1),
+              description: descriptionText.nullable(),
+              semantic_type: z
+                .enum(semanticTypes)
+                .nullable()
+                .optional()
+                .describe('What the column holds, when the analysis guessed wrong (null: as analysed).'),
+            }),
+          )
           .default([]),
       }),
     )

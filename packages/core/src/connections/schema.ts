@@ -289,6 +289,12 @@ export async function settingsOf(deps: CoreDeps, connectionId: string) {
   };
 }
 
+/** The curated values of one of the caller's connections. */
+export async function getSettings(deps: CoreDeps, principal: Principal, id: string) {
+  const row = await loadOwnedConnection(deps.db, principal, id);
+  return settingsOf(deps, row.id);
+}
+
 export async function putCurated(
   deps: CoreDeps,
   principal: Principal,

@@ -87,7 +87,10 @@ function plannerExtras(structure: Structure, samples: Samples, fingerprint: stri
       });
   for (const t of curated?.tables ?? []) {
     if (t.description) tables[t.name] = t.description;
-    for (const c of t.columns) if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
+    for (const c of t.columns) {
+      if (c.description) (columns[t.name] ??= {})[c.name] = c.description;
+      if (c.semantic_type) (semanticTypes[t.name] ??= {})[c.name] = c.semantic_type;
+    }
   }
   for (const pk of overrides?.primary_keys ?? []) primaryKeys[pk.table] = pk.columns;
   const curatedFrom = new Set((overrides?.relationships ?? []).map((r) => r.from_table));

@@ -94,13 +94,29 @@ export const schemaRouter = router({
     .output(metadataStatusSchema)
     .query(({ ctx, input }) => schema.metadataStatus(ctx.deps, ctx.principal, input.id)),
 
+  getMetadata: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/v1/connections/{id}/metadata',
+        tags,
+        summary:
+          'What was curated: descriptions and semantic types, key and relationship overrides, the selection',
+        description:
+          'The curated values as stored (what PUT .../metadata, .../schema-overrides and .../schema-selection replace), so a client edits one without losing the others. Analyses never write them.',
+      },
+    })
+    .input(idParamSchema)
+    .output(schemaSettingsSchema)
+    .query(({ ctx, input }) => schema.getSettings(ctx.deps, ctx.principal, input.id)),
+
   putMetadata: authedProcedure
     .meta({
       openapi: {
         method: 'PUT',
         path: '/api/v1/connections/{id}/metadata',
         tags,
-        summary: 'Replace the curated table and column descriptions',
+        summary: 'Replace the curated table and column descriptions (and semantic types)',
       },
     })
     .input(curatedMetadataInputSchema)
