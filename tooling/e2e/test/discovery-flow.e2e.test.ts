@@ -47,12 +47,54 @@ describe.skipIf(!browserAvailable)('schema analysis of the demo shop', () => {
     await page.goForward();
     await page.getByRole('heading', { name: 'Last analysis' }).waitFor({ timeout: 60_000 });
     await page.getByText('Up to date').waitFor();
-    await page.getByRole('cell', { name: 'shop.order_totals.customer_id' }).waitFor();
+    await page.locator('td code', { hasText: 'shop.order_totals.customer_id' }).waitFor();
     expect(await page.getByText('checked on the data').count()).toBeGreaterThan(0);
     await page.locator('details.discovery-table', { hasText: 'shop.customers' }).locator('summary').click();
     await page.getByText('e.g. consumer').waitFor();
     await expectAccessible(page, 'schema analysis (done)');
     await screenshots(page, '50-schema-analysis');
+
+    // Correct it: a column's meaning and the table's description, then a relationship removed.
+    const orders = page.locator('details.discovery-table', { hasText: 'shop.orders' }).first();
+    await orders.locator('summary').click();
+    await orders.getByRole('button', { name: 'Edit shop.orders' }).click();
+    const form = orders.getByRole('form', { name: 'Edit shop.orders' });
+    await form.getByLabel('Description', { exact: true }).fill('Orders placed in the shop');
+    await form.getByLabel('What coupon_code holds').selectOption('identifier');
+    await expectAccessible(page, 'editing a table of the analysis');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await orders.getByText('Orders placed in the shop').waitFor();
+    const coupon = orders.getByRole('row', { name: /coupon_code/ });
+    await coupon.getByText('(yours)').waitFor();
+    // Only what was changed became the user's: an untouched column keeps the analysis's values.
+    expect(
+      await orders
+        .getByRole('row', { name: /ordered_at/ })
+        .getByText('(yours)')
+        .count(),
+    ).toBe(0);
+    const links = page.getByRole('region', { name: 'Last analysis' });
+    await links
+      .getByRole('button', {
+        name: 'Remove the relationship shop.order_totals.customer_id to shop.customers',
+      })
+      .click();
+    await links
+      .locator('td code', { hasText: 'shop.order_totals.customer_id' })
+      .waitFor({ state: 'detached' });
+
+    // What was saved is what the page shows after a reload.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Last analysis' }).waitFor();
+    expect(await page.locator('td code', { hasText: 'shop.order_totals.customer_id' }).count()).toBe(0);
+    await page.locator('td code', { hasText: 'shop.order_totals.order_id' }).waitFor();
+    const again = page.locator('details.discovery-table', { hasText: 'shop.orders' }).first();
+    await again.locator('summary').click();
+    await again
+      .getByRole('row', { name: /coupon_code/ })
+      .getByText('identifier')
+      .waitFor();
+    await screenshots(page, '51-schema-analysis-curated');
 
     console.log(`[web e2e] discovery flow: peak ${requests.peakPerMinute()} API requests in a minute`);
     expect(requests.peakPerMinute()).toBeLessThanOrEqual(20);

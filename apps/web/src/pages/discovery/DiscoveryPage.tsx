@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import type { DiscoverySummary } from '@aqs/contracts';
 import { Link } from '../../lib/router.tsx';
 import { Badge, Button, Callout, ErrorNote, PageHeader, Spinner, formatDate } from '../../components/ui.tsx';
 import { tableNoun, useConnection, useDialect } from '../connections/hooks.ts';
 import { useDiscoveryActions, useJobs, useMetadataStatus } from './queries.ts';
 import { useJobStream, type LiveJob } from './useJobStream.ts';
+import { AnalysisReview } from './AnalysisReview.tsx';
 
 const PHASES: Record<string, string> = {
   queued: 'Waiting for a worker',
@@ -101,7 +101,7 @@ export function DiscoveryPage({ connectionId }: { connectionId: string }) {
           title={`The last analysis failed (${formatDate(jobs.data.last.finished_at)})`}
         />
       ) : null}
-      {summary ? <AnalysisReview summary={summary} noun={noun} /> : null}
+      {summary ? <AnalysisReview connectionId={connectionId} summary={summary} noun={noun} /> : null}
       {!summary && !live && jobs.data ? (
         <p className="muted">
           No analysis yet. It counts rows and distinct values per column with read-only queries (a few per{' '}
@@ -163,108 +163,5 @@ function JobProgress({ live, noun }: { live: LiveJob; noun: string }) {
         </ul>
       ) : null}
     </section>
-  );
-}
-
-function AnalysisReview({
-  summary,
-  noun,
-}: {
-  summary: DiscoverySummary;
-  noun: { one: string; many: string };
-}) {
-  return (
-    <>
-      <section className="card discovery-summary" aria-labelledby="analysis-heading">
-        <h2 id="analysis-heading">Last analysis</h2>
-        <p className="muted">
-          {formatDate(summary.analyzed_at)} · {summary.table_count} {noun.many} · {summary.column_count}{' '}
-          columns · {summary.primary_key_count} keys · {summary.relationship_count} relationships ·{' '}
-          {summary.usage.engine_queries} read-only queries
-        </p>
-        {summary.warnings.length > 0 ? (
-          <ul className="warnings">
-            {summary.warnings.map((w) => (
-              <li key={w} className="small">
-                {w}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <h3>Relationships</h3>
-        {summary.relationships.length === 0 ? (
-          <p className="muted">None found.</p>
-        ) : (
-          <table className="data-table compact">
-            <caption className="visually-hidden">Relationships between {noun.many}</caption>
-            <thead>
-              <tr>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Found</th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.relationships.map((r) => (
-                <tr key={`${r.from_table}.${r.from_columns.join(',')}>${r.to_table}`}>
-                  <td>
-                    <code>
-                      {r.from_table}.{r.from_columns.join(', ')}
-                    </code>
-                  </td>
-                  <td>
-                    <code>
-                      {r.to_table}.{r.to_columns.join(', ')}
-                    </code>
-                  </td>
-                  <td>
-                    <Badge tone={r.source === 'inferred' ? 'info' : 'neutral'}>
-                      {r.source === 'inferred' ? 'checked on the data' : r.source}
-                    </Badge>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
-      {summary.tables.map((t) => (
-        <details key={t.name} className="card discovery-table">
-          <summary>
-            <strong>{t.name}</strong>{' '}
-            <span className="muted small">
-              {t.row_count !== null ? `${t.row_count.toLocaleString()} rows · ` : ''}
-              {t.primary_key ? `key ${t.primary_key.join(', ')} (${t.primary_key_source})` : 'no key'}
-            </span>
-          </summary>
-          <table className="data-table compact">
-            <caption className="visually-hidden">Columns of {t.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Column</th>
-                <th scope="col">Holds</th>
-                <th scope="col">Description and values</th>
-              </tr>
-            </thead>
-            <tbody>
-              {t.columns.map((c) => (
-                <tr key={c.name}>
-                  <td>
-                    <code>{c.name}</code>
-                  </td>
-                  <td>{c.semantic_type.replace('_', ' ')}</td>
-                  <td>
-                    {c.description ? <span>{c.description} </span> : null}
-                    {c.sample_values.length > 0 ? (
-                      <span className="muted small">e.g. {c.sample_values.slice(0, 6).join(', ')}</span>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </details>
-      ))}
-    </>
   );
 }
