@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -390,6 +393,57 @@ describe('schema discovery on Elasticsearch (the stand-in)', () => {
     } finally {
       await closePools();
       await cluster.stop();
+    }
+  });
+});
+
+describe('cross-index links on Elasticsearch', () => {
+  it('link a keyword field to the index it names only when asked', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aqs-cross-index-'));
+    cpSync(fixtureDir('weblogs'), dir, { recursive: true });
+    const index = (name: string, properties: Record<string, { type: string }>, docs: object[]) => {
+      mkdirSync(join(dir, 'indices', name), { recursive: true });
+      writeFileSync(join(dir, 'indices', name, 'mapping.json'), JSON.stringify({ mappings: { properties } }));
+      writeFileSync(
+        join(dir, 'indices', name, 'docs.ndjson'),
+        docs.map((d) => JSON.stringify(d)).join('\n') + '\n',
+      );
+    };
+    index('customers', { id: { type: 'keyword' }, segment: { type: 'keyword' } }, [
+      { id: 'c1', segment: 'retail' },
+      { id: 'c2', segment: 'pro' },
+    ]);
+    index('purchases', { customer_id: { type: 'keyword' }, amount: { type: 'double' } }, [
+      { customer_id: 'c1', amount: 10 },
+      { customer_id: 'c2', amount: 20 },
+    ]);
+    const cluster = await startTestCluster({ fixtures: dir, version: '8.15.0' });
+    try {
+      const { caller: own } = await signedIn();
+      const { id } = await own.connections.create({
+        name: 'Shop indices',
+        dialect: 'elasticsearch',
+        auth_mode: 'basic',
+        config: { ...weblogsConfig(cluster.url), allowed_indices: ['customers', 'purchases'] },
+      });
+      expect((await own.discovery.discover({ id })).relationships).toEqual([]);
+      const linked = await own.discovery.discover({ id, cross_index_links: true });
+      expect(linked.cross_index_links).toBe(true);
+      expect(linked.relationships).toEqual([
+        expect.objectContaining({
+          from_table: 'purchases',
+          from_columns: ['customer_id'],
+          to_table: 'customers',
+          to_columns: ['id'],
+          source: 'inferred',
+        }),
+      ]);
+      // Asked again without: the links go.
+      expect((await own.discovery.crossSchema({ id })).relationships).toEqual([]);
+    } finally {
+      await closePools();
+      await cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
