@@ -562,9 +562,20 @@ describe.skipIf(!pgAvailable)('schema discovery on a PostgreSQL schema that decl
     expect((await caller.schema.metadataStatus({ id: crmId })).stale).toBe(false);
 
     await admin.unsafe('ALTER TABLE crm.deals ADD COLUMN closed_on date');
+    await admin.unsafe('CREATE TABLE crm.notes (id integer, body text)');
+    await admin.unsafe('DROP TABLE crm.tickets');
     await caller.schema.introspect({ id: crmId });
     const status = await caller.schema.metadataStatus({ id: crmId });
     expect(status.stale).toBe(true);
-    expect(status.reason).toMatch(/structure changed/);
+    expect(status.changes).toEqual({
+      added: ['crm.notes'],
+      removed: ['crm.tickets'],
+      changed: ['crm.deals'],
+    });
+    expect(status.reason).toMatch(
+      /structure changed since the last analysis \(added: crm\.notes; removed: crm\.tickets; changed: crm\.deals\)/,
+    );
+    await caller.discovery.discover({ id: crmId });
+    expect(await caller.schema.metadataStatus({ id: crmId })).toMatchObject({ stale: false, changes: null });
   });
 });

@@ -2352,6 +2352,12 @@ export interface components {
             analysis_fingerprint: string | null;
             stale: boolean;
             reason: string | null;
+            /** @description When the structure changed since the analysis: the tables added, removed and changed (columns or types). */
+            changes: {
+                added: string[];
+                removed: string[];
+                changed: string[];
+            } | null;
         };
         SchemaSettings: {
             connection_id: string;

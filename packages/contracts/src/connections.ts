@@ -253,6 +253,12 @@ export const metadataStatusSchema = z
     analysis_fingerprint: z.string().nullable(),
     stale: z.boolean(),
     reason: z.string().nullable(),
+    changes: z
+      .object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) })
+      .nullable()
+      .describe(
+        'When the structure changed since the analysis: the tables added, removed and changed (columns or types).',
+      ),
   })
   .meta({ id: 'MetadataStatus' });
 

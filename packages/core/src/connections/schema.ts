@@ -23,12 +23,33 @@ export function qualifiedName(table: Pick<IntrospectedTable, 'schema' | 'name'>)
   return table.schema ? `${table.schema}.${table.name}` : table.name;
 }
 
+const tableShape = (t: IntrospectedTable) =>
+  [qualifiedName(t), t.kind, t.columns.map((c) => [c.name, c.type]).sort()] as const;
+const hash = (value: unknown) =>
+  createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 32);
+
 /** A hash of what the planner depends on (tables, kinds, columns, types): metadata made from another structure is stale. */
 export function structureFingerprint(introspection: Introspection): string {
-  const shape = introspection.tables
-    .map((t) => [qualifiedName(t), t.kind, t.columns.map((c) => [c.name, c.type]).sort()] as const)
-    .sort((a, b) => a[0].localeCompare(b[0]));
-  return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 32);
+  return hash(introspection.tables.map(tableShape).sort((a, b) => a[0].localeCompare(b[0])));
+}
+
+/** The same, per table: what tells which tables were added, removed or changed since an analysis. */
+export function tableSignatures(introspection: Introspection): Record<string, string> {
+  return Object.fromEntries(introspection.tables.map((t) => [qualifiedName(t), hash(tableShape(t))]));
+}
+
+function structureChanges(before: Record<string, string>, now: Record<string, string>) {
+  return {
+    added: Object.keys(now)
+      .filter((t) => !(t in before))
+      .sort(),
+    removed: Object.keys(before)
+      .filter((t) => !(t in now))
+      .sort(),
+    changed: Object.keys(now)
+      .filter((t) => t in before && before[t] !== now[t])
+      .sort(),
+  };
 }
 
 async function storedSchema(deps: CoreDeps, connectionId: string) {
@@ -221,6 +242,7 @@ export async function metadataStatus(deps: CoreDeps, principal: Principal, id: s
   const introspectedAt = stored?.introspectedAt ?? null;
   const analysisFingerprint = stored?.analysisFingerprint ?? null;
   let stale = true;
+  let changes: { added: string[]; removed: string[]; changed: string[] } | null = null;
   let reason: string | null =
     'The connection has not been introspected yet. Run POST /api/v1/connections/{id}/introspect.';
   if (introspectedAt) {
@@ -228,7 +250,17 @@ export async function metadataStatus(deps: CoreDeps, principal: Principal, id: s
       reason =
         'No schema analysis yet: planning uses the structure alone. Run a discovery to add descriptions and relationships.';
     } else if (analysisFingerprint !== stored.structureFingerprint) {
-      reason = 'The structure changed since the last analysis. Run a discovery again.';
+      const before = (stored.analysis as { discovery_tables?: Record<string, string> } | null)
+        ?.discovery_tables;
+      if (before && stored.structure) {
+        changes = structureChanges(before, tableSignatures(stored.structure as unknown as Introspection));
+        const parts = [
+          changes.added.length > 0 ? `added: ${changes.added.join(', ')}` : '',
+          changes.removed.length > 0 ? `removed: ${changes.removed.join(', ')}` : '',
+          changes.changed.length > 0 ? `changed: ${changes.changed.join(', ')}` : '',
+        ].filter(Boolean);
+        reason = `The structure changed since the last analysis (${parts.join('; ') || 'kinds of tables'}). Run a discovery again.`;
+      } else reason = 'The structure changed since the last analysis. Run a discovery again.';
     } else {
       stale = false;
       reason = null;
@@ -242,6 +274,7 @@ export async function metadataStatus(deps: CoreDeps, principal: Principal, id: s
     analysis_fingerprint: analysisFingerprint,
     stale,
     reason,
+    changes,
   };
 }
 

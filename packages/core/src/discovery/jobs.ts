@@ -30,7 +30,7 @@ import {
   targetOf,
   type ConnectionRow,
 } from '../connections/service.ts';
-import { qualifiedName, runIntrospection } from '../connections/schema.ts';
+import { qualifiedName, runIntrospection, tableSignatures } from '../connections/schema.ts';
 import { ensureSamples } from '../runs/samples.ts';
 import type { Planner } from '@aqs/planner';
 import {
@@ -464,7 +464,13 @@ async function finish(
   claim: { holder: string; progress: Progress },
   state: 'succeeded' | 'failed' | 'cancelled',
   values: {
-    analysis?: { connection: ConnectionRow; fingerprint: string; summary: DiscoverySummary };
+    analysis?: {
+      connection: ConnectionRow;
+      fingerprint: string;
+      summary: DiscoverySummary;
+      /** Per table, what the analysis was made from (absent: kept from the last analysis). */
+      tableSignatures?: Record<string, string>;
+    };
     error?: { type: string; message: string };
   },
 ): Promise<DiscoveryJob | null> {
@@ -483,7 +489,12 @@ async function finish(
         await tx
           .update(connectionSchemas)
           .set({
-            analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({ discovery: summary })}::jsonb`,
+            analysis: sql`coalesce(${connectionSchemas.analysis}, '{}'::jsonb) || ${JSON.stringify({
+              discovery: summary,
+              ...(values.analysis.tableSignatures
+                ? { discovery_tables: values.analysis.tableSignatures }
+                : {}),
+            })}::jsonb`,
             analysisFingerprint: fingerprint,
             analyzedAt: now,
             updatedAt: now,
@@ -536,7 +547,7 @@ async function analyse(
   progress: Progress,
   steps: JobSteps,
   signal: AbortSignal,
-): Promise<{ fingerprint: string; summary: DiscoverySummary }> {
+): Promise<{ fingerprint: string; summary: DiscoverySummary; tableSignatures: Record<string, string> }> {
   await steps.phase('introspecting');
   const { introspection, fingerprint } = await runIntrospection(deps, connection, signal);
   if (progress.fingerprint !== fingerprint)
@@ -591,6 +602,7 @@ async function analyse(
   await steps.phase('saving');
   return {
     fingerprint,
+    tableSignatures: tableSignatures(introspection),
     summary: summaryOf(connection, fingerprint, described.tables, described.relationships, {
       warnings: [
         ...progress.warnings,
