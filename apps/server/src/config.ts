@@ -62,6 +62,10 @@ const envSchema = z.object({
   QUERY_TIMEOUT_SECONDS: positiveInt('QUERY_TIMEOUT_SECONDS', 30),
   SSE_HEARTBEAT_SECONDS: positiveInt('SSE_HEARTBEAT_SECONDS', 15),
   DISCOVERY_JOB_STALE_SECONDS: positiveInt('DISCOVERY_JOB_STALE_SECONDS', 30),
+  DISCOVERY_WORKER: z
+    .enum(['true', 'false', ''], { message: 'DISCOVERY_WORKER must be true or false' })
+    .optional()
+    .transform((v) => v !== 'false'),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.url('LLM_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -96,6 +100,8 @@ export interface Config {
   sseHeartbeatMs: number;
   /** A discovery job whose holder has been quiet this long is resumed by another instance (or a restarted one). */
   discoveryJobStaleMs: number;
+  /** Whether this instance runs queued discovery jobs (another instance sharing the store may instead). */
+  discoveryWorker: boolean;
   /** The LLM planner is used when an API key is set; otherwise the offline planner answers. */
   llm: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
   production: boolean;
@@ -158,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
     discoveryJobStaleMs: e.DISCOVERY_JOB_STALE_SECONDS * 1000,
+    discoveryWorker: e.DISCOVERY_WORKER,
     llm: e.LLM_API_KEY
       ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' }
       : undefined,

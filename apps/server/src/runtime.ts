@@ -70,6 +70,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
   return {
     deps: {
       planner,
+      discoveryJobStaleMs: config.discoveryJobStaleMs,
       db: store.db,
       logger,
       mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
@@ -157,7 +158,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const url = `http://${host}:${address.port}`;
 
   // Discovery jobs queued here or on another instance, and those whose holder died, are run here.
-  const discoveryWorker = startDiscoveryWorker(deps, { staleMs: config.discoveryJobStaleMs });
+  const discoveryWorker = config.discoveryWorker ? startDiscoveryWorker(deps) : undefined;
 
   const maintenance = setInterval(() => {
     void Promise.all([
@@ -177,7 +178,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     close: () => {
       closing ??= (async () => {
         clearInterval(maintenance);
-        await discoveryWorker.stop();
+        await discoveryWorker?.stop();
         await new Promise<void>((resolve) => {
           (server as HttpServer).closeAllConnections?.();
           server.close(() => resolve());

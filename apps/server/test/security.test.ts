@@ -201,6 +201,8 @@ describe.skipIf(!(await isPostgresAvailable()))(
         LOG_LEVEL: 'error',
         AUTH_RATE_LIMIT_PER_CLIENT: '100000',
         ANON_RATE_LIMIT_PER_MINUTE: '100000',
+        // Round trips to the store are counted: no worker polling for discovery jobs meanwhile.
+        DISCOVERY_WORKER: 'false',
       });
       config.port = 0;
       running = await startServer(config, { store });

@@ -283,6 +283,7 @@ describe('schema discovery on the demo shop', () => {
         name: `${r.from_table} belongs to ${r.to_table}`,
       })),
       usage: { prompt_tokens: 1234, completion_tokens: 56 },
+      failed_slices: 0,
     });
     const { principal } = await signedIn();
     const { deps } = await harness();
@@ -575,6 +576,8 @@ describe.skipIf(!pgAvailable)('schema discovery on a PostgreSQL schema that decl
     expect(status.reason).toMatch(
       /structure changed since the last analysis \(added: crm\.notes; removed: crm\.tickets; changed: crm\.deals\)/,
     );
+    // Relationships alone cannot be found again on an analysis of another structure.
+    expect(await codeOf(caller.discovery.crossSchema({ id: crmId }))).toBe('CONFLICT');
     await caller.discovery.discover({ id: crmId });
     expect(await caller.schema.metadataStatus({ id: crmId })).toMatchObject({ stale: false, changes: null });
   });

@@ -1014,7 +1014,7 @@ export interface paths {
         };
         /**
          * The connection's queued or running job, and the last one that ended
-         * @description `job`: the queued or running job (null when none), to re-attach to; `last`: the most recent job that ended (succeeded, failed or cancelled), with its summary when it succeeded.
+         * @description `job`: the queued or running job (null when none), to re-attach to; `last`: the most recent job that ended (succeeded, failed or cancelled), with its summary when it succeeded; `analysis`: the stored analysis (null before the first), whatever job made it.
          */
         get: operations["discovery-activeJob"];
         put?: never;
@@ -2867,6 +2867,7 @@ export interface components {
         ActiveDiscoveryJob: {
             job: components["schemas"]["DiscoveryJob"] | null;
             last: components["schemas"]["DiscoveryJob"] | null;
+            analysis: components["schemas"]["DiscoverySummary"] | null;
         };
         DiscoveryJobCancel: {
             detail: string;
@@ -5654,6 +5655,11 @@ export interface operations {
                         to_table: string;
                         to_columns: string[];
                     }[];
+                    /**
+                     * @description Tables whose found relationships (declared or inferred) are all dropped when planning.
+                     * @default []
+                     */
+                    no_relationships?: string[];
                 };
             };
         };

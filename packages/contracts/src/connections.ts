@@ -302,6 +302,10 @@ export const schemaOverridesInputSchema = z.strictObject({
       }),
     )
     .default([]),
+  no_relationships: z
+    .array(z.string().min(1))
+    .default([])
+    .describe('Tables whose found relationships (declared or inferred) are all dropped when planning.'),
 });
 export const schemaSelectionInputSchema = z.strictObject({
   id: z.string().min(1).max(64),

@@ -54,6 +54,8 @@ export interface CoreDeps {
   auth: AuthSettings;
   dataSources: DataSourceSettings;
   now?: () => Date;
+  /** A discovery job whose holder has been quiet this long is taken over (default 30 s). */
+  discoveryJobStaleMs?: number;
 }
 
 export const defaultAuthSettings: Omit<AuthSettings, 'appUrl'> = {

@@ -92,3 +92,20 @@ describe('relationships by name', () => {
     expect(tableNamedBy('accounting', ['account'])).toBe(false);
   });
 });
+
+describe('personal columns are never sampled', () => {
+  it('finds a personal word wherever it stands in the name', async () => {
+    const { personal } = await import('../src/runs/samples.ts');
+    for (const name of [
+      'phone_number',
+      'customerEmail',
+      'date_of_birth',
+      'api_key',
+      'billing-street',
+      'user.password',
+    ])
+      expect(personal(name), name).toBe(true);
+    for (const name of ['product_name', 'status', 'mail_order', 'country'])
+      expect(personal(name), name).toBe(false);
+  });
+});

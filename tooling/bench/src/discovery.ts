@@ -75,11 +75,15 @@ async function startMockModel(): Promise<{ url: string; server: Server; calls: (
         columns: { name: string; description: null; semantic_type: string }[];
       }[] = [];
       for (const line of prompt.split('\n')) {
-        const table = /^- (\S+)$/.exec(line);
-        if (table) tables.push({ name: table[1]!, description: null, columns: [] });
-        const column = /^ {2}- (\S+) \([^;]*; (\w+)/.exec(line);
+        const table = /^- table (".*")$/.exec(line);
+        if (table) tables.push({ name: JSON.parse(table[1]!) as string, description: null, columns: [] });
+        const column = /^ {2}- column (".*?") \([^;]*; (\w+)/.exec(line);
         if (column && tables.length > 0)
-          tables.at(-1)!.columns.push({ name: column[1]!, description: null, semantic_type: column[2]! });
+          tables.at(-1)!.columns.push({
+            name: JSON.parse(column[1]!) as string,
+            description: null,
+            semantic_type: column[2]!,
+          });
       }
       const content = JSON.stringify({ tables, relationships: [] });
       res.writeHead(200, { 'content-type': 'application/json' });

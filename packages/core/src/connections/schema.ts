@@ -363,6 +363,7 @@ export async function putOverrides(
       { field: `relationships.${i}.from_table`, table: r.from_table, columns: r.from_columns },
       { field: `relationships.${i}.to_table`, table: r.to_table, columns: r.to_columns },
     ]),
+    ...input.no_relationships.map((table, i) => ({ field: `no_relationships.${i}`, table })),
   ]);
   const { id: _id, ...overrides } = input;
   return saveSettings(deps, s.row, { overrides: overrides as unknown as Record<string, unknown> });

@@ -227,6 +227,8 @@ async function reusableProgress(tx: Executor, connectionId: string): Promise<Par
     .limit(1);
   if (!last || (last.status !== 'failed' && last.status !== 'cancelled')) return null;
   const previous = progressOf(last);
+  // A retry goes on free once: a free retry that is stopped again gives nothing more for free.
+  if (!previous.charged) return null;
   const [stored] = await tx
     .select({ fingerprint: connectionSchemas.structureFingerprint })
     .from(connectionSchemas)
@@ -236,7 +238,7 @@ async function reusableProgress(tx: Executor, connectionId: string): Promise<Par
   return { fingerprint: previous.fingerprint, tables: previous.tables, warnings: previous.warnings };
 }
 
-/** The connection's queued or running job, and the last one that ended (with its summary when it succeeded). */
+/** The connection's queued or running job, the last one that ended, and the stored analysis. */
 export async function activeJob(deps: CoreDeps, principal: Principal, connectionId: string) {
   const connection = await loadOwnedConnection(deps.db, principal, connectionId);
   const latest = (states: JobState[]) =>
@@ -246,11 +248,12 @@ export async function activeJob(deps: CoreDeps, principal: Principal, connection
       .where(and(eq(discoveryJobs.connectionId, connection.id), inArray(discoveryJobs.status, states)))
       .orderBy(desc(discoveryJobs.createdAt))
       .limit(1);
-  const [[active], [last]] = await Promise.all([
+  const [[active], [last], analysis] = await Promise.all([
     latest(ACTIVE),
     latest(['succeeded', 'failed', 'cancelled']),
+    storedDiscovery(deps.db, connection.id),
   ]);
-  return { job: active ? toJob(active) : null, last: last ? toJob(last) : null };
+  return { job: active ? toJob(active) : null, last: last ? toJob(last) : null, analysis };
 }
 
 export async function getJob(deps: CoreDeps, principal: Principal, connectionId: string, jobId: string) {
@@ -317,7 +320,7 @@ export async function claimJob(
   deps: CoreDeps,
   instanceId: string,
   jobId?: string,
-  staleMs = JOB_STALE_MS,
+  staleMs = deps.discoveryJobStaleMs ?? JOB_STALE_MS,
 ): Promise<JobRow | null> {
   const claimable = or(
     eq(discoveryJobs.status, 'queued'),
@@ -382,7 +385,7 @@ export async function runJob(
         deps.logger.warn({ err: error, jobId: claimed.id }, 'discovery heartbeat failed'),
       );
     },
-    Math.max(250, Math.floor((options.staleMs ?? JOB_STALE_MS) / 3)),
+    Math.max(250, Math.floor((options.staleMs ?? deps.discoveryJobStaleMs ?? JOB_STALE_MS) / 3)),
   );
   heartbeat.unref?.();
   const stopped = () => {
@@ -484,6 +487,7 @@ async function finish(
         .for('update');
       if (!held) return false;
       const now = nowOf(deps);
+      if (values.analysis) values.analysis.summary.analyzed_at = now.toISOString();
       if (values.analysis) {
         const { connection, fingerprint, summary } = values.analysis;
         await tx
@@ -656,7 +660,16 @@ async function describe(
       },
       AbortSignal.any([signal, AbortSignal.timeout(MODEL_BUDGET_MS)]),
     );
-    return { ...withDescription(tables, relationships, description), warnings: [], usage: description.usage };
+    return {
+      ...withDescription(tables, relationships, description),
+      warnings:
+        description.failed_slices > 0
+          ? [
+              `The model could not describe ${description.failed_slices} part(s) of the schema: their ${engine.capabilities.table_noun.many} keep the offline analysis.`,
+            ]
+          : [],
+      usage: description.usage,
+    };
   } catch (error) {
     signal.throwIfAborted();
     deps.logger.warn({ err: error }, 'the model could not describe the schema');
@@ -700,6 +713,11 @@ async function relationshipsOnly(
       'conflict',
       'This connection has no analysis yet: run a discovery first (POST .../discover/jobs).',
     );
+  if (previous.structure_fingerprint !== stored.structureFingerprint)
+    throw new DomainError(
+      'conflict',
+      'The structure changed since the last analysis: run a discovery again (POST .../discover/jobs) before finding relationships.',
+    );
   await phase('relationships');
   const introspection = stored.structure as unknown as Introspection;
   const engine = await engineFor(deps, connection, signal);
@@ -715,7 +733,17 @@ async function relationshipsOnly(
       connection,
       previous.structure_fingerprint,
       previous.tables,
-      [...declared, ...inferred.relationships],
+      // Names a model gave before stay with their links.
+      [...declared, ...inferred.relationships].map((r) => ({
+        ...r,
+        name:
+          previous.relationships.find(
+            (p) =>
+              p.from_table === r.from_table &&
+              p.to_table === r.to_table &&
+              p.from_columns.join(',') === r.from_columns.join(','),
+          )?.name ?? r.name,
+      })),
       {
         warnings: [
           ...previous.warnings.filter((w) => !w.includes('could not be checked')),
@@ -723,6 +751,13 @@ async function relationshipsOnly(
         ],
         engineQueries: engine.queries,
         crossIndex: progress.cross_index_links,
+        model:
+          previous.analyser === 'model'
+            ? {
+                prompt_tokens: previous.usage.prompt_tokens,
+                completion_tokens: previous.usage.completion_tokens,
+              }
+            : null,
       },
     ),
   };
@@ -810,7 +845,9 @@ export async function discoverNow(
 ): Promise<DiscoverySummary> {
   const { job } = await startJob(deps, principal, input, kind);
   const claimed = await claimJob(deps, INSTANCE_ID, job.id);
-  const done = claimed ? await runJob(deps, claimed) : await waitForEnd(deps, job.id, signal);
+  let done = claimed ? await runJob(deps, claimed) : await waitForEnd(deps, job.id, signal);
+  // Taken over while it ran here: the new holder finishes it.
+  if (done && ACTIVE.includes(done.state)) done = await waitForEnd(deps, job.id, signal);
   if (!done) throw new DomainError('not_found', 'The connection was deleted during the analysis.');
   if (done.state === 'succeeded' && done.summary) return done.summary;
   if (done.state === 'cancelled')

@@ -17,7 +17,7 @@ export function startDiscoveryWorker(
   options: { pollMs?: number; staleMs?: number; instanceId?: string } = {},
 ): DiscoveryWorker {
   const pollMs = options.pollMs ?? 1000;
-  const staleMs = options.staleMs ?? JOB_STALE_MS;
+  const staleMs = options.staleMs ?? deps.discoveryJobStaleMs ?? JOB_STALE_MS;
   const instanceId = options.instanceId ?? INSTANCE_ID;
   let stopped = false;
   let wake: (() => void) | undefined;

@@ -95,6 +95,8 @@ function plannerExtras(structure: Structure, samples: Samples, fingerprint: stri
   for (const pk of overrides?.primary_keys ?? []) primaryKeys[pk.table] = pk.columns;
   const curatedFrom = new Set((overrides?.relationships ?? []).map((r) => r.from_table));
   for (const table of curatedFrom) delete foreignKeys[table];
+  // A table the user left without relationships: none, whatever the engine or the analysis found.
+  for (const table of overrides?.no_relationships ?? []) if (!curatedFrom.has(table)) foreignKeys[table] = [];
   for (const r of overrides?.relationships ?? []) {
     (foreignKeys[r.from_table] ??= []).push({
       columns: r.from_columns,

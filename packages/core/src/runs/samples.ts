@@ -25,13 +25,39 @@ const PER_TABLE = 16;
 const TOTAL = 80;
 const VALUES = 25;
 
+/** Words that make a column personal wherever they stand in its name (`phone_number`, `customerEmail`, `date_of_birth`). */
+const PERSONAL_WORDS = new Set([
+  'email',
+  'phone',
+  'mobile',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'ssn',
+  'iban',
+  'passport',
+  'birth',
+  'dob',
+  'street',
+]);
+
+export function personal(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+  return words.some((w, i) => PERSONAL_WORDS.has(w) || (w === 'api' && words[i + 1] === 'key'));
+}
+
 function sampleable(capabilities: DialectCapabilities, column: IntrospectedColumn): boolean {
   // The native type decides for widened ones (a `short` status code the language reads as `integer`).
   if (!column.queryable || !(CATEGORICAL.test(column.type) || CATEGORICAL.test(column.native_type)))
     return false;
   // Analysed text cannot be grouped; an exact sibling (a keyword multi-field) is sampled instead.
   if (capabilities.analyzed_text && column.type === 'text') return false;
-  return !SENSITIVE_OR_UNIQUE.test(column.name);
+  return !SENSITIVE_OR_UNIQUE.test(column.name) && !personal(column.name);
 }
 
 /**

@@ -105,12 +105,13 @@ function Relationships({
       {adding ? (
         <AddRelationship
           tables={tables}
-          onAdd={(link) =>
+          onAdd={(link) => {
+            if (ofTable(link.from_table).some((r) => linkKey(r) === linkKey(link))) return setAdding(false);
             save.mutate(
               { table: link.from_table, relationships: [...ofTable(link.from_table), link] },
               { onSuccess: () => setAdding(false) },
-            )
-          }
+            );
+          }}
           busy={save.isPending}
         />
       ) : null}
@@ -329,7 +330,9 @@ function TableEditor({
   onCancel: () => void;
 }) {
   const [description, setDescription] = useState(table.description ?? '');
+  // A composite key cannot be chosen here: it stays as it is unless another key is picked.
   const [key, setKey] = useState(table.primary_key?.length === 1 ? table.primary_key[0]! : '');
+  const [keyTouched, setKeyTouched] = useState(false);
   const [columns, setColumns] = useState(() =>
     table.columns.map((c) => {
       const own = saved?.columns?.find((x) => x.name === c.name);
@@ -346,7 +349,7 @@ function TableEditor({
     const own = new Map((saved?.columns ?? []).map((c) => [c.name, c]));
     // Only what the user says differently is curated (what was curated before stays curated).
     const tableDescription = description.trim() || null;
-    const keyChanged = (table.primary_key?.join(',') ?? '') !== key;
+    const keyChanged = keyTouched && (table.primary_key?.join(',') ?? '') !== key;
     save.mutate(
       {
         table: {
@@ -390,8 +393,18 @@ function TableEditor({
       </label>
       <label className="field">
         <span>Key</span>
-        <select value={key} onChange={(e) => setKey(e.target.value)}>
-          <option value="">None</option>
+        <select
+          value={key}
+          onChange={(e) => {
+            setKey(e.target.value);
+            setKeyTouched(true);
+          }}
+        >
+          <option value="">
+            {table.primary_key && table.primary_key.length > 1
+              ? `${table.primary_key.join(' + ')} (as it is)`
+              : 'None'}
+          </option>
           {table.columns.map((c) => (
             <option key={c.name} value={c.name}>
               {c.name}

@@ -36,7 +36,7 @@ export function DiscoveryPage({ connectionId }: { connectionId: string }) {
   }, [running]);
   const live = useJobStream(connectionId, followed);
   const following = live?.state === 'following';
-  const summary = (live?.state === 'succeeded' ? live.summary : null) ?? jobs.data?.last?.summary ?? null;
+  const summary = (live?.state === 'succeeded' ? live.summary : null) ?? jobs.data?.analysis ?? null;
   // Cross-index links: for engines without joins that can look rows up in another index.
   const offersCrossIndex = dialect?.capabilities?.joins === false && !!dialect.capabilities.lookup_join_from;
 

@@ -14,13 +14,17 @@ function curatedOf(settings: Settings | undefined): Curated {
 }
 function overridesOf(settings: Settings | undefined): Overrides {
   const stored = settings?.overrides as Partial<Overrides> | null;
-  return { primary_keys: stored?.primary_keys ?? [], relationships: stored?.relationships ?? [] };
+  return {
+    primary_keys: stored?.primary_keys ?? [],
+    relationships: stored?.relationships ?? [],
+    no_relationships: stored?.no_relationships ?? [],
+  };
 }
 
 /**
- * What the user curated (descriptions, semantic types, keys, relationships), and the two replacements
- * that save it. Each save sends the whole value with one table's part changed, so the others stay;
- * the answer is the new stored value.
+ * What the user curated (descriptions, semantic types, keys, relationships), and the saves. Each save
+ * sends the whole stored value with one part changed, read from the cache when it starts (saves run
+ * one after another: one scope), and each answer is stored at once, so no save undoes another.
  */
 export function useCuration(connectionId: string) {
   const queryClient = useQueryClient();
@@ -28,26 +32,39 @@ export function useCuration(connectionId: string) {
     queryKey: key(connectionId),
     queryFn: () => trpc.schema.getMetadata.query({ id: connectionId }),
   });
-  const store = (answer: Settings) => queryClient.setQueryData(key(connectionId), answer);
+  const latest = () => queryClient.getQueryData<Settings>(key(connectionId));
+  const store = (answer: Settings) => {
+    queryClient.setQueryData(key(connectionId), answer);
+    // The schema browser shows curated descriptions: its cached tables are read again when next shown.
+    void queryClient.invalidateQueries({ queryKey: ['schema', 'tables', connectionId], refetchType: 'none' });
+    void queryClient.invalidateQueries({ queryKey: ['schema', 'table', connectionId], refetchType: 'none' });
+  };
+  const scope = { id: `curation-${connectionId}` };
   const saveTable = useMutation({
+    scope,
     mutationFn: async (change: { table: CuratedTable; primaryKey: string[] | null | undefined }) => {
-      const curated = curatedOf(settings.data);
+      const curated = curatedOf(latest());
       const tables = [...curated.tables.filter((t) => t.name !== change.table.name), change.table];
       let answer = await trpc.schema.putMetadata.mutate({ id: connectionId, tables });
+      store(answer);
       if (change.primaryKey !== undefined) {
-        const overrides = overridesOf(settings.data);
+        const overrides = overridesOf(answer);
         const primary_keys = overrides.primary_keys.filter((k) => k.table !== change.table.name);
         if (change.primaryKey) primary_keys.push({ table: change.table.name, columns: change.primaryKey });
         answer = await trpc.schema.putOverrides.mutate({ id: connectionId, ...overrides, primary_keys });
+        store(answer);
       }
       return answer;
     },
-    onSuccess: store,
   });
-  /** Sets one table's relationships (a curated set replaces what was found for that table). */
+  /**
+   * Sets one table's relationships: a curated set replaces what was found for that table, and an
+   * empty one says it has none.
+   */
   const saveRelationships = useMutation({
-    mutationFn: (change: { table: string; relationships: Relationship[] }) => {
-      const overrides = overridesOf(settings.data);
+    scope,
+    mutationFn: async (change: { table: string; relationships: Relationship[] }) => {
+      const overrides = overridesOf(latest());
       const relationships = [
         ...overrides.relationships.filter((r) => r.from_table !== change.table),
         ...change.relationships.map(({ from_table, from_columns, to_table, to_columns }) => ({
@@ -57,9 +74,19 @@ export function useCuration(connectionId: string) {
           to_columns,
         })),
       ];
-      return trpc.schema.putOverrides.mutate({ id: connectionId, ...overrides, relationships });
+      const no_relationships = [
+        ...overrides.no_relationships.filter((t) => t !== change.table),
+        ...(change.relationships.length === 0 ? [change.table] : []),
+      ];
+      const answer = await trpc.schema.putOverrides.mutate({
+        id: connectionId,
+        ...overrides,
+        relationships,
+        no_relationships,
+      });
+      store(answer);
+      return answer;
     },
-    onSuccess: store,
   });
   return {
     settings,
@@ -97,9 +124,12 @@ export function curatedView(
   };
 }
 
-/** The relationships the planner uses: a table with curated ones keeps only those. */
+/** The relationships the planner uses: a table with curated ones (or curated as having none) keeps only those. */
 export function curatedRelationships(found: Relationship[], overrides: Overrides): Relationship[] {
-  const curatedFrom = new Set(overrides.relationships.map((r) => r.from_table));
+  const curatedFrom = new Set([
+    ...overrides.relationships.map((r) => r.from_table),
+    ...overrides.no_relationships,
+  ]);
   return [
     ...found.filter((r) => !curatedFrom.has(r.from_table)),
     ...overrides.relationships.map((r) => ({ ...r, source: 'curated' as const, name: null })),

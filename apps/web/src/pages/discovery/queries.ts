@@ -30,6 +30,7 @@ export function useDiscoveryActions(connectionId: string) {
     queryClient.setQueryData<JobsOfConnection>(discoveryKeys.jobs(connectionId), (old) => ({
       job: job.state === 'queued' || job.state === 'running' ? job : null,
       last: old?.last ?? null,
+      analysis: old?.analysis ?? null,
     }));
   const start = useMutation({
     mutationFn: (crossIndexLinks: boolean) =>

@@ -73,13 +73,17 @@ export const discoveryRouter = router({
         tags,
         summary: "The connection's queued or running job, and the last one that ended",
         description:
-          '`job`: the queued or running job (null when none), to re-attach to; `last`: the most recent job that ended (succeeded, failed or cancelled), with its summary when it succeeded.',
+          '`job`: the queued or running job (null when none), to re-attach to; `last`: the most recent job that ended (succeeded, failed or cancelled), with its summary when it succeeded; `analysis`: the stored analysis (null before the first), whatever job made it.',
       },
     })
     .input(idParamSchema)
     .output(
       z
-        .object({ job: discoveryJobSchema.nullable(), last: discoveryJobSchema.nullable() })
+        .object({
+          job: discoveryJobSchema.nullable(),
+          last: discoveryJobSchema.nullable(),
+          analysis: discoverySummarySchema.nullable(),
+        })
         .meta({ id: 'ActiveDiscoveryJob' }),
     )
     .query(({ ctx, input }) => discovery.activeJob(ctx.deps, ctx.principal, input.id)),
