@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
-import { loadConfig } from '@aqs/server/config';
-import { startServer } from '@aqs/server/runtime';
+import { signedInClient, startBenchServer } from './bench-server.ts';
 import { median, ratio } from './processes.ts';
 
 const ROUNDS = 10;
@@ -30,37 +26,11 @@ type Body = {
  * concurrency, in the same run.
  */
 export async function benchDashboards(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-dashboards-'));
   const cluster = await startTestCluster({ fixtures: fixtureDir('weblogs'), version: '8.15.0' });
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    AUTH_RATE_LIMIT_PER_CLIENT: '1000',
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    ALLOW_INSECURE_TRANSPORT: 'true',
-  });
-  config.port = 0;
-  const server = await startServer(config);
+  const { server, close } = await startBenchServer('dashboards');
   try {
-    let cookie = '';
-    const call = async (method: string, path: string, body?: object): Promise<Body> => {
-      const res = await fetch(`${server.url}${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', origin: server.url, cookie },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const setCookie = res.headers.get('set-cookie');
-      if (setCookie) cookie = setCookie.split(';')[0] ?? '';
-      const text = await res.text();
-      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-      return (text ? JSON.parse(text) : {}) as Body;
-    };
-    await call('POST', '/auth/email/register', {
-      email: 'bench@example.com',
-      password: 'bench password 123',
-    });
-    await call('POST', '/auth/email/login', { email: 'bench@example.com', password: 'bench password 123' });
+    const signedIn = await signedInClient(server.url, 'bench@example.com');
+    const call = (method: string, path: string, body?: object) => signedIn<Body>(method, path, body);
     const es = await call('POST', '/api/v1/connections', {
       name: 'weblogs',
       dialect: 'elasticsearch',
@@ -120,8 +90,7 @@ export async function benchDashboards(): Promise<void> {
         `  POST /api/v1/dashboards/{id}/refresh        : ${median(refresh).toFixed(1)} ms (${ratio(median(refresh), median(raw))})`,
     );
   } finally {
-    await server.close();
+    await close();
     await cluster.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }

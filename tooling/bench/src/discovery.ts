@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
-import { loadConfig } from '@aqs/server/config';
-import { startServer } from '@aqs/server/runtime';
+import { signedInClient, startBenchServer } from './bench-server.ts';
 import { median, ratio } from './processes.ts';
 
 const ROUNDS = 3;
@@ -121,24 +120,15 @@ type Body = {
  * Prints the time, the engine queries issued and the prompt tokens sent to a (mock) model.
  */
 export async function benchDiscovery(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-discovery-'));
   const fixtures = mkdtempSync(join(tmpdir(), 'aqs-bench-wide-'));
   wideFixture(fixtures);
   const cluster = await startTestCluster({ fixtures, version: '8.15.0' });
   const model = await startMockModel();
-  const config = loadConfig({
+  const { server, close } = await startBenchServer('discovery', {
     LLM_API_KEY: 'sk-bench',
     LLM_BASE_URL: model.url,
     LLM_MODEL: 'bench-model',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_PER_MINUTE: '1000000',
-    AUTH_RATE_LIMIT_PER_CLIENT: '1000',
-    ALLOW_PRIVATE_NETWORKS: 'true',
-    ALLOW_INSECURE_TRANSPORT: 'true',
   });
-  config.port = 0;
-  const server = await startServer(config);
   try {
     type Figures = {
       introspect: number[];
@@ -153,22 +143,8 @@ export async function benchDiscovery(): Promise<void> {
     };
     for (let round = 0; round < ROUNDS; round++) {
       // A workspace per round: each analysis takes one of its plan's monthly units.
-      let cookie = '';
-      const call = async (method: string, path: string, body?: object): Promise<Body> => {
-        const res = await fetch(`${server.url}${path}`, {
-          method,
-          headers: { 'content-type': 'application/json', origin: server.url, cookie },
-          ...(body ? { body: JSON.stringify(body) } : {}),
-        });
-        const setCookie = res.headers.get('set-cookie');
-        if (setCookie) cookie = setCookie.split(';')[0] ?? '';
-        const text = await res.text();
-        if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-        return (text ? JSON.parse(text) : {}) as Body;
-      };
-      const email = `bench-discovery-${round}@example.com`;
-      await call('POST', '/auth/email/register', { email, password: 'bench password 123' });
-      await call('POST', '/auth/email/login', { email, password: 'bench password 123' });
+      const signedIn = await signedInClient(server.url, `bench-discovery-${round}@example.com`);
+      const call = (method: string, path: string, body?: object) => signedIn<Body>(method, path, body);
       const wide = await call('POST', '/api/v1/connections', {
         name: 'wide',
         dialect: 'elasticsearch',
@@ -219,10 +195,9 @@ export async function benchDiscovery(): Promise<void> {
         `\n  the model is a local mock (tokens counted as 4 characters each; its time is near zero): ${model.calls()} calls`,
     );
   } finally {
-    await server.close();
+    await close();
     await cluster.stop();
     await new Promise<void>((resolve) => model.server.close(() => resolve()));
-    rmSync(dataDir, { recursive: true, force: true });
     rmSync(fixtures, { recursive: true, force: true });
   }
 }

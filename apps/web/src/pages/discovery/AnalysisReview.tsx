@@ -193,7 +193,6 @@ function AddRelationship({
   const columns = tables.flatMap((t) => t.columns.map((c) => `${t.name}\u0000${c.name}`));
   const [from, setFrom] = useState(columns[0] ?? '');
   const [to, setTo] = useState(columns[1] ?? '');
-  const show = (value: string) => value.replace('\u0000', '.');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const [fromTable, fromColumn] = from.split('\u0000');
@@ -210,30 +209,38 @@ function AddRelationship({
   };
   return (
     <form className="row gap-sm wrap discovery-add-link" onSubmit={submit} aria-label="Add a relationship">
-      <label>
-        From{' '}
-        <select value={from} onChange={(e) => setFrom(e.target.value)}>
-          {columns.map((c) => (
-            <option key={c} value={c}>
-              {show(c)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        to{' '}
-        <select value={to} onChange={(e) => setTo(e.target.value)}>
-          {columns.map((c) => (
-            <option key={c} value={c}>
-              {show(c)}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ColumnPicker label="From" value={from} columns={columns} onChange={setFrom} />
+      <ColumnPicker label="to" value={to} columns={columns} onChange={setTo} />
       <Button type="submit" size="sm" variant="primary" busy={busy}>
         Add
       </Button>
     </form>
+  );
+}
+
+/** A column of any table (`table\u0000column`), shown as `table.column`. */
+function ColumnPicker({
+  label: text,
+  value,
+  columns,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  columns: string[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {text}{' '}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {columns.map((c) => (
+          <option key={c} value={c}>
+            {c.replace('\u0000', '.')}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
