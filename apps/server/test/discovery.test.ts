@@ -114,6 +114,46 @@ describe('discovery routes', () => {
   });
 });
 
+describe('discovery streams per principal', () => {
+  it('at most 3 open at once per user: the 4th is a 429, and a closed one frees its place', async () => {
+    // No worker here: a started job stays queued, so its streams stay open.
+    const quiet = await startTestServer({
+      env: { RATE_LIMIT_PER_MINUTE: '100000', DISCOVERY_WORKER: 'false' },
+    });
+    try {
+      const as = await signedInBrowser(quiet);
+      const list = await as.get('/api/v1/connections');
+      const id = list.json.connections.find((c: { is_demo: boolean }) => c.is_demo).id;
+      const jobId = (await as.post(`/api/v1/connections/${id}/discover/jobs`, {})).json.job.id as string;
+      const path = `/api/v1/connections/${id}/discover/jobs/${jobId}/stream`;
+      const controllers = [new AbortController(), new AbortController(), new AbortController()];
+      const open = await Promise.all(
+        controllers.map((controller) =>
+          fetch(`${quiet.url}${path}`, { headers: { cookie: as.cookie! }, signal: controller.signal }),
+        ),
+      );
+      expect(open.map((r) => r.status)).toEqual([200, 200, 200]);
+      const fourth = await fetch(`${quiet.url}${path}`, { headers: { cookie: as.cookie! } });
+      expect(fourth.status).toBe(429);
+      expect(fourth.headers.get('retry-after')).toBe('5');
+      expect(((await fourth.json()) as { detail: string }).detail).toMatch(/At most 3 discovery streams/);
+      controllers[0]!.abort();
+      await open[0]!.body?.cancel().catch(() => undefined);
+      const deadline = Date.now() + 5000;
+      let again = await fetch(`${quiet.url}${path}`, { headers: { cookie: as.cookie! } });
+      while (again.status === 429 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        again = await fetch(`${quiet.url}${path}`, { headers: { cookie: as.cookie! } });
+      }
+      expect(again.status).toBe(200);
+      await again.body?.cancel();
+      for (const c of controllers) c.abort();
+    } finally {
+      await quiet.close();
+    }
+  }, 60_000);
+});
+
 describe('a discovery job outlives its server process', () => {
   let cluster: TestCluster;
   let dir: string;

@@ -91,6 +91,14 @@ const fileHeaders = {
 
 const binary = { schema: z.string().meta({ format: 'binary' }) };
 
+/** A download of a table or a chart: its file in the asked format. */
+const downloadContent = {
+  'text/csv': binary,
+  'image/png': binary,
+  'image/svg+xml': binary,
+  'application/json': { schema: z.object({}).loose() },
+};
+
 const discoveryStreamDescription = [
   'Events, each with an SSE `id` (its sequence number in the job):',
   '`status {phase}` (queued, introspecting, sampling, analysing, relationships, saving);',
@@ -112,7 +120,8 @@ function discoveryStreamResponses(statuses: string[]) {
     },
     ...fileErrors(statuses, {
       '409': 'The connection is paused.',
-      '429': 'Rate limited, or `quota_schema_analyses_exceeded`.',
+      '429':
+        'Rate limited, more than 3 open discovery streams per key or user, or `quota_schema_analyses_exceeded`.',
     }),
   };
 }
@@ -131,12 +140,7 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
         '200': {
           description: 'The file.',
           headers: fileHeaders,
-          content: {
-            'text/csv': binary,
-            'image/png': binary,
-            'image/svg+xml': binary,
-            'application/json': { schema: z.object({}).loose() },
-          },
+          content: downloadContent,
         },
         ...fileErrors(['401', '404', '422', '429', '500'], {}),
       },
@@ -196,12 +200,7 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
         '200': {
           description: 'The file.',
           headers: fileHeaders,
-          content: {
-            'text/csv': binary,
-            'image/png': binary,
-            'image/svg+xml': binary,
-            'application/json': { schema: z.object({}).loose() },
-          },
+          content: downloadContent,
         },
         ...fileErrors(['401', '404', '409', '422', '429', '500'], {
           '409': 'A chart item pinned without its rows asks for `csv`: refresh the item first.',

@@ -5,7 +5,11 @@ import { DomainError, discovery, type CoreDeps } from '@aqs/core';
 import { fieldErrorsOf } from '@aqs/api';
 import type { AppEnv } from './env.ts';
 import { pathId, signedIn } from './plain-route.ts';
+import { parseJsonObjectBody } from './rest.ts';
+import { streamSlots } from './stream-slots.ts';
 
+/** Discovery streams open at once per API key or user, per instance (as for run streams). */
+const MAX_STREAMS_PER_PRINCIPAL = 3;
 /** How often a stream looks for new events of its job in the store (any instance may be writing them). */
 const FOLLOW_MS = 250;
 
@@ -16,29 +20,39 @@ const FOLLOW_MS = 250;
  * missed. Closing a stream does not stop the job. Request problems answer as JSON before the stream.
  */
 export function mountDiscoveryStreams(app: Hono<AppEnv>, deps: CoreDeps, heartbeatMs: number): void {
+  const slots = streamSlots(MAX_STREAMS_PER_PRINCIPAL, 'discovery streams');
   app.post('/api/v1/connections/:id/discover/stream', async (c) => {
     const principal = signedIn(c.get('principal'));
-    const body = jsonBody(c.get('bodyText'));
+    const body = parseJsonObjectBody(c.get('bodyText') ?? '') ?? {};
     const parsed = discoverInputSchema.safeParse({ ...body, id: c.req.param('id') });
     if (!parsed.success)
       throw new DomainError('validation', 'The discovery request is invalid.', {
         fields: fieldErrorsOf(parsed.error.issues),
       });
-    const { job } = await discovery.startJob(deps, principal, parsed.data);
-    // Run here when no instance holds it yet; the job goes on if the client leaves.
-    const claimed = await discovery.claimJob(deps, discovery.INSTANCE_ID, job.id);
-    if (claimed)
-      void discovery.runJob(deps, claimed).catch((error: unknown) => {
-        deps.logger.error({ err: error, jobId: job.id }, 'discovery job failed');
-      });
-    return follow(c, deps, job.id, 0, heartbeatMs);
+    const release = slots.take(principal);
+    let jobId: string;
+    try {
+      const { job } = await discovery.startJob(deps, principal, parsed.data);
+      jobId = job.id;
+      // Run here when no instance holds it yet; the job goes on if the client leaves.
+      const claimed = await discovery.claimJob(deps, discovery.INSTANCE_ID, job.id);
+      if (claimed)
+        void discovery.runJob(deps, claimed).catch((error: unknown) => {
+          deps.logger.error({ err: error, jobId: job.id }, 'discovery job failed');
+        });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    return follow(c, deps, jobId, 0, heartbeatMs, release);
   });
 
   app.get('/api/v1/connections/:id/discover/jobs/:job_id/stream', async (c) => {
     const principal = signedIn(c.get('principal'));
     const job = await discovery.getJob(deps, principal, pathId(c, 'id'), pathId(c, 'job_id'));
     const lastSeen = Number(c.req.header('last-event-id') ?? '0');
-    return follow(c, deps, job.id, Number.isInteger(lastSeen) && lastSeen > 0 ? lastSeen : 0, heartbeatMs);
+    const after = Number.isInteger(lastSeen) && lastSeen > 0 ? lastSeen : 0;
+    return follow(c, deps, job.id, after, heartbeatMs, slots.take(principal));
   });
 }
 
@@ -47,10 +61,34 @@ const MAX_STREAM_MS = 30 * 60_000;
 /** Every this many empty polls, the job itself is looked at: one that is gone or ended closes the stream. */
 const STATE_CHECK_EVERY = 8;
 
-function follow(c: HonoContext<AppEnv>, deps: CoreDeps, jobId: string, after: number, heartbeatMs: number) {
+function follow(
+  c: HonoContext<AppEnv>,
+  deps: CoreDeps,
+  jobId: string,
+  after: number,
+  heartbeatMs: number,
+  release: () => void,
+) {
   c.header('X-Accel-Buffering', 'no');
   c.header('Cache-Control', 'no-cache');
   return streamSSE(c, async (stream: SSEStreamingApi) => {
+    try {
+      await followEvents(c, stream, deps, jobId, after, heartbeatMs);
+    } finally {
+      release();
+    }
+  });
+}
+
+async function followEvents(
+  c: HonoContext<AppEnv>,
+  stream: SSEStreamingApi,
+  deps: CoreDeps,
+  jobId: string,
+  after: number,
+  heartbeatMs: number,
+): Promise<void> {
+  {
     const opened = Date.now();
     let seq = after;
     let lastWrite = Date.now();
@@ -81,20 +119,5 @@ function follow(c: HonoContext<AppEnv>, deps: CoreDeps, jobId: string, after: nu
       }
       await stream.sleep(FOLLOW_MS);
     }
-  });
-}
-
-function jsonBody(text: string | undefined): Record<string, unknown> {
-  if (!text || text.trim() === '') return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new DomainError('bad_request', 'The request body is not valid JSON.');
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new DomainError('validation', 'The request body must be a JSON object.', {
-      fields: [{ field: 'body', message: 'must be an object' }],
-    });
-  return body as Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import { streamSSE } from 'hono/streaming';
 import { runRequestSchema, type RunEvents } from '@aqs/contracts';
 import { DomainError, prepareRun, type Principal, type RunDeps, type RunObserver } from '@aqs/core';
 import { fieldErrorsOf } from '@aqs/api';
+import { streamSlots } from './stream-slots.ts';
 
 export interface RunStreamOptions {
   deps: RunDeps;
@@ -18,7 +19,7 @@ export interface RunStreamOptions {
  * Request problems (validation, 404, paused, quota) answer as plain JSON errors before the stream opens.
  */
 export function createRunStreamHandler(options: RunStreamOptions) {
-  const open = new Map<string, number>();
+  const slots = streamSlots(options.maxStreamsPerPrincipal, 'run streams');
 
   return async <E extends Env>(c: HonoContext<E>, principal: Principal | undefined, bodyText: string) => {
     if (!principal)
@@ -35,17 +36,15 @@ export function createRunStreamHandler(options: RunStreamOptions) {
         fields: fieldErrorsOf(parsed.error.issues),
       });
 
-    const key = principal.apiKeyId ?? principal.userId;
-    if ((open.get(key) ?? 0) >= options.maxStreamsPerPrincipal) {
-      throw new DomainError(
-        'rate_limited',
-        `At most ${options.maxStreamsPerPrincipal} run streams may be open at once; close one (or wait for it to finish) first.`,
-        { retryAfterSeconds: 5 },
-      );
+    const release = slots.take(principal);
+    let prepared;
+    try {
+      prepared = await prepareRun(options.deps, principal, parsed.data);
+    } catch (error) {
+      release();
+      throw error;
     }
-    const prepared = await prepareRun(options.deps, principal, parsed.data);
 
-    open.set(key, (open.get(key) ?? 0) + 1);
     c.header('X-Accel-Buffering', 'no');
     c.header('Cache-Control', 'no-cache');
     return streamSSE(c, async (stream) => {
@@ -86,9 +85,7 @@ export function createRunStreamHandler(options: RunStreamOptions) {
         await chain;
       } finally {
         clearInterval(heartbeat);
-        const left = (open.get(key) ?? 1) - 1;
-        if (left <= 0) open.delete(key);
-        else open.set(key, left);
+        release();
       }
     });
   };
