@@ -2,7 +2,8 @@ import { chmodSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { apiKeys, DomainError, type CoreDeps } from '@aqs/core';
+import { apiKeys, billing, DomainError, type CoreDeps } from '@aqs/core';
+import { planIds } from '@aqs/contracts';
 import { toProblem } from '@aqs/api';
 
 /**
@@ -15,6 +16,7 @@ export function adminSocketPath(dataDir: string): string {
 
 const createInput = z.object({ email: z.string().min(3), name: z.string().optional() });
 const revokeInput = z.object({ prefix: z.string().min(4) });
+const planInput = z.object({ email: z.string().min(3), plan: z.enum(planIds) });
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -37,6 +39,9 @@ export async function startAdminSocket(deps: CoreDeps, dataDir: string): Promise
           result = await apiKeys.listApiKeys(deps, { email: url.searchParams.get('email') ?? undefined });
         } else if (req.method === 'POST' && url.pathname === '/api-keys/revoke') {
           result = await apiKeys.revokeApiKey(deps, revokeInput.parse(await readJson(req)).prefix);
+        } else if (req.method === 'POST' && url.pathname === '/plans') {
+          const input = planInput.parse(await readJson(req));
+          result = await billing.setPlanByEmail(deps, input.email, input.plan);
         } else {
           throw new DomainError('not_found', 'Unknown admin command.');
         }

@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { apiKeys, type CoreDeps } from '@aqs/core';
+import { apiKeys, billing, PLAN_LIMITS, type CoreDeps } from '@aqs/core';
 import { DataDirLockedError } from '@aqs/db';
 import { buildOpenApiDocument } from '@aqs/api';
-import type { ApiKeySummary } from '@aqs/contracts';
+import { planIds, type ApiKeySummary, type PlanId } from '@aqs/contracts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { buildCoreDeps, openConfiguredStore } from './runtime.ts';
@@ -17,11 +17,17 @@ export const USAGE = `Usage: npm run cli -- <command>
   api-keys revoke <prefix>                                revoke a key by its prefix
   migrate                                                 apply the database migrations
   openapi [--out <file>] [--base-url <url>]               print or write the OpenAPI document
+  plans set --email <user email> --plan <free|pro|team>   set the plan of the user's own workspace
+                                                          (self-hosting without Stripe)
+  plans list                                              print each plan's limits (PLAN_LIMITS_FILE applied)
 
 The CLI reads the same configuration as the server (DATA_DIR, DATABASE_URL). With the embedded
 store it works while the server runs, through the server's admin socket in DATA_DIR.`;
 
+type PlanChange = Awaited<ReturnType<typeof billing.setPlanByEmail>>;
+
 interface Admin {
+  setPlan(email: string, plan: PlanId): Promise<PlanChange>;
   create(email: string, name?: string): Promise<{ key: string; summary: ApiKeySummary }>;
   list(email?: string): Promise<ApiKeySummary[]>;
   revoke(prefix: string): Promise<ApiKeySummary>;
@@ -34,6 +40,7 @@ async function openAdmin(config: Config): Promise<Admin> {
     const store = await openConfiguredStore(config);
     const deps: CoreDeps = buildCoreDeps(config, store, createLogger('warn', process.stderr as never)).deps;
     return {
+      setPlan: (email, plan) => billing.setPlanByEmail(deps, email, plan),
       create: (email, name) => apiKeys.createApiKey(deps, { email, name }),
       list: (email) => apiKeys.listApiKeys(deps, { email }),
       revoke: (prefix) => apiKeys.revokeApiKey(deps, prefix),
@@ -43,6 +50,8 @@ async function openAdmin(config: Config): Promise<Admin> {
     if (!(error instanceof DataDirLockedError)) throw error;
     const dir = config.dataDir;
     return {
+      setPlan: async (email, plan) =>
+        (await callAdminSocket(dir, 'POST', '/plans', { email, plan })) as PlanChange,
       create: async (email, name) =>
         (await callAdminSocket(dir, 'POST', '/api-keys', { email, name })) as {
           key: string;
@@ -128,6 +137,43 @@ export async function runCli(
           const revoked = await admin.revoke(positionals[0] as string);
           out(`Revoked API key ${revoked.prefix} of ${revoked.user_email}.`);
         }
+      } finally {
+        await admin.close();
+      }
+      return 0;
+    }
+    if (command === 'plans' && sub === 'list') {
+      const table = config.planLimits ?? PLAN_LIMITS;
+      out('plan  questions/month  AI schema analyses/month  active connections  seats');
+      for (const plan of planIds) {
+        const l = table[plan];
+        out(
+          `${plan.padEnd(5)} ${String(l.questionsPerMonth).padStart(15)}  ${String(l.schemaAnalysesPerMonth).padStart(24)}  ${String(l.connections).padStart(18)}  ${String(l.seats).padStart(5)}`,
+        );
+      }
+      return 0;
+    }
+    if (command === 'plans' && sub === 'set') {
+      const { values } = parseArgs({
+        args: rest,
+        options: { email: { type: 'string' }, plan: { type: 'string' } },
+      });
+      const plan = planIds.find((id) => id === values.plan);
+      if (!values.email || !plan) {
+        err(
+          `plans set needs --email <user email> and --plan <${planIds.join('|')}>, e.g. plans set --email ada@example.com --plan team`,
+        );
+        return 2;
+      }
+      const admin = await openAdmin(config);
+      try {
+        const change = await admin.setPlan(values.email, plan);
+        out(`${change.workspaceName} (${change.workspaceId}): plan ${change.previous} -> ${plan}.`);
+        if (change.paused > 0)
+          out(
+            `Paused ${change.paused} connection(s) beyond the ${plan} plan's slots (newest first; nothing deleted).`,
+          );
+        if (change.resumed > 0) out(`Resumed ${change.resumed} connection(s) the plan had paused.`);
       } finally {
         await admin.close();
       }

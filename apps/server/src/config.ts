@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { parsePlanOverrides, type PlanTable } from '@aqs/core';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -66,6 +67,14 @@ const envSchema = z.object({
     .enum(['true', 'false', ''], { message: 'DISCOVERY_WORKER must be true or false' })
     .optional()
     .transform((v) => v !== 'false'),
+  PLAN_LIMITS_FILE: z.string().optional(),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_PRICE_PRO: z.string().optional(),
+  STRIPE_PRICE_TEAM: z.string().optional(),
+  STRIPE_API_BASE: z
+    .url('STRIPE_API_BASE must be an absolute URL such as http://127.0.0.1:12111 (a local stand-in)')
+    .optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.url('LLM_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -104,9 +113,21 @@ export interface Config {
   discoveryWorker: boolean;
   /** The LLM planner is used when an API key is set; otherwise the offline planner answers. */
   llm: { apiKey: string; baseUrl: string | undefined; model: string } | undefined;
+  /** The operator's plan limits (PLAN_LIMITS_FILE, a JSON file), validated at start; undefined keeps the defaults. */
+  planLimits: PlanTable | undefined;
+  /** Stripe billing; undefined without STRIPE_SECRET_KEY (checkout and portal then answer 503). */
+  stripe: StripeConfig | undefined;
   production: boolean;
   /** Directory the command was run from (npm's INIT_CWD); relative paths given to the CLI start here. */
   workingDir: string;
+}
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  prices: { pro: string; team: string };
+  /** STRIPE_API_BASE: where the Stripe API is (tests point it at a local stand-in). */
+  apiBase: URL | undefined;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +148,47 @@ function loadSecretKey(dataDir: string, fromEnv: string | undefined): Config['se
   return { value, source: 'generated', path };
 }
 
+function loadPlanLimits(path: string, problems: string[]): PlanTable | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    problems.push(
+      `PLAN_LIMITS_FILE: cannot read ${path} as JSON (${error instanceof Error ? error.message : String(error)}). Example: {"team": {"seats": 50}, "free": {"questions_per_month": 100}}`,
+    );
+    return undefined;
+  }
+  const parsed = parsePlanOverrides(value);
+  if ('errors' in parsed) {
+    for (const { field, message } of parsed.errors) problems.push(`PLAN_LIMITS_FILE: ${field} ${message}`);
+    return undefined;
+  }
+  return parsed.table;
+}
+
+function stripeConfig(e: z.infer<typeof envSchema>, problems: string[]): StripeConfig | undefined {
+  if (!e.STRIPE_SECRET_KEY) return undefined;
+  const { STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_PRICE_PRO: pro, STRIPE_PRICE_TEAM: team } = e;
+  if (!webhookSecret || !pro || !team) {
+    for (const [name, value] of Object.entries({
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_PRICE_PRO: pro,
+      STRIPE_PRICE_TEAM: team,
+    }))
+      if (!value)
+        problems.push(
+          `${name}: is required with STRIPE_SECRET_KEY (from the Stripe dashboard: the webhook's signing secret, the prices' ids)`,
+        );
+    return undefined;
+  }
+  return {
+    secretKey: e.STRIPE_SECRET_KEY,
+    webhookSecret,
+    prices: { pro, team },
+    apiBase: e.STRIPE_API_BASE ? new URL(e.STRIPE_API_BASE) : undefined,
+  };
+}
+
 /** Where `npm run build -w @aqs/web` writes the app in this repository. */
 const DEFAULT_WEB_DIST_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -140,6 +202,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const baseDir = env.INIT_CWD ?? process.cwd();
+  const problems: string[] = [];
+  const planLimits = e.PLAN_LIMITS_FILE
+    ? loadPlanLimits(resolve(baseDir, e.PLAN_LIMITS_FILE), problems)
+    : undefined;
+  const stripe = stripeConfig(e, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = isAbsolute(e.DATA_DIR) ? e.DATA_DIR : resolve(baseDir, e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
     /\/+$/,
@@ -168,6 +236,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm: e.LLM_API_KEY
       ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' }
       : undefined,
+    planLimits,
+    stripe,
     production: e.NODE_ENV === 'production',
     workingDir: baseDir,
   };

@@ -27,6 +27,7 @@ import { createLogger } from './logger.ts';
 import { logTransport, smtpTransport } from './mail.ts';
 import { createApp } from './http/app.ts';
 import { startAdminSocket } from './admin-socket.ts';
+import { createStripeBilling, type StripeBilling } from './billing.ts';
 
 export async function openConfiguredStore(config: Config): Promise<Store> {
   return config.databaseUrl
@@ -36,6 +37,8 @@ export async function openConfiguredStore(config: Config): Promise<Store> {
 
 export interface BuiltDeps {
   deps: RunDeps;
+  /** Stripe, when billing is configured. */
+  stripe: StripeBilling | undefined;
   /** Closes what the dependencies opened on demand (the demo database). */
   close(): Promise<void>;
 }
@@ -67,9 +70,13 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
         }),
       })
     : offlinePlanner;
+  const stripe = config.stripe ? createStripeBilling(config.stripe) : undefined;
   return {
+    stripe,
     deps: {
       planner,
+      planLimits: config.planLimits,
+      billing: stripe?.provider,
       discoveryJobStaleMs: config.discoveryJobStaleMs,
       db: store.db,
       logger,
@@ -145,6 +152,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     anonRateLimitPerMinute: config.anonRateLimitPerMinute,
     openApiDocument: buildOpenApiDocument(config.appUrl),
     webDistDir: config.webDistDir,
+    stripe: built.stripe,
   });
   const adminSocket =
     store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;

@@ -38,6 +38,7 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '429':
     'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address.',
   '500': 'Unexpected error; the body says nothing about internals.',
+  '503': 'Not available on this server: `code` says what (`billing_not_configured`: no Stripe keys).',
   '502':
     'The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`.',
 };
@@ -127,7 +128,55 @@ function discoveryStreamResponses(statuses: string[]) {
 }
 
 /** Plain Hono routes the tRPC adapter cannot express (streams, files, health, docs). */
+/** Plain routes that list their own responses (no credential, so none of the usual ones apply). */
+const OWN_RESPONSES = new Set(['post /api/v1/billing/webhook']);
+
+const webhookEventSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    created: z.number().int(),
+    data: z.object({ object: z.object({}).loose() }),
+  })
+  .loose()
+  .describe('A Stripe event, exactly as Stripe sent it: the signature covers these bytes.');
+
 export const plainRoutePaths: ZodOpenApiPathsObject = {
+  '/api/v1/billing/webhook': {
+    post: {
+      tags: ['Billing'],
+      summary: "Stripe's callback (not for API clients)",
+      description:
+        "Authenticated by the `Stripe-Signature` header over the raw body (300 s tolerance), not by a session or API key; not rate limited and not subject to the CSRF check. Events are stored by id in the same transaction as their effect: a replay or a concurrent duplicate is a no-op (`outcome: duplicate`). Handled: `checkout.session.completed`, `customer.subscription.created` / `updated` / `deleted`, `invoice.payment_failed` (status `past_due`); others are recorded and ignored. The effect is the subscription's current state asked from Stripe, so events delivered late or out of order never roll a subscription back. A downgrade pauses the active connections beyond the new plan's slots (newest first; nothing deleted) and an upgrade resumes them.",
+      requestParams: {
+        header: z.object({ 'stripe-signature': z.string().describe('t=<unix time>,v1=<HMAC-SHA256 hex>') }),
+      },
+      requestBody: { content: { 'application/json': { schema: webhookEventSchema } } },
+      responses: {
+        '200': {
+          description: 'Verified and handled.',
+          content: {
+            'application/json': {
+              schema: z.object({
+                received: z.literal(true),
+                outcome: z.enum(['applied', 'duplicate', 'ignored']),
+              }),
+            },
+          },
+        },
+        '400': {
+          description: 'Missing or bad signature (or too old): nothing was changed.',
+          content: problemContent,
+        },
+        '413': { description: 'Body larger than 1 MiB.', content: problemContent },
+        '500': { description: 'Unexpected error (Stripe retries the delivery).', content: problemContent },
+        '503': {
+          description: 'Billing is not configured: `billing_not_configured`.',
+          content: problemContent,
+        },
+      },
+    },
+  },
   '/api/v1/artifacts/{artifact_id}/download': {
     get: {
       tags: ['Artifacts'],
@@ -378,7 +427,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     if (!(path.startsWith('/api/') || path.startsWith('/auth/'))) continue;
     for (const method of HTTP_METHODS) {
       const op = (item as Record<string, Operation | undefined>)[method];
-      if (!op) continue;
+      if (!op || OWN_RESPONSES.has(`${method} ${path}`)) continue;
       const protectedOp = Array.isArray(op.security) && op.security.length > 0;
       const responses: Operation['responses'] = {};
       const meta = metas.get(`${method} ${path}`);
@@ -397,6 +446,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       if (method !== 'get' && protectedOp) errors.push('403');
       if (path.includes('{')) errors.push('404');
       if (path.startsWith('/auth/email/')) errors.push('429');
+      if (meta?.extraErrors) errors.push(...meta.extraErrors);
       for (const status of [...new Set(errors)].sort()) responses[status] = errorResponse(status, true);
       op.responses = responses;
     }

@@ -9,6 +9,8 @@ import { styleRouter } from './routers/style/router.ts';
 import { templatesRouter } from './routers/templates/router.ts';
 import { dashboardsRouter } from './routers/dashboards/router.ts';
 import { discoveryRouter } from './routers/discovery/router.ts';
+import { billingRouter } from './routers/billing/router.ts';
+import { workspaceRouter } from './routers/workspace/router.ts';
 
 export const appRouter = router({
   auth: authRouter,
@@ -21,6 +23,8 @@ export const appRouter = router({
   templates: templatesRouter,
   dashboards: dashboardsRouter,
   discovery: discoveryRouter,
+  billing: billingRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

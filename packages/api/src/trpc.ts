@@ -15,6 +15,8 @@ export type Meta = OpenApiMeta<{
   reachesDataSource?: boolean;
   /** With `reachesDataSource`: the answer itself reports a data-source failure (test, run) instead of a 502. */
   dataSourceFailureInBody?: boolean;
+  /** Error statuses the procedure answers beyond those its shape implies (documented in OpenAPI). */
+  extraErrors?: ('409' | '503')[];
 }>;
 
 const t = initTRPC

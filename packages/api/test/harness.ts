@@ -255,3 +255,21 @@ export function countingPlanner(): { planner: Planner; calls: () => number } {
     calls: () => calls,
   };
 }
+
+/** A new account whose email is confirmed through the emailed link, signed in. */
+export async function verifiedSignedIn(
+  email = uniqueEmail(),
+  options: ContextOptions = {},
+): Promise<SignedIn> {
+  await (await anonymous(options)).auth.register({ email, password: PASSWORD });
+  const mail = await lastEmail(email, /Confirm your email/);
+  await (await anonymous(options)).auth.verifyEmail({ token: tokenFromEmail(mail!.text) });
+  return login(email, PASSWORD, options);
+}
+
+/** The caller of a session as its next request would resolve it (the workspace may have changed). */
+export async function again(session: SignedIn, options: ContextOptions = {}): Promise<SignedIn> {
+  const principal = await principalOfSession(session.token);
+  if (!principal) throw new Error('the session is no longer live');
+  return { ...session, principal, caller: await callerOf(principal, options) };
+}

@@ -16,7 +16,7 @@ export const passwordSchema = z
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-const tokenSchema = z.string().min(16, 'is not a valid token').max(256, 'is not a valid token');
+export const tokenSchema = z.string().min(16, 'is not a valid token').max(256, 'is not a valid token');
 
 export const registerInputSchema = z.strictObject({
   email: emailSchema,

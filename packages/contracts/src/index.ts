@@ -10,3 +10,4 @@ export * from './template-slots.ts';
 export * from './dashboards.ts';
 export { seededRandom } from './random.ts';
 export * from './discovery.ts';
+export * from './billing.ts';

@@ -13,7 +13,16 @@ export * as schema from './connections/schema.ts';
 export { createSecretBox, type SecretBox } from './secret-box.ts';
 export { csvCell, csvStream, neutralizeFormula, type CsvColumn } from './artifacts/csv.ts';
 export { contentDisposition, downloadFilename, type DownloadExtension } from './artifacts/filename.ts';
-export { PLAN_LIMITS, type PlanLimits } from './limits/plans.ts';
+export {
+  PLAN_LIMITS,
+  parsePlanOverrides,
+  planLimitsOf,
+  type PlanLimits,
+  type PlanTable,
+} from './limits/plans.ts';
+export * as billing from './billing/service.ts';
+export type { BillingEvent, BillingProvider, SubscriptionState } from './billing/provider.ts';
+export * as workspaces from './workspaces/service.ts';
 export * as runs from './runs/store.ts';
 export * as artifacts from './artifacts/service.ts';
 export { csvExport, downloadArtifact, renderArtifact, type FileResponse } from './artifacts/exports.ts';

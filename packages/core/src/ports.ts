@@ -1,6 +1,8 @@
 import type { Database } from '@aqs/db';
 import type { EmbeddedDatabase } from '@aqs/connectors';
 import type { SecretBox } from './secret-box.ts';
+import type { PlanTable } from './limits/plans.ts';
+import type { BillingProvider } from './billing/provider.ts';
 
 /** Structured logger (pino-compatible subset). */
 export interface Logger {
@@ -56,6 +58,10 @@ export interface CoreDeps {
   now?: () => Date;
   /** A discovery job whose holder has been quiet this long is taken over (default 30 s). */
   discoveryJobStaleMs?: number;
+  /** The operator's plan limits (PLAN_LIMITS_FILE); the defaults when absent. */
+  planLimits?: PlanTable;
+  /** The payment provider; absent when billing is not configured (checkout and portal answer 503). */
+  billing?: BillingProvider;
 }
 
 export const defaultAuthSettings: Omit<AuthSettings, 'appUrl'> = {

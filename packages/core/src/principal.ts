@@ -1,4 +1,5 @@
 import type { AuthMethod, PlanId, WorkspaceRole } from '@aqs/contracts';
+import { DomainError } from './errors.ts';
 
 /** Who is calling: derived from the credential only, never from anything the client says. */
 export interface Principal {
@@ -10,4 +11,21 @@ export interface Principal {
   authMethod: AuthMethod;
   sessionId?: string;
   apiKeyId?: string;
+}
+
+/**
+ * Refuses a member what only the workspace's owner may do (billing, invites, members, creating,
+ * changing, pausing or deleting connections). The check comes before any id is looked up, so a
+ * member learns nothing about ids either way.
+ */
+export function requireOwner(principal: Principal, action: string): void {
+  if (principal.role !== 'owner') {
+    throw new DomainError(
+      'forbidden',
+      `Only the workspace's owner can ${action}. Ask them, or work in your own workspace.`,
+      {
+        code: 'owner_required',
+      },
+    );
+  }
 }

@@ -48,6 +48,7 @@ export const workspaces = pgTable('workspaces', {
   stripeCustomerId: text('stripe_customer_id'),
   stripeSubscriptionId: text('stripe_subscription_id'),
   subscriptionStatus: text('subscription_status'),
+  currentPeriodStart: ts('current_period_start'),
   currentPeriodEnd: ts('current_period_end'),
   /** Stripe's `created` of the newest subscription event applied, so out-of-order events resolve to the latest. */
   billingStateAt: ts('billing_state_at'),
@@ -81,6 +82,9 @@ export const workspaceInvites = pgTable(
       .notNull()
       .references(() => workspaces.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
+    role: text('role', { enum: ['member'] })
+      .notNull()
+      .default('member'),
     tokenHash: text('token_hash').notNull(),
     invitedBy: text('invited_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
@@ -184,6 +188,8 @@ export const connections = pgTable(
     secrets: jsonb('secrets').$type<Record<string, string>>().notNull().default({}),
     tags: jsonb('tags').$type<string[]>().notNull().default([]),
     paused: boolean('paused').notNull().default(false),
+    /** Paused by a plan downgrade (not by a person): an upgrade resumes it. */
+    pausedByPlan: boolean('paused_by_plan').notNull().default(false),
     isDemo: boolean('is_demo').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -14,6 +14,8 @@ import { createRunStreamHandler } from './run-stream.ts';
 import { mountFileRoutes } from './file-routes.ts';
 import { mountDiscoveryStreams } from './discovery-streams.ts';
 import { mountWeb } from './web.ts';
+import { mountBillingWebhook } from './billing-webhook.ts';
+import type { StripeBilling } from '../billing.ts';
 
 export { MAX_BATCH_PROCEDURES } from './guard.ts';
 
@@ -28,6 +30,8 @@ export interface AppDeps {
   openApiDocument: object;
   /** The built web app served at `/`. */
   webDistDir: string;
+  /** Stripe, when billing is configured (the webhook verifies with it). */
+  stripe?: StripeBilling | undefined;
 }
 
 const API_PREFIXES = ['/api/', '/auth/', '/trpc/'];
@@ -53,6 +57,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.notFound((c) => c.json(noRoute(c), 404));
+
+  // Before the guard: Stripe's callback is authenticated by its signature alone.
+  mountBillingWebhook(app, deps.core, deps.stripe);
 
   const guarded = createGuard({
     core: deps.core,

@@ -15,8 +15,8 @@ import {
 } from '@aqs/connectors';
 import { DomainError } from '../errors.ts';
 import type { CoreDeps } from '../ports.ts';
-import type { Principal } from '../principal.ts';
-import { PLAN_LIMITS } from '../limits/plans.ts';
+import { requireOwner, type Principal } from '../principal.ts';
+import { planLimitsOf, type PlanTable } from '../limits/plans.ts';
 
 export type ConnectionRow = typeof connections.$inferSelect;
 
@@ -191,7 +191,7 @@ export async function loadOwnedConnection(
  * Takes a connection slot: locks the workspace row so concurrent creations see each other, then
  * counts active (not paused, not demo) connections against the plan.
  */
-async function takeSlot(tx: Executor, workspaceId: string): Promise<void> {
+async function takeSlot(tx: Executor, workspaceId: string, table: PlanTable): Promise<void> {
   const [ws] = await tx
     .select({ plan: workspaces.plan })
     .from(workspaces)
@@ -208,7 +208,7 @@ async function takeSlot(tx: Executor, workspaceId: string): Promise<void> {
         eq(connections.isDemo, false),
       ),
     );
-  const limit = PLAN_LIMITS[ws.plan].connections;
+  const limit = table[ws.plan].connections;
   if ((active?.n ?? 0) >= limit) {
     throw new DomainError(
       'quota_exceeded',
@@ -246,13 +246,14 @@ export async function createConnection(
   principal: Principal,
   input: ConnectionCreateInput,
 ): Promise<Connection> {
+  requireOwner(principal, 'add connections');
   const connector = availableConnector(input.dialect);
   authMode(connector, input.auth_mode);
   const parsed = parseOrThrow(deps, connector, input.auth_mode, input.config);
   const id = newId('con');
   const now = new Date();
   const row = await deps.db.transaction(async (tx) => {
-    await takeSlot(tx, principal.workspaceId);
+    await takeSlot(tx, principal.workspaceId, planLimitsOf(deps));
     const [inserted] = await tx
       .insert(connections)
       .values({
@@ -325,6 +326,7 @@ export async function updateConnection(
   principal: Principal,
   input: ConnectionPatchInput,
 ): Promise<Connection> {
+  requireOwner(principal, 'change a connection');
   const row = await loadOwnedConnection(deps.db, principal, input.id);
   if (row.isDemo && (input.config !== undefined || input.auth_mode !== undefined)) {
     throw new DomainError(
@@ -363,6 +365,7 @@ export async function updateConnection(
 }
 
 export async function deleteConnection(deps: CoreDeps, principal: Principal, id: string): Promise<void> {
+  requireOwner(principal, 'delete connections');
   const row = await loadOwnedConnection(deps.db, principal, id);
   await deps.db.delete(connections).where(eq(connections.id, row.id));
   releaseConnection(row.id);
@@ -373,11 +376,12 @@ export async function duplicateConnection(
   principal: Principal,
   id: string,
 ): Promise<Connection> {
+  requireOwner(principal, 'add connections');
   const row = await loadOwnedConnection(deps.db, principal, id);
   const copyId = newId('con');
   const now = new Date();
   const copy = await deps.db.transaction(async (tx) => {
-    if (!row.isDemo) await takeSlot(tx, principal.workspaceId);
+    if (!row.isDemo) await takeSlot(tx, principal.workspaceId, planLimitsOf(deps));
     const [inserted] = await tx
       .insert(connections)
       .values({
@@ -409,13 +413,14 @@ export async function setPaused(
   id: string,
   paused: boolean,
 ): Promise<Connection> {
+  requireOwner(principal, 'pause or resume connections');
   const updated = await deps.db.transaction(async (tx) => {
     const row = await loadOwnedConnection(tx, principal, id);
     if (row.paused === paused) return row;
-    if (!paused && !row.isDemo) await takeSlot(tx, principal.workspaceId);
+    if (!paused && !row.isDemo) await takeSlot(tx, principal.workspaceId, planLimitsOf(deps));
     const [result] = await tx
       .update(connections)
-      .set({ paused, updatedAt: new Date() })
+      .set({ paused, pausedByPlan: false, updatedAt: new Date() })
       .where(eq(connections.id, row.id))
       .returning();
     return result ?? row;

@@ -23,6 +23,7 @@ import { DomainError, fromConnectorError, type DomainErrorKind } from '../errors
 import { nowOf, type CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
 import { consumeUsage, refundCharge, settleCharge } from '../limits/usage.ts';
+import { planLimitsOf } from '../limits/plans.ts';
 import {
   assertNotPaused,
   connectorContext,
@@ -194,7 +195,15 @@ export async function startJob(
         Object.assign(progress, reusable, { charged: false, cross_index_links: input.cross_index_links });
       else {
         // A pending charge under the job's id: settled when the job ends with work done, refunded otherwise.
-        await consumeUsage(tx, principal.workspaceId, principal.plan, 'schema_analyses', nowOf(deps), jobId);
+        await consumeUsage(
+          tx,
+          principal.workspaceId,
+          principal.plan,
+          'schema_analyses',
+          nowOf(deps),
+          jobId,
+          planLimitsOf(deps),
+        );
         progress.charged = true;
       }
     }

@@ -3,9 +3,10 @@ import { runs, usageCharges, usageCounters, type Database, type Executor } from 
 import { DEADLINE_GRACE_MS } from '@aqs/connectors';
 import type { PlanId } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
-import { PLAN_LIMITS, type PlanLimits } from './plans.ts';
+import { PLAN_LIMITS, type PlanLimits, type PlanTable } from './plans.ts';
 
 export type UsageMetric = 'questions' | 'schema_analyses';
+export const USAGE_METRICS: readonly UsageMetric[] = ['questions', 'schema_analyses'];
 
 const LIMIT_OF: Record<UsageMetric, keyof PlanLimits> = {
   questions: 'questionsPerMonth',
@@ -37,8 +38,9 @@ export async function consumeUsage(
   metric: UsageMetric,
   now = new Date(),
   chargeId?: string,
+  table: PlanTable = PLAN_LIMITS,
 ): Promise<void> {
-  const limit = PLAN_LIMITS[plan][LIMIT_OF[metric]];
+  const limit = table[plan][LIMIT_OF[metric]];
   const period = usagePeriod(now);
   const take = async (tx: Executor): Promise<boolean> => {
     const taken = await tx

@@ -54,3 +54,23 @@ export function resetPasswordMessage(
     ].join('\n'),
   };
 }
+
+export function workspaceInviteMessage(
+  appUrl: string,
+  to: string,
+  token: string,
+  invite: { workspaceName: string; invitedBy: string; days: number },
+): EmailMessage {
+  return {
+    to,
+    subject: `You are invited to ${invite.workspaceName}`,
+    text: [
+      `${invite.invitedBy} invited you to join the workspace "${invite.workspaceName}" on the Analytics Query Service.`,
+      '',
+      'Open this link to accept (sign in, or create an account with this email address, first):',
+      link(appUrl, 'invite', token),
+      '',
+      `The link works once and expires in ${invite.days} days. If you did not expect it, ignore this email.`,
+    ].join('\n'),
+  };
+}

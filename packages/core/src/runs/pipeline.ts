@@ -25,6 +25,7 @@ import {
 } from '../connections/service.ts';
 import { loadStructure, structureFingerprint } from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
+import { planLimitsOf } from '../limits/plans.ts';
 import { ensureMultiValued, ensureSamples, type MultiValued, type Samples } from './samples.ts';
 import { historyOf, loadOwnedConversation, persistRun, type FinishedRun } from './store.ts';
 import { prepareStyleTurn } from './style-turn.ts';
@@ -296,7 +297,15 @@ export async function prepareRun(
   // The unit is taken with a pending charge under the id the run will be stored with: storing the run
   // settles it in the same transaction; if the process dies first, the maintenance refunds it.
   const runId = newId('run');
-  await consumeUsage(deps.db, principal.workspaceId, principal.plan, 'questions', new Date(), runId);
+  await consumeUsage(
+    deps.db,
+    principal.workspaceId,
+    principal.plan,
+    'questions',
+    new Date(),
+    runId,
+    planLimitsOf(deps),
+  );
   return {
     execute: (observer = silentObserver, signal) =>
       runPipeline(deps, principal, asked, row, connector, observer, signal, runId, bound),

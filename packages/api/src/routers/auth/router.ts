@@ -5,13 +5,15 @@ import {
   forgotPasswordInputSchema,
   loginInputSchema,
   meSchema,
+  myWorkspacesSchema,
   onboardingStatusSchema,
   registerInputSchema,
   resetPasswordInputSchema,
+  selectWorkspaceSchema,
   sessionInfoSchema,
   verifyEmailInputSchema,
 } from '@aqs/contracts';
-import { accounts } from '@aqs/core';
+import { accounts, workspaces } from '@aqs/core';
 import { authedProcedure, publicProcedure, router } from '../../trpc.ts';
 import type { Context } from '../../context.ts';
 
@@ -230,4 +232,34 @@ export const authRouter = router({
     .input(z.void())
     .output(onboardingStatusSchema)
     .query(({ ctx }) => accounts.onboardingStatus(ctx.deps, ctx.principal)),
+
+  workspaces: authedProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/auth/me/workspaces',
+        tags,
+        summary: 'The workspaces you belong to',
+        description:
+          'Your personal workspace and every workspace you joined, with your role and plan; `current` marks the one this request works in (a session: the selected one; an API key: the one it was created for).',
+      },
+    })
+    .input(z.void())
+    .output(myWorkspacesSchema)
+    .query(({ ctx }) => workspaces.listMyWorkspaces(ctx.deps, ctx.principal)),
+
+  selectWorkspace: authedProcedure
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/auth/me/workspace',
+        tags,
+        summary: 'Choose the workspace your sessions work in',
+        description:
+          'Every later request made with a browser session of yours works in this workspace (connections, runs, conversations, dashboards, templates, billing). A workspace you do not belong to: 404. An API key is bound to the workspace it was created for: 400.',
+      },
+    })
+    .input(selectWorkspaceSchema)
+    .output(myWorkspacesSchema)
+    .mutation(({ ctx, input }) => workspaces.selectWorkspace(ctx.deps, ctx.principal, input.workspace_id)),
 });
