@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,43 @@ describe('api-keys CLI', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--email');
   }, 60_000);
+});
+
+describe('plans CLI', () => {
+  it('sets a plan while the server runs (the operator route without Stripe), and lists the limits in force', async () => {
+    const dataDir = tempDir();
+    const limitsFile = join(dataDir, 'plans.json');
+    writeFileSync(limitsFile, JSON.stringify({ team: { seats: 40 } }));
+    const env = { DATA_DIR: dataDir, PLAN_LIMITS_FILE: limitsFile };
+    const server = await startServerProcess(env);
+    try {
+      const email = uniqueEmail('plans');
+      const browser = new Browser(server.url);
+      expect((await browser.post('/auth/email/register', { email, password: PASSWORD })).status).toBe(202);
+      expect((await browser.post('/auth/email/login', { email, password: PASSWORD })).status).toBe(200);
+
+      const set = await runMain(['plans', 'set', '--email', email, '--plan', 'team'], env);
+      expect(set.stderr).toBe('');
+      expect(set.code).toBe(0);
+      expect(set.stdout).toContain('plan free -> team');
+      const summary = (await browser.get('/api/v1/billing/summary')).json;
+      expect(summary.plan).toBe('team');
+      expect(summary.seats.allowed).toBe(40);
+
+      const listed = await runMain(['plans', 'list'], env);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/team\s+25000\s+500\s+100\s+40/);
+
+      const missing = await runMain(['plans', 'set', '--email', email, '--plan', 'gold'], env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('--plan <free|pro|team>');
+      const unknown = await runMain(['plans', 'set', '--email', 'nobody@example.com', '--plan', 'pro'], env);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain('No account has the email nobody@example.com');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 120_000);
 });
 
 describe('the embedded store', () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,6 +20,51 @@ describe('configuration', () => {
       rateLimitPerMinute: 20,
       logLevel: 'info',
     });
+  });
+
+  it("reads the operator's plan limits over the defaults, and names each bad field", () => {
+    const good = join(dir, 'plans.json');
+    writeFileSync(good, JSON.stringify({ free: { questions_per_month: 50 } }));
+    const config = loadConfig({ DATA_DIR: dir, PLAN_LIMITS_FILE: good });
+    expect(config.planLimits?.free).toMatchObject({ questionsPerMonth: 50, connections: 3 });
+    expect(config.planLimits?.team.seats).toBe(25);
+
+    const bad = join(dir, 'bad-plans.json');
+    writeFileSync(bad, JSON.stringify({ team: { seats: 0 }, gold: {} }));
+    const problems = (() => {
+      try {
+        loadConfig({ DATA_DIR: dir, PLAN_LIMITS_FILE: bad });
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    })();
+    expect(problems.some((p) => p.startsWith('PLAN_LIMITS_FILE: team.seats'))).toBe(true);
+    expect(problems.some((p) => p.includes('gold'))).toBe(true);
+    expect(() => loadConfig({ DATA_DIR: dir, PLAN_LIMITS_FILE: join(dir, 'missing.json') })).toThrow(
+      /PLAN_LIMITS_FILE: cannot read/,
+    );
+  });
+
+  it('needs the webhook secret and both prices with a Stripe key', () => {
+    expect(loadConfig({ DATA_DIR: dir }).stripe).toBeUndefined();
+    try {
+      loadConfig({ DATA_DIR: dir, STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PRICE_PRO: 'price_p' });
+      throw new Error('a partial Stripe configuration should be refused');
+    } catch (error) {
+      const problems = (error as ConfigError).problems;
+      expect(problems.map((p) => p.split(':')[0])).toEqual(['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_TEAM']);
+    }
+    const full = loadConfig({
+      DATA_DIR: dir,
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      STRIPE_PRICE_PRO: 'price_p',
+      STRIPE_PRICE_TEAM: 'price_t',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111',
+    });
+    expect(full.stripe).toMatchObject({ prices: { pro: 'price_p', team: 'price_t' } });
+    expect(full.stripe?.apiBase?.port).toBe('12111');
   });
 
   it('generates SECRET_KEY once under DATA_DIR and reuses it', () => {

@@ -1,78 +1,67 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { users, workspaceMembers } from '@aqs/db';
-import { appRouter } from '@aqs/api';
-import { apiKeys } from '@aqs/core';
+import { listProcedures } from '@aqs/api';
+import { apiKeys, billing } from '@aqs/core';
 import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-cluster';
 import { Browser, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
+import {
+  bodyOf,
+  OWNER_ONLY,
+  pathParamsOf,
+  UNKNOWN_IDS,
+  type OwnedIds,
+} from '../../../packages/api/test/isolation-inputs.ts';
 
 const fixtures = fixtureDir('es-test');
 
 interface Route {
+  procedure: string;
   method: string;
   path: string;
 }
 
 /**
- * One REST route per family (connections, schema, runs, conversations; reads and changes): the
- * credential, the path parameters and the status reach the procedure and come back. Every procedure
- * taking an id is held to its workspace through a caller in packages/api/test/isolation.test.ts.
+ * Every REST route taking an id, straight from the router (the procedures' callers are matched in
+ * packages/api/test/isolation.test.ts): here the credential, the path and the body travel over HTTP.
  */
-const WIRING = [
-  'GET /api/v1/connections/{id}',
-  'PATCH /api/v1/connections/{id}',
-  'GET /api/v1/schema/{connection_id}/tables/{table_name}',
-  'PUT /api/v1/connections/{id}/selected-tables',
-  'GET /api/v1/runs/{run_id}',
-  'GET /api/v1/conversations/{id}',
-  'DELETE /api/v1/conversations/{id}/runs/from/{from_turn_index}',
-];
-
 function idRoutes(): Route[] {
-  const routes: Route[] = [];
-  for (const procedure of Object.values(appRouter._def.procedures)) {
-    const openapi = (procedure as unknown as { _def: { meta?: { openapi?: Route } } })._def.meta?.openapi;
-    if (openapi && WIRING.includes(`${openapi.method} ${openapi.path}`))
-      routes.push({ method: openapi.method, path: openapi.path });
-  }
-  return routes.sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+  return listProcedures()
+    .flatMap(({ path, meta }) =>
+      meta?.openapi?.path.includes('{')
+        ? [{ procedure: path, method: meta.openapi.method, path: meta.openapi.path }]
+        : [],
+    )
+    .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
 }
-
-/** A valid body for each route, so the answer is about ownership and not about validation. */
-const BODIES: Record<string, unknown> = {
-  'PATCH /api/v1/connections/{id}': { name: 'renamed' },
-  'PUT /api/v1/connections/{id}/selected-tables': { tables: [] },
-};
 
 let server: TestServer;
 let cluster: TestCluster;
 let owner: Browser;
 let ownerKey: string;
-let connectionId: string;
 let intruder: Browser;
 let intruderKey: string;
 let member: Browser;
+let ids: OwnedIds;
 
-let runId: string;
-let conversationId: string;
-
-/** Fills a route's path with the owner's real ids, so each answer is about ownership. */
-function url(route: Route): string {
-  const id = route.path.startsWith('/api/v1/conversations/') ? conversationId : connectionId;
-  return route.path
-    .replace('{id}', id)
-    .replace('{connection_id}', connectionId)
-    .replace('{table_name}', 'employees')
-    .replace('{run_id}', runId)
-    .replace('{from_turn_index}', '5');
+/** The path with the ids, and for a GET the rest of the input as the query. */
+function url(route: Route, with_: OwnedIds): string {
+  const params = pathParamsOf(route.path, with_);
+  const path = route.path.replace(/\{(\w+)\}/g, (_all, name: string) =>
+    encodeURIComponent(String(params[name])),
+  );
+  const rest = bodyOf(route.procedure, with_);
+  if (route.method !== 'GET' || !rest) return path;
+  return `${path}?${new URLSearchParams(Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)]))).toString()}`;
 }
 
-async function call(route: Route, as: { browser?: Browser; apiKey?: string }) {
-  const body =
-    BODIES[`${route.method} ${route.path}`] ??
-    (route.method === 'GET' || route.method === 'DELETE' ? undefined : {});
+function bodyFor(route: Route, with_: OwnedIds): unknown {
+  if (route.method === 'GET') return undefined;
+  return bodyOf(route.procedure, with_) ?? (route.method === 'DELETE' ? undefined : {});
+}
+
+async function call(route: Route, as: { browser?: Browser; apiKey?: string }, with_ = ids) {
+  const body = bodyFor(route, with_);
   if (as.apiKey) {
-    const res = await fetch(`${server.url}${url(route)}`, {
+    const res = await fetch(`${server.url}${url(route, with_)}`, {
       method: route.method,
       headers: {
         'x-api-key': as.apiKey,
@@ -83,7 +72,26 @@ async function call(route: Route, as: { browser?: Browser; apiKey?: string }) {
     return { status: res.status, text: await res.text() };
   }
   const browser = as.browser ?? new Browser(server.url);
-  return browser.request(route.method, url(route), body);
+  return browser.request(route.method, url(route, with_), body);
+}
+
+/** A body with each id named by its role, so that answers about two different ids compare. */
+function withoutIds(text: string, with_: OwnedIds): string {
+  return Object.entries(with_).reduce((out, [role, id]) => out.replaceAll(id, `<${role}>`), text);
+}
+
+async function verifiedBrowser(email: string): Promise<Browser> {
+  const browser = await signedInBrowser(server, email);
+  const mail = await server.lastEmail(email, /Confirm/);
+  const verified = await browser.post('/auth/email/verify', { token: /token=([\w-]+)/.exec(mail!.text)![1] });
+  if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
+  return browser;
+}
+
+async function ok(res: Promise<{ status: number; json: Record<string, any>; text: string }>) {
+  const answer = await res;
+  if (answer.status >= 300) throw new Error(`setup call failed: ${answer.status} ${answer.text}`);
+  return answer.json;
 }
 
 beforeAll(async () => {
@@ -93,47 +101,76 @@ beforeAll(async () => {
       ALLOW_PRIVATE_NETWORKS: 'true',
       ALLOW_INSECURE_TRANSPORT: 'true',
       RATE_LIMIT_PER_MINUTE: '100000',
+      // Jobs stay queued: their reads and their cancel are what is checked.
+      DISCOVERY_WORKER: 'false',
     },
   });
   const ownerEmail = uniqueEmail('owner');
-  owner = await signedInBrowser(server, ownerEmail);
+  owner = await verifiedBrowser(ownerEmail);
+  await billing.setPlanByEmail({ db: server.store.db }, ownerEmail, 'team');
   ownerKey = (await apiKeys.createApiKey({ db: server.store.db }, { email: ownerEmail })).key;
-  const created = await owner.post('/api/v1/connections', {
-    name: 'Owned',
-    dialect: 'elasticsearch',
-    auth_mode: 'api_key',
-    config: {
-      cluster_url: cluster.url,
-      api_key_id: 'read-key',
-      api_key_secret: 'read-secret',
-      allowed_indices: ['employees'],
-    },
-  });
-  connectionId = created.json.id;
-  const run = await owner.post('/api/v1/run', {
-    question: 'number of employees by gender',
-    connection_id: connectionId,
-  });
-  runId = run.json.id;
-  conversationId = run.json.conversation_id;
-  if (!runId || !conversationId) throw new Error(`setup run failed: ${run.text}`);
+  const connection = await ok(
+    owner.post('/api/v1/connections', {
+      name: 'Owned',
+      dialect: 'elasticsearch',
+      auth_mode: 'api_key',
+      config: {
+        cluster_url: cluster.url,
+        api_key_id: 'read-key',
+        api_key_secret: 'read-secret',
+        allowed_indices: ['employees'],
+      },
+    }),
+  );
+  const connectionId = connection.id as string;
+  const run = await ok(
+    owner.post('/api/v1/run', { question: 'number of employees by gender', connection_id: connectionId }),
+  );
+  const artifacts = run.artifacts as { id: string; kind: string }[];
+  const template = await ok(
+    owner.post(`/api/v1/connections/${connectionId}/templates`, {
+      name: 'Headcount',
+      question: 'number of employees by gender',
+      parameters: [],
+      run_id: run.id,
+    }),
+  );
+  const dashboard = await ok(owner.post('/api/v1/dashboards', { name: 'Owned board' }));
+  const item = await ok(
+    owner.post(`/api/v1/dashboards/${dashboard.id}/items`, { artifact_id: artifacts[0]!.id }),
+  );
+  const job = await ok(owner.post(`/api/v1/connections/${connectionId}/discover/jobs`, {}));
 
   const intruderEmail = uniqueEmail('intruder');
   intruder = await signedInBrowser(server, intruderEmail);
   intruderKey = (await apiKeys.createApiKey({ db: server.store.db }, { email: intruderEmail })).key;
 
-  // A member of the owner's workspace (invites come later; the membership is what matters).
   const memberEmail = uniqueEmail('member');
-  member = await signedInBrowser(server, memberEmail);
-  const me = await owner.get('/auth/me');
-  const [memberUser] = await server.store.db.select().from(users).where(eq(users.email, memberEmail));
-  await server.store.db
-    .insert(workspaceMembers)
-    .values({ workspaceId: me.json.workspace.id, userId: memberUser!.id, role: 'member' });
-  await server.store.db
-    .update(users)
-    .set({ currentWorkspaceId: me.json.workspace.id })
-    .where(eq(users.id, memberUser!.id));
+  member = await verifiedBrowser(memberEmail);
+  await ok(owner.post('/api/v1/workspace/invites', { email: memberEmail, role: 'member' }));
+  const invite = await server.lastEmail(memberEmail, /invited/);
+  await ok(
+    member.post('/api/v1/workspace/invites/accept', { token: /token=([\w-]+)/.exec(invite!.text)![1] }),
+  );
+  const memberMe = await ok(member.get('/auth/me'));
+  expect(memberMe.workspace.role).toBe('member');
+  const pending = await ok(
+    owner.post('/api/v1/workspace/invites', { email: uniqueEmail('pending'), role: 'member' }),
+  );
+
+  ids = {
+    connectionId,
+    runId: run.id,
+    conversationId: run.conversation_id,
+    artifactId: artifacts[0]!.id,
+    chartId: artifacts.find((a) => a.kind === 'chart')!.id,
+    templateId: template.id,
+    dashboardId: dashboard.id,
+    itemId: item.id,
+    jobId: job.job.id,
+    inviteId: pending.id,
+    memberUserId: memberMe.user.id,
+  };
 });
 
 afterAll(async () => {
@@ -141,20 +178,25 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-describe('tenant isolation over REST: a route of each family', () => {
+describe('tenant isolation over REST: every route taking an id', () => {
   const routes = idRoutes();
 
-  it('covers the connection, schema, run and conversation routes, each with a real id', () => {
-    expect(routes).toHaveLength(WIRING.length);
-    for (const route of routes) expect(url(route)).not.toMatch(/[{}]/);
+  it('covers every family, each path filled with a real id', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(30);
+    for (const route of routes) expect(url(route, ids)).not.toMatch(/[{}]|undefined/);
   });
 
   it.each(routes.map((r) => [`${r.method} ${r.path}`, r] as const))(
-    '%s: another workspace gets 404 by cookie and by API key',
+    '%s: another workspace gets the 404 an unknown id gets, by cookie and by API key',
     async (_name, route) => {
       const byCookie = await call(route, { browser: intruder });
       expect(byCookie.status).toBe(404);
       expect(byCookie.text).not.toContain('Owned');
+      const unknown = await call(route, { browser: intruder }, UNKNOWN_IDS);
+      expect({ status: byCookie.status, body: withoutIds(byCookie.text, ids) }).toEqual({
+        status: unknown.status,
+        body: withoutIds(unknown.text, UNKNOWN_IDS),
+      });
       const byKey = await call(route, { apiKey: intruderKey });
       expect(byKey.status).toBe(404);
     },
@@ -176,9 +218,19 @@ describe('tenant isolation over REST: a route of each family', () => {
     },
   );
 
+  it.each(
+    routes
+      .filter((r) => (OWNER_ONLY as readonly string[]).includes(r.procedure))
+      .map((r) => [`${r.method} ${r.path}`, r] as const),
+  )('%s: a member gets 403 owner_required', async (_name, route) => {
+    const res = await call(route, { browser: member });
+    expect(res.status).toBe(403);
+    expect(JSON.parse(res.text).code).toBe('owner_required');
+  });
+
   it('a tRPC batch cannot reach a foreign id either', async () => {
     const input = encodeURIComponent(
-      JSON.stringify({ 0: { id: connectionId }, 1: { connection_id: connectionId } }),
+      JSON.stringify({ 0: { id: ids.connectionId }, 1: { connection_id: ids.connectionId } }),
     );
     const res = await intruder.get(`/trpc/connections.get,schema.tables?batch=1&input=${input}`);
     const body = JSON.parse(res.text) as { error?: { data: { httpStatus: number } } }[];
