@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { apiKeys, billing } from '@aqs/core';
 import { billingEvents } from '@aqs/db';
-import { Browser, signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
+import type { Browser } from '../src/testing.ts';
+import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
 import { startFakeStripe } from './fake-stripe.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake';
