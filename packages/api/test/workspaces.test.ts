@@ -117,6 +117,21 @@ describe('invites', () => {
     await expect(caller.workspace.invite({ email: uniqueEmail('b'), role: 'member' })).resolves.toBeDefined();
   });
 
+  it('take the last seat once when invites race for it', async () => {
+    const seats2: RunDeps = {
+      ...deps,
+      planLimits: { ...planLimitsOf(deps), team: { ...planLimitsOf(deps).team, seats: 2 } },
+    };
+    const caller = (await again(await teamOwner(), { deps: seats2 })).caller;
+    const outcomes = await Promise.allSettled(
+      [1, 2, 3, 4].map((n) => caller.workspace.invite({ email: uniqueEmail(`race${n}`), role: 'member' })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const roster = await caller.workspace.get({});
+    if (roster.role !== 'owner') throw new Error('owner view expected');
+    expect(roster.seats).toEqual({ used: 1, pending: 1, allowed: 2 });
+  });
+
   it('replace a pending invite to the same address, whose old link stops working', async () => {
     const owner = await teamOwner();
     const member = await verifiedSignedIn(uniqueEmail('twice'));
