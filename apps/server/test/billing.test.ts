@@ -5,7 +5,7 @@ import { apiKeys, billing } from '@aqs/core';
 import { billingEvents } from '@aqs/db';
 import type { Browser } from '../src/testing.ts';
 import { signedInBrowser, startTestServer, uniqueEmail, type TestServer } from '../src/testing.ts';
-import { startFakeStripe } from './fake-stripe.ts';
+import { startFakeStripe } from '../src/fake-stripe.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_fake';
 const stripe = new Stripe('sk_test_fake');

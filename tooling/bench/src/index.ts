@@ -10,6 +10,7 @@ import { benchCsv } from './csv.ts';
 import { benchRuns } from './runs.ts';
 import { benchDashboards } from './dashboards.ts';
 import { benchDiscovery } from './discovery.ts';
+import { benchBilling } from './billing.ts';
 import { benchWebBundle } from './web-bundle.ts';
 import { benchHostileLoad } from './hostile-load.ts';
 
@@ -28,6 +29,7 @@ const benches: Array<[string, () => Promise<void>]> = [
   ['runs', benchRuns],
   ['dashboard refresh', benchDashboards],
   ['schema discovery', benchDiscovery],
+  ['billing and workspaces', benchBilling],
   ['web bundle', benchWebBundle],
   ['hostile data sources under load', benchHostileLoad],
 ];

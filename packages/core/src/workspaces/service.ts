@@ -111,7 +111,8 @@ export async function getWorkspace(deps: CoreDeps, principal: Principal): Promis
     .where(eq(workspaceMembers.workspaceId, ws.id))
     .orderBy(asc(workspaceMembers.createdAt));
   const invites = await pendingInvites(deps.db, ws.id, now);
-  const seats = await seatsOf(deps, ws.id, ws.plan, now);
+  // The roster and the pending invites are the seats: counted from what was read, not read again.
+  const seats = { used: members.length, pending: invites.length, allowed: planLimitsOf(deps)[ws.plan].seats };
   return {
     role: 'owner',
     workspace,

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +17,21 @@ export interface SeenRequest {
   path: string;
   form: URLSearchParams;
   idempotencyKey: string | undefined;
+}
+
+/** The secret key the stand-in accepts (STRIPE_SECRET_KEY of a server pointed at it). */
+export const FAKE_STRIPE_KEY = 'sk_test_fake';
+
+/**
+ * Signs a webhook payload as Stripe does (`t=<unix time>,v1=<HMAC-SHA256 of "t.payload">`), for tests
+ * and benchmarks that deliver events.
+ */
+export function stripeSignature(
+  payload: string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex')}`;
 }
 
 /**
@@ -46,7 +62,7 @@ export async function startFakeStripe() {
         res
           .writeHead(status, { 'content-type': 'application/json', 'request-id': next('req') })
           .end(JSON.stringify(body));
-      if (req.headers.authorization !== 'Bearer sk_test_fake')
+      if (req.headers.authorization !== `Bearer ${FAKE_STRIPE_KEY}`)
         return json(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
 
       if (req.method === 'POST' && url.pathname === '/v1/customers') {
