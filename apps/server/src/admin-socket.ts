@@ -14,7 +14,11 @@ export function adminSocketPath(dataDir: string): string {
   return join(dataDir, 'admin.sock');
 }
 
-const createInput = z.object({ email: z.string().min(3), name: z.string().optional() });
+const createInput = z.object({
+  email: z.string().min(3),
+  name: z.string().optional(),
+  workspaceId: z.string().optional(),
+});
 const revokeInput = z.object({ prefix: z.string().min(4) });
 const planInput = z.object({ email: z.string().min(3), plan: z.enum(planIds) });
 

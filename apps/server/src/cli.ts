@@ -12,7 +12,10 @@ import { callAdminSocket } from './admin-socket.ts';
 
 export const USAGE = `Usage: npm run cli -- <command>
 
-  api-keys create --email <user email> [--name <label>]   issue a key (printed alone on the last line)
+  api-keys create --email <user email> [--name <label>] [--workspace <id>]
+                                                          issue a key (printed alone on the last line) for
+                                                          a workspace of the user (default: the one their
+                                                          browser session works in)
   api-keys list [--email <user email>]                    list keys (prefix, owner, state)
   api-keys revoke <prefix>                                revoke a key by its prefix
   migrate                                                 apply the database migrations
@@ -28,7 +31,11 @@ type PlanChange = Awaited<ReturnType<typeof billing.setPlanByEmail>>;
 
 interface Admin {
   setPlan(email: string, plan: PlanId): Promise<PlanChange>;
-  create(email: string, name?: string): Promise<{ key: string; summary: ApiKeySummary }>;
+  create(
+    email: string,
+    name?: string,
+    workspaceId?: string,
+  ): Promise<{ key: string; summary: ApiKeySummary }>;
   list(email?: string): Promise<ApiKeySummary[]>;
   revoke(prefix: string): Promise<ApiKeySummary>;
   close(): Promise<void>;
@@ -41,7 +48,7 @@ async function openAdmin(config: Config): Promise<Admin> {
     const deps: CoreDeps = buildCoreDeps(config, store, createLogger('warn', process.stderr as never)).deps;
     return {
       setPlan: (email, plan) => billing.setPlanByEmail(deps, email, plan),
-      create: (email, name) => apiKeys.createApiKey(deps, { email, name }),
+      create: (email, name, workspaceId) => apiKeys.createApiKey(deps, { email, name, workspaceId }),
       list: (email) => apiKeys.listApiKeys(deps, { email }),
       revoke: (prefix) => apiKeys.revokeApiKey(deps, prefix),
       close: () => store.close(),
@@ -52,8 +59,8 @@ async function openAdmin(config: Config): Promise<Admin> {
     return {
       setPlan: async (email, plan) =>
         (await callAdminSocket(dir, 'POST', '/plans', { email, plan })) as PlanChange,
-      create: async (email, name) =>
-        (await callAdminSocket(dir, 'POST', '/api-keys', { email, name })) as {
+      create: async (email, name, workspaceId) =>
+        (await callAdminSocket(dir, 'POST', '/api-keys', { email, name, workspaceId })) as {
           key: string;
           summary: ApiKeySummary;
         },
@@ -110,7 +117,7 @@ export async function runCli(
       const { values, positionals } = parseArgs({
         args: rest,
         allowPositionals: true,
-        options: { email: { type: 'string' }, name: { type: 'string' } },
+        options: { email: { type: 'string' }, name: { type: 'string' }, workspace: { type: 'string' } },
       });
       if (sub === 'create' && !values.email) {
         err('api-keys create needs --email <user email> (the user must have registered).');
@@ -123,7 +130,7 @@ export async function runCli(
       const admin = await openAdmin(config);
       try {
         if (sub === 'create') {
-          const { key, summary } = await admin.create(values.email as string, values.name);
+          const { key, summary } = await admin.create(values.email as string, values.name, values.workspace);
           out(
             `Created API key ${summary.prefix} for ${summary.user_email} (workspace ${summary.workspace_id}).`,
           );

@@ -341,6 +341,22 @@ describe('choosing the workspace a session works in', () => {
     ).toBe('NOT_FOUND');
   });
 
+  it('binds an API key to the workspace the operator names, of which the user must be a member', async () => {
+    const owner = await teamOwner();
+    const member = await joined(owner);
+    const { key } = await apiKeys.createApiKey(deps, {
+      email: member.email,
+      workspaceId: member.personalWorkspaceId,
+    });
+    expect((await principalOfApiKey(key))?.workspaceId).toBe(member.personalWorkspaceId);
+    const { key: shared } = await apiKeys.createApiKey(deps, { email: member.email });
+    expect((await principalOfApiKey(shared))?.workspaceId).toBe(owner.principal.workspaceId);
+    const stranger = await verifiedSignedIn(uniqueEmail('stranger'));
+    await expect(
+      apiKeys.createApiKey(deps, { email: member.email, workspaceId: stranger.principal.workspaceId }),
+    ).rejects.toThrow(/not a member/);
+  });
+
   it('is for sessions: an API key stays in the workspace it was made for', async () => {
     const owner = await teamOwner();
     const { key } = await apiKeys.createApiKey(deps, { email: owner.email });

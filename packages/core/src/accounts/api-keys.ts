@@ -4,7 +4,7 @@ import type { ApiKeySummary } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import type { Principal } from '../principal.ts';
-import { sessionWorkspace } from './principals.ts';
+import { sessionWorkspace, workspaceAccess } from './principals.ts';
 
 const KEY_PATTERN = /^aqs_([0-9a-z]{10})_([A-Za-z0-9_-]{43})$/;
 
@@ -22,12 +22,13 @@ function summarize(row: typeof apiKeys.$inferSelect, email: string): ApiKeySumma
 }
 
 /**
- * Issues an API key for a user's current workspace (operator only: the CLI calls this). The key is
+ * Issues an API key bound to one workspace of the user: `workspaceId` when given (the user must be a
+ * member), else the one their browser session works in (operator only: the CLI calls this). The key is
  * `aqs_<prefix>_<256-bit secret>`; only its SHA-256 and the visible prefix are stored.
  */
 export async function createApiKey(
   deps: { db: Database },
-  input: { email: string; name?: string | undefined },
+  input: { email: string; name?: string | undefined; workspaceId?: string | undefined },
 ): Promise<{ key: string; summary: ApiKeySummary }> {
   const email = input.email.trim().toLowerCase();
   const [user] = await deps.db
@@ -37,8 +38,16 @@ export async function createApiKey(
     .limit(1);
   if (!user)
     throw new DomainError('not_found', `No user has the email ${email}. The user must register first.`);
-  const access = await sessionWorkspace(deps.db, user.id);
-  if (!access) throw new DomainError('conflict', `The user ${email} has no workspace.`);
+  const access = input.workspaceId
+    ? await workspaceAccess(deps.db, user.id, input.workspaceId)
+    : await sessionWorkspace(deps.db, user.id);
+  if (!access)
+    throw new DomainError(
+      input.workspaceId ? 'not_found' : 'conflict',
+      input.workspaceId
+        ? `${email} is not a member of the workspace ${input.workspaceId}.`
+        : `The user ${email} has no workspace.`,
+    );
   const prefix = randomChars(10);
   const key = `aqs_${prefix}_${randomToken(32)}`;
   const [row] = await deps.db
