@@ -293,6 +293,20 @@ describe('webhook events', () => {
     expect(after.filter((r) => r.paused)).toHaveLength(0);
   });
 
+  it("never moves a workspace's plan with another customer's subscription, whatever the event names", async () => {
+    const victim = await owner();
+    const payer = await owner();
+    const victimWs = victim.principal.workspaceId;
+    // The victim has a customer of its own.
+    await victim.caller.billing.checkout({ plan: 'pro' });
+    // The payer's subscription, delivered in an event that names the victim's workspace.
+    subscription(payer.principal.workspaceId, 'team', 'active', 'sub_payer');
+    expect(
+      await billing.handleBillingEvent(deps, event('customer.subscription.updated', victimWs, 'sub_payer')),
+    ).toBe('ignored');
+    expect(await planOf(victimWs)).toEqual({ plan: 'free', status: null });
+  });
+
   it('an event for a workspace it cannot place, or of a kind not handled, is recorded and ignored', async () => {
     expect(
       await billing.handleBillingEvent(deps, event('customer.subscription.updated', 'wsp_nope', 'sub_x')),

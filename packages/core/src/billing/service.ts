@@ -288,6 +288,17 @@ export async function handleBillingEvent(deps: CoreDeps, event: BillingEvent): P
       return 'ignored';
     const state = await provider.subscription(subscriptionId);
     if (!state) return 'ignored';
+    // A workspace's plan follows only its own customer's subscriptions, whatever an event names.
+    if (
+      (ws.stripeCustomerId && state.customerId !== ws.stripeCustomerId) ||
+      (state.workspaceId && state.workspaceId !== ws.id)
+    ) {
+      deps.logger.warn(
+        { workspaceId: ws.id, eventId: event.id, subscriptionId: state.id },
+        'billing event ignored: the subscription belongs to another customer or workspace',
+      );
+      return 'ignored';
+    }
     const { plan, status } = planOfState(state);
     const effective = event.type === 'invoice.payment_failed' && status === 'active' ? 'past_due' : status;
     const outcome = await applyPlan(tx, table, ws.id, plan, now, {
