@@ -14,7 +14,7 @@ export class WebhookSignatureError extends Error {
 export interface StripeBilling {
   provider: BillingProvider;
   /** Verifies `Stripe-Signature` over the raw body and reduces the event; throws on a bad signature. */
-  verify(rawBody: string, signature: string | undefined): BillingEvent;
+  verify(rawBody: Buffer, signature: string | undefined): BillingEvent;
 }
 
 function idOf(value: string | { id: string } | null | undefined): string | undefined {
@@ -55,6 +55,10 @@ export function createStripeBilling(config: StripeConfig): StripeBilling {
       return customer.id;
     },
     async checkoutUrl({ customerId, workspaceId, plan, successUrl, cancelUrl }) {
+      // One open checkout per customer: an earlier one left open (another tab, another plan) is
+      // expired first, so two checkouts can never both be paid into two subscriptions.
+      const open = await stripe.checkout.sessions.list({ customer: customerId, status: 'open', limit: 20 });
+      for (const earlier of open.data) await stripe.checkout.sessions.expire(earlier.id);
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         customer: customerId,

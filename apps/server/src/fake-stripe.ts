@@ -43,6 +43,10 @@ export async function startFakeStripe() {
   const seen: SeenRequest[] = [];
   const subscriptions = new Map<string, FakeSubscription>();
   const customersByKey = new Map<string, string>();
+  const checkoutSessions = new Map<
+    string,
+    { id: string; object: string; customer: string | null; status: string; url: string }
+  >();
   let counter = 0;
   const next = (prefix: string) => `${prefix}_fake${String(++counter).padStart(6, '0')}`;
 
@@ -73,7 +77,33 @@ export async function startFakeStripe() {
       }
       if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
         const id = next('cs');
-        return json(200, { id, object: 'checkout.session', url: `https://checkout.stripe.test/pay/${id}` });
+        const session = {
+          id,
+          object: 'checkout.session',
+          customer: form.get('customer'),
+          status: 'open',
+          url: `https://checkout.stripe.test/pay/${id}`,
+        };
+        checkoutSessions.set(id, session);
+        return json(200, session);
+      }
+      if (req.method === 'GET' && url.pathname === '/v1/checkout/sessions') {
+        const data = [...checkoutSessions.values()].filter(
+          (session) =>
+            session.customer === form.get('customer') &&
+            (!form.get('status') || session.status === form.get('status')),
+        );
+        return json(200, { object: 'list', data, has_more: false, url: '/v1/checkout/sessions' });
+      }
+      const expire = /^\/v1\/checkout\/sessions\/([\w-]+)\/expire$/.exec(url.pathname);
+      if (req.method === 'POST' && expire) {
+        const session = checkoutSessions.get(expire[1]!);
+        if (!session || session.status !== 'open')
+          return json(400, {
+            error: { type: 'invalid_request_error', message: 'Only open sessions can be expired' },
+          });
+        session.status = 'expired';
+        return json(200, session);
       }
       if (req.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
         const id = next('bps');
@@ -128,6 +158,7 @@ export async function startFakeStripe() {
     url: `http://127.0.0.1:${port}`,
     seen,
     subscriptions,
+    checkoutSessions,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -98,7 +98,9 @@ describe('checkout and portal against the Stripe stand-in', () => {
       (r) => r.path === '/v1/customers' && r.form.get('metadata[workspace_id]') === ws,
     );
     expect(customerCalls).toHaveLength(1);
-    const checkout = fake.seen.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!;
+    const checkout = fake.seen
+      .filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST')
+      .at(-1)!;
     expect(checkout.form.get('mode')).toBe('subscription');
     expect(checkout.form.get('client_reference_id')).toBe(ws);
     expect(checkout.form.get('line_items[0][price]')).toBe('price_team');
@@ -108,7 +110,10 @@ describe('checkout and portal against the Stripe stand-in', () => {
     expect(customerId).toMatch(/^cus_/);
 
     await owner.post('/api/v1/billing/checkout', { plan: 'pro' });
-    const again = fake.seen.filter((r) => r.path === '/v1/checkout/sessions').at(-1)!;
+    const again = fake.seen.filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST').at(-1)!;
+    // The first checkout, still open, was expired: two checkouts can never both be paid.
+    const sessions = [...fake.checkoutSessions.values()].filter((c) => c.customer === customerId);
+    expect(sessions.map((c) => c.status)).toEqual(['expired', 'open']);
     expect(again.form.get('customer')).toBe(customerId);
     expect(again.form.get('line_items[0][price]')).toBe('price_pro');
     expect(
@@ -149,10 +154,15 @@ describe('the webhook', () => {
   it('applies a signed checkout to the workspace, and a replay changes nothing', async () => {
     const owner = await signedInBrowser(server, uniqueEmail('subscriber'));
     const ws = await workspaceOf(owner);
+    expect((await owner.post('/api/v1/billing/checkout', { plan: 'team' })).status).toBe(200);
+    const customer = fake.seen
+      .filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST')
+      .at(-1)!
+      .form.get('customer')!;
     const now = Math.floor(Date.now() / 1000);
     fake.subscriptions.set('sub_paid_1', {
       id: 'sub_paid_1',
-      customer: 'cus_paid_1',
+      customer,
       status: 'active',
       price: 'price_team',
       workspaceId: ws,
@@ -163,7 +173,7 @@ describe('the webhook', () => {
       id: 'cs_paid_1',
       object: 'checkout.session',
       client_reference_id: ws,
-      customer: 'cus_paid_1',
+      customer,
       subscription: 'sub_paid_1',
       metadata: {},
     });

@@ -228,6 +228,13 @@ describe('tenant isolation over REST: every route taking an id', () => {
     expect(JSON.parse(res.text).code).toBe('owner_required');
   });
 
+  it('a member cannot remove another member or the owner (403), only leave', async () => {
+    const ownerId = (await owner.get('/auth/me')).json.user.id as string;
+    const res = await member.request('DELETE', `/api/v1/workspace/members/${ownerId}`);
+    expect(res.status).toBe(403);
+    expect(res.json.code).toBe('owner_required');
+  });
+
   it('a tRPC batch cannot reach a foreign id either', async () => {
     const input = encodeURIComponent(
       JSON.stringify({ 0: { id: ids.connectionId }, 1: { connection_id: ids.connectionId } }),

@@ -38,7 +38,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '429':
     'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address.',
   '500': 'Unexpected error; the body says nothing about internals.',
-  '503': 'Not available on this server: `code` says what (`billing_not_configured`: no Stripe keys).',
+  '503':
+    'Not available now: `code` says what (`billing_not_configured`: no Stripe keys on this server; `billing_provider_unavailable`: Stripe did not answer, try again).',
   '502':
     'The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`.',
 };
@@ -147,7 +148,7 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
       tags: ['Billing'],
       summary: "Stripe's callback (not for API clients)",
       description:
-        "Authenticated by the `Stripe-Signature` header over the raw body (300 s tolerance), not by a session or API key; not rate limited and not subject to the CSRF check. Events are stored by id in the same transaction as their effect: a replay or a concurrent duplicate is a no-op (`outcome: duplicate`). Handled: `checkout.session.completed`, `customer.subscription.created` / `updated` / `deleted`, `invoice.payment_failed` (status `past_due`); others are recorded and ignored. The effect is the subscription's current state asked from Stripe, so events delivered late or out of order never roll a subscription back. A downgrade pauses the active connections beyond the new plan's slots (newest first; nothing deleted) and an upgrade resumes them.",
+        "Authenticated by the `Stripe-Signature` header over the raw body bytes (300 s tolerance), not by a session or API key; not rate limited and not subject to the CSRF check. Events are stored by id in the same transaction as their effect: a replay or a concurrent duplicate is a no-op (`outcome: duplicate`). Handled: `checkout.session.completed`, `customer.subscription.created` / `updated` / `deleted`, `invoice.payment_failed` (Stripe's `past_due`); others are recorded and ignored. The effect is the subscription's current state asked from Stripe, applied to the workspace whose Stripe customer it belongs to (what an event names is only cross-checked), so events delivered late or out of order never roll a subscription back. A downgrade pauses the active connections beyond the new plan's slots (newest first; nothing deleted) and an upgrade resumes them. Stripe unreachable while handling: 503 and nothing stored (Stripe delivers again).",
       requestParams: {
         header: z.object({ 'stripe-signature': z.string().describe('t=<unix time>,v1=<HMAC-SHA256 hex>') }),
       },

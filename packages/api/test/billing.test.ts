@@ -25,16 +25,23 @@ import {
 /** The payment provider as the service sees it, held in memory: what a test sets is Stripe's current state. */
 function fakeProvider() {
   const subscriptions = new Map<string, SubscriptionState>();
+  const customers = new Map<string, string>();
   const calls = {
     customers: 0,
     checkouts: [] as { customerId: string; workspaceId: string; plan: PaidPlanId }[],
   };
+  /** When set, a subscription read takes Stripe's state at once but answers only when the gate opens. */
+  const control: { gate?: Promise<void>; failing?: boolean } = {};
   const provider: BillingProvider = {
-    async createCustomer() {
+    async createCustomer({ workspaceId }) {
       calls.customers += 1;
-      // Slow enough for two concurrent checkouts to overlap.
+      if (control.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:443');
+      // Slow enough for two concurrent checkouts to overlap; one customer per workspace, as Stripe's
+      // idempotency key (one per workspace) gives.
       await new Promise((resolve) => setTimeout(resolve, 30));
-      return `cus_${calls.customers}_${Math.random().toString(36).slice(2, 8)}`;
+      const id = customers.get(workspaceId) ?? `cus_${workspaceId}`;
+      customers.set(workspaceId, id);
+      return id;
     },
     async checkoutUrl(input) {
       calls.checkouts.push(input);
@@ -44,10 +51,14 @@ function fakeProvider() {
       return `https://billing.example.test/p/${input.customerId}`;
     },
     async subscription(id) {
-      return subscriptions.get(id);
+      if (control.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:443');
+      const now = subscriptions.get(id);
+      const snapshot = now ? { ...now } : undefined;
+      if (control.gate) await control.gate;
+      return snapshot;
     },
   };
-  return { provider, subscriptions, calls };
+  return { provider, subscriptions, calls, control };
 }
 
 let base: RunDeps;
@@ -64,6 +75,16 @@ afterAll(closePools);
 
 async function owner(): Promise<SignedIn> {
   return again(await verifiedSignedIn(uniqueEmail('payer')), { deps });
+}
+
+/** An owner whose workspace has its Stripe customer (`cus_<workspace id>`), as its first checkout makes. */
+async function customer(): Promise<SignedIn> {
+  const payer = await owner();
+  await base.db
+    .update(workspaces)
+    .set({ stripeCustomerId: `cus_${payer.principal.workspaceId}` })
+    .where(eq(workspaces.id, payer.principal.workspaceId));
+  return payer;
 }
 
 function event(
@@ -162,26 +183,51 @@ describe('checkout and portal', () => {
     }
   });
 
-  it('creates the customer once (even for concurrent checkouts) and names the workspace', async () => {
+  it('stores one customer (even for concurrent checkouts) and names the workspace', async () => {
     const payer = await owner();
-    const before = fake.calls.customers;
     const [a, b] = await Promise.all([
       payer.caller.billing.checkout({ plan: 'team' }),
       payer.caller.billing.checkout({ plan: 'pro' }),
     ]);
     expect(a.url).toContain(payer.principal.workspaceId);
     expect(b.url).toContain(payer.principal.workspaceId);
-    expect(fake.calls.customers - before).toBe(1);
     const mine = fake.calls.checkouts.filter((c) => c.workspaceId === payer.principal.workspaceId);
-    expect(new Set(mine.map((c) => c.customerId)).size).toBe(1);
+    expect(new Set(mine.map((c) => c.customerId))).toEqual(new Set([`cus_${payer.principal.workspaceId}`]));
     expect(mine.map((c) => c.plan).sort()).toEqual(['pro', 'team']);
+    const [ws] = await base.db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, payer.principal.workspaceId));
+    expect(ws!.stripeCustomerId).toBe(`cus_${payer.principal.workspaceId}`);
+    const before = fake.calls.customers;
+    await payer.caller.billing.checkout({ plan: 'pro' });
+    expect(fake.calls.customers).toBe(before);
     const portal = await payer.caller.billing.portal({});
-    expect(portal.url).toContain(mine[0]!.customerId);
+    expect(portal.url).toContain(`cus_${payer.principal.workspaceId}`);
+  });
+
+  it('answers 503 billing_provider_unavailable when Stripe does not answer, and stores nothing', async () => {
+    const payer = await owner();
+    fake.control.failing = true;
+    try {
+      const problem = await problemOf(payer.caller.billing.checkout({ plan: 'pro' }));
+      expect(problem.status).toBe(503);
+      expect(problem.body.code).toBe('billing_provider_unavailable');
+      expect(problem.body.detail).not.toContain('ECONNREFUSED');
+    } finally {
+      fake.control.failing = false;
+    }
+    const [ws] = await base.db
+      .select()
+      .from(workspaces)
+      .where(eq(workspaces.id, payer.principal.workspaceId));
+    expect(ws!.stripeCustomerId).toBeNull();
   });
 
   it('the portal needs a billing account, and a live subscription is changed there, not by a new checkout', async () => {
     const payer = await owner();
     expect((await problemOf(payer.caller.billing.portal({}))).body.code).toBe('no_billing_account');
+    await payer.caller.billing.checkout({ plan: 'pro' });
     subscription(payer.principal.workspaceId, 'pro', 'active');
     await billing.handleBillingEvent(
       deps,
@@ -199,7 +245,7 @@ describe('checkout and portal', () => {
 
 describe('webhook events', () => {
   it('a replayed event is a no-op', async () => {
-    const payer = await owner();
+    const payer = await customer();
     const ws = payer.principal.workspaceId;
     subscription(ws, 'pro', 'active');
     const created = event('customer.subscription.created', ws, `sub_${ws}`);
@@ -213,7 +259,7 @@ describe('webhook events', () => {
   });
 
   it('concurrent duplicate deliveries apply once', async () => {
-    const payer = await owner();
+    const payer = await customer();
     const ws = payer.principal.workspaceId;
     subscription(ws, 'team', 'active');
     const once = event('checkout.session.completed', ws, `sub_${ws}`);
@@ -222,7 +268,7 @@ describe('webhook events', () => {
   });
 
   it('events out of order converge on the latest state and never roll back', async () => {
-    const payer = await owner();
+    const payer = await customer();
     const ws = payer.principal.workspaceId;
     const id = `sub_${ws}`;
     // Stripe's history: created as pro, upgraded to team. The upgrade's event arrives first.
@@ -240,18 +286,68 @@ describe('webhook events', () => {
     expect(await planOf(ws)).toEqual({ plan: 'free', status: 'canceled' });
   });
 
-  it('a failed payment marks the subscription past_due and keeps the plan', async () => {
-    const payer = await owner();
+  it("a failed payment is Stripe's past_due: the plan stays; a failure delivered after recovery changes nothing", async () => {
+    const payer = await customer();
     const ws = payer.principal.workspaceId;
     subscription(ws, 'pro', 'active');
     await billing.handleBillingEvent(deps, event('checkout.session.completed', ws, `sub_${ws}`));
-    await billing.handleBillingEvent(deps, event('invoice.payment_failed', ws, `sub_${ws}`));
+    subscription(ws, 'pro', 'past_due');
+    const failed = event('invoice.payment_failed', ws, `sub_${ws}`);
+    await billing.handleBillingEvent(deps, failed);
     expect(await planOf(ws)).toEqual({ plan: 'pro', status: 'past_due' });
     expect((await (await again(payer, { deps })).caller.billing.summary({})).status).toBe('past_due');
+    // Paid on Stripe's retry; a redelivered failure event from before then arrives late.
+    subscription(ws, 'pro', 'active');
+    await billing.handleBillingEvent(deps, { ...event('invoice.payment_failed', ws, `sub_${ws}`, 3600) });
+    expect(await planOf(ws)).toEqual({ plan: 'pro', status: 'active' });
+    // Unpaid for good: free until paid.
+    subscription(ws, 'pro', 'unpaid');
+    await billing.handleBillingEvent(deps, event('customer.subscription.updated', ws, `sub_${ws}`));
+    expect(await planOf(ws)).toEqual({ plan: 'free', status: 'past_due' });
+  });
+
+  it('an answer read before a concurrent delivery applied a newer state is asked again, never applied over it', async () => {
+    const payer = await customer();
+    const ws = payer.principal.workspaceId;
+    subscription(ws, 'pro', 'active');
+    let open!: () => void;
+    fake.control.gate = new Promise<void>((resolve) => (open = resolve));
+    const slow = billing.handleBillingEvent(deps, event('customer.subscription.created', ws, `sub_${ws}`));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Stripe moves on, and a later delivery reads and applies the newer state first.
+    subscription(ws, 'team', 'active');
+    delete fake.control.gate;
+    await billing.handleBillingEvent(deps, event('customer.subscription.updated', ws, `sub_${ws}`));
+    expect(await planOf(ws)).toEqual({ plan: 'team', status: 'active' });
+    open();
+    expect(await slow).toBe('applied');
+    expect(await planOf(ws)).toEqual({ plan: 'team', status: 'active' });
+  });
+
+  it('Stripe unreachable: 503 billing_provider_unavailable, the event is not stored, and its retry applies it', async () => {
+    const payer = await customer();
+    const ws = payer.principal.workspaceId;
+    subscription(ws, 'team', 'active');
+    const delivery = event('customer.subscription.created', ws, `sub_${ws}`);
+    fake.control.failing = true;
+    try {
+      const error = await billing.handleBillingEvent(deps, delivery).then(
+        () => undefined,
+        (e: unknown) => e as { code?: string },
+      );
+      expect(error?.code).toBe('billing_provider_unavailable');
+    } finally {
+      fake.control.failing = false;
+    }
+    expect(await base.db.select().from(billingEvents).where(eq(billingEvents.id, delivery.id))).toHaveLength(
+      0,
+    );
+    expect(await billing.handleBillingEvent(deps, delivery)).toBe('applied');
+    expect(await planOf(ws)).toEqual({ plan: 'team', status: 'active' });
   });
 
   it('a downgrade pauses the newest connections beyond the slots (nothing deleted); an upgrade resumes them', async () => {
-    const payer = await owner();
+    const payer = await customer();
     const ws = payer.principal.workspaceId;
     subscription(ws, 'pro', 'active');
     await billing.handleBillingEvent(deps, event('customer.subscription.created', ws, `sub_${ws}`));
@@ -295,23 +391,26 @@ describe('webhook events', () => {
 
   it("never moves a workspace's plan with another customer's subscription, whatever the event names", async () => {
     const victim = await owner();
-    const payer = await owner();
-    const victimWs = victim.principal.workspaceId;
-    // The victim has a customer of its own.
-    await victim.caller.billing.checkout({ plan: 'pro' });
-    // The payer's subscription, delivered in an event that names the victim's workspace.
+    const victimWithCustomer = await customer();
+    const payer = await customer();
     subscription(payer.principal.workspaceId, 'team', 'active', 'sub_payer');
-    expect(
-      await billing.handleBillingEvent(deps, event('customer.subscription.updated', victimWs, 'sub_payer')),
-    ).toBe('ignored');
-    expect(await planOf(victimWs)).toEqual({ plan: 'free', status: null });
+    fake.subscriptions.set('sub_payer', { ...fake.subscriptions.get('sub_payer')!, workspaceId: undefined });
+    for (const target of [victim, victimWithCustomer]) {
+      const ws = target.principal.workspaceId;
+      for (const type of ['checkout.session.completed', 'customer.subscription.updated'])
+        expect(await billing.handleBillingEvent(deps, event(type, ws, 'sub_payer'))).toBe('ignored');
+      expect(await planOf(ws)).toEqual({ plan: 'free', status: null });
+      const [row] = await base.db.select().from(workspaces).where(eq(workspaces.id, ws));
+      expect(row!.stripeCustomerId).not.toBe(`cus_${payer.principal.workspaceId}`);
+    }
+    expect(await planOf(payer.principal.workspaceId)).toEqual({ plan: 'free', status: null });
   });
 
   it('an event for a workspace it cannot place, or of a kind not handled, is recorded and ignored', async () => {
     expect(
       await billing.handleBillingEvent(deps, event('customer.subscription.updated', 'wsp_nope', 'sub_x')),
     ).toBe('ignored');
-    const payer = await owner();
+    const payer = await customer();
     expect(
       await billing.handleBillingEvent(deps, event('charge.refunded', payer.principal.workspaceId, 'sub_y')),
     ).toBe('ignored');

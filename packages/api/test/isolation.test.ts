@@ -41,6 +41,7 @@ let ownerByKey: Caller;
 let intruder: Caller;
 let intruderByKey: Caller;
 let member: Caller;
+let memberByKey: Caller;
 let ids: OwnedIds;
 
 /** The input of a procedure with these ids in its path and a valid rest. */
@@ -123,6 +124,8 @@ beforeAll(async () => {
   expect(memberSession.principal.workspaceId).toBe(ownerSignIn.principal.workspaceId);
   expect(memberSession.principal.role).toBe('member');
   member = memberSession.caller;
+  // A key made while the member works in the owner's workspace is bound to it.
+  memberByKey = (await viaApiKey(memberSignIn.email)).caller;
   const inviteId = (await owner.workspace.invite({ email: uniqueEmail('pending'), role: 'member' })).id;
 
   ids = {
@@ -207,6 +210,20 @@ describe('tenant isolation: every procedure taking an id', () => {
       await expect(call(owner, route)).resolves.toBeDefined();
       await expect(call(ownerByKey, route)).resolves.toBeDefined();
       await expect(call(member, route)).resolves.toBeDefined();
+      await expect(call(memberByKey, route)).resolves.toBeDefined();
+    },
+  );
+
+  it.each(routes.filter((r) => r.method !== 'GET').map((r) => [r.path, r] as const))(
+    '%s: a member (session and API key) with unknown ids is refused as owner-only exactly when listed so, else NOT_FOUND',
+    async (_name, route) => {
+      const ownerOnly =
+        (OWNER_ONLY as readonly string[]).includes(route.path) || route.path === 'workspace.removeMember';
+      for (const caller of [member, memberByKey]) {
+        const problem = toProblem(await errorOf(call(caller, route, UNKNOWN_IDS)));
+        expect(problem.status).toBe(ownerOnly ? 403 : 404);
+        if (ownerOnly) expect(problem.body.code).toBe('owner_required');
+      }
     },
   );
 });

@@ -1133,7 +1133,7 @@ export interface paths {
         put?: never;
         /**
          * A checkout URL to subscribe to a plan
-         * @description A Stripe Checkout Session in subscription mode for the workspace (its Stripe customer is created once and reused; `client_reference_id` is the workspace id); send the browser to `url`. The plan changes when Stripe confirms the payment (webhook), not here. A workspace that already has a live subscription: 409 `subscription_exists` (change plans in the portal). Owner only (403 `owner_required` for a member). Without Stripe configured on the server: 503 `billing_not_configured`, naming the CLI route to a plan.
+         * @description A Stripe Checkout Session in subscription mode for the workspace (its Stripe customer is created once and reused; `client_reference_id` is the workspace id); send the browser to `url`. The plan changes when Stripe confirms the payment (webhook), not here. A workspace whose subscription is live (active, trialing or past due): 409 `subscription_exists` (change plans in the portal). An earlier checkout of the workspace still open is expired first, so two checkouts can never both be paid. Stripe unreachable: 503 `billing_provider_unavailable`. Owner only (403 `owner_required` for a member). Without Stripe configured on the server: 503 `billing_not_configured`, naming the CLI route to a plan.
          */
         post: operations["billing-checkout"];
         delete?: never;
@@ -1153,7 +1153,7 @@ export interface paths {
         put?: never;
         /**
          * A customer-portal URL to manage the subscription
-         * @description Stripe's Customer Portal for the workspace: change or cancel the plan, payment methods, invoices. A workspace that never checked out: 409 `no_billing_account`. Owner only (403 `owner_required` for a member). Without Stripe configured on the server: 503 `billing_not_configured`, naming the CLI route to a plan.
+         * @description Stripe's Customer Portal for the workspace: change or cancel the plan, payment methods, invoices. A workspace that never checked out: 409 `no_billing_account`. Stripe unreachable: 503 `billing_provider_unavailable`. Owner only (403 `owner_required` for a member). Without Stripe configured on the server: 503 `billing_not_configured`, naming the CLI route to a plan.
          */
         post: operations["billing-portal"];
         delete?: never;
@@ -1254,7 +1254,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a member (or leave)
-         * @description The owner removes a member; a member may remove only themself (leave). Access ends at once: the member's API keys for the workspace are revoked and their sessions fall back to their own workspace at the next request. What they made (runs, conversations, dashboards) stays. The owner cannot be removed (400).
+         * @description The owner removes a member; a member may remove only themself (leave). Access ends at once: the member's API keys for the workspace are revoked and their sessions fall back to their own workspace at the next request. What they made (runs, conversations, dashboards) stays. A member naming anyone else: 403 `owner_required`; the owner naming themself: 400 (the owner cannot leave).
          */
         delete: operations["workspace-removeMember"];
         options?: never;
@@ -1273,7 +1273,7 @@ export interface paths {
         put?: never;
         /**
          * Stripe's callback (not for API clients)
-         * @description Authenticated by the `Stripe-Signature` header over the raw body (300 s tolerance), not by a session or API key; not rate limited and not subject to the CSRF check. Events are stored by id in the same transaction as their effect: a replay or a concurrent duplicate is a no-op (`outcome: duplicate`). Handled: `checkout.session.completed`, `customer.subscription.created` / `updated` / `deleted`, `invoice.payment_failed` (status `past_due`); others are recorded and ignored. The effect is the subscription's current state asked from Stripe, so events delivered late or out of order never roll a subscription back. A downgrade pauses the active connections beyond the new plan's slots (newest first; nothing deleted) and an upgrade resumes them.
+         * @description Authenticated by the `Stripe-Signature` header over the raw body bytes (300 s tolerance), not by a session or API key; not rate limited and not subject to the CSRF check. Events are stored by id in the same transaction as their effect: a replay or a concurrent duplicate is a no-op (`outcome: duplicate`). Handled: `checkout.session.completed`, `customer.subscription.created` / `updated` / `deleted`, `invoice.payment_failed` (Stripe's `past_due`); others are recorded and ignored. The effect is the subscription's current state asked from Stripe, applied to the workspace whose Stripe customer it belongs to (what an event names is only cross-checked), so events delivered late or out of order never roll a subscription back. A downgrade pauses the active connections beyond the new plan's slots (newest first; nothing deleted) and an upgrade resumes them. Stripe unreachable while handling: 503 and nothing stored (Stripe delivers again).
          */
         post: {
             parameters: {
@@ -2481,6 +2481,8 @@ export interface components {
             };
             tags: string[];
             paused: boolean;
+            /** @description Paused by a plan downgrade (beyond the slots), not by a person: an upgrade resumes it. */
+            paused_by_plan: boolean;
             is_demo: boolean;
             /** @description Where the connection points, in a few words for lists (host and database, or the indices in scope). */
             target: string;
@@ -10368,7 +10370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not available on this server: `code` says what (`billing_not_configured`: no Stripe keys). */
+            /** @description Not available now: `code` says what (`billing_not_configured`: no Stripe keys on this server; `billing_provider_unavailable`: Stripe did not answer, try again). */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -10492,7 +10494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not available on this server: `code` says what (`billing_not_configured`: no Stripe keys). */
+            /** @description Not available now: `code` says what (`billing_not_configured`: no Stripe keys on this server; `billing_provider_unavailable`: Stripe did not answer, try again). */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -58,6 +58,9 @@ export const connectionSchema = z
       .describe('Non-secret settings; each secret field appears only as `<field>_set: true`.'),
     tags: z.array(z.string()),
     paused: z.boolean(),
+    paused_by_plan: z
+      .boolean()
+      .describe('Paused by a plan downgrade (beyond the slots), not by a person: an upgrade resumes it.'),
     is_demo: z.boolean(),
     target: z
       .string()

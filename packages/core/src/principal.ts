@@ -14,9 +14,11 @@ export interface Principal {
 }
 
 /**
- * Refuses a member what only the workspace's owner may do (billing, invites, members, creating,
- * changing, pausing or deleting connections). The check comes before any id is looked up, so a
- * member learns nothing about ids either way.
+ * Refuses a member what only the workspace's owner may do: billing, invites, removing others, and
+ * adding, changing (name, address, credentials), pausing or deleting connections. Members use the
+ * connections and may curate their schema (descriptions, keys, relationships, table selection, tags)
+ * and run discovery. The check comes before any id is looked up, so a member learns nothing about
+ * ids either way.
  */
 export function requireOwner(principal: Principal, action: string): void {
   if (principal.role !== 'owner') {

@@ -35,26 +35,33 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
 
-export const workspaces = pgTable('workspaces', {
-  id: text('id').primaryKey(),
-  name: text('name').notNull(),
-  ownerUserId: text('owner_user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  personal: boolean('personal').notNull().default(false),
-  plan: text('plan', { enum: ['free', 'pro', 'team'] })
-    .notNull()
-    .default('free'),
-  stripeCustomerId: text('stripe_customer_id'),
-  stripeSubscriptionId: text('stripe_subscription_id'),
-  subscriptionStatus: text('subscription_status'),
-  currentPeriodStart: ts('current_period_start'),
-  currentPeriodEnd: ts('current_period_end'),
-  /** Stripe's `created` of the newest subscription event applied, so out-of-order events resolve to the latest. */
-  billingStateAt: ts('billing_state_at'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const workspaces = pgTable(
+  'workspaces',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    ownerUserId: text('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    personal: boolean('personal').notNull().default(false),
+    plan: text('plan', { enum: ['free', 'pro', 'team'] })
+      .notNull()
+      .default('free'),
+    stripeCustomerId: text('stripe_customer_id'),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    subscriptionStatus: text('subscription_status'),
+    currentPeriodStart: ts('current_period_start'),
+    currentPeriodEnd: ts('current_period_end'),
+    /**
+     * When a webhook last applied the provider's state (this service's clock): a delivery that asked the
+     * provider before then asks again, so an older answer never overwrites a newer one.
+     */
+    billingStateAt: ts('billing_state_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('workspaces_stripe_customer_key').on(t.stripeCustomerId)],
+);
 
 export const workspaceMembers = pgTable(
   'workspace_members',

@@ -38,10 +38,16 @@ export async function benchBilling(): Promise<void> {
         .where(eq(users.email, `member${i}@bench.example`));
       await server.deps.db.insert(workspaceMembers).values({ workspaceId, userId: user!.id, role: 'member' });
     }
+    // The workspace's Stripe customer comes from its first checkout.
+    await call('POST', '/api/v1/billing/checkout', { plan: 'pro' });
+    const customer = stripe.seen
+      .filter((r) => r.path === '/v1/checkout/sessions' && r.method === 'POST')
+      .at(-1)!
+      .form.get('customer')!;
     const now = Math.floor(Date.now() / 1000);
     stripe.subscriptions.set('sub_bench', {
       id: 'sub_bench',
-      customer: 'cus_bench',
+      customer,
       status: 'active',
       price: 'price_team',
       workspaceId,
@@ -62,7 +68,7 @@ export async function benchBilling(): Promise<void> {
             object: {
               id: 'sub_bench',
               object: 'subscription',
-              customer: 'cus_bench',
+              customer,
               metadata: { workspace_id: workspaceId },
             },
           },

@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { billing, DomainError, type RunDeps } from '@aqs/core';
 import { WebhookSignatureError, type StripeBilling } from '../billing.ts';
-import { readBodyText } from './body.ts';
+import { readBodyBytes } from './body.ts';
 import type { AppEnv } from './env.ts';
 
 export const WEBHOOK_PATH = '/api/v1/billing/webhook';
@@ -23,7 +23,8 @@ export function mountBillingWebhook(
         'Billing is not set up on this server (no STRIPE_SECRET_KEY), so it takes no Stripe events.',
         { code: 'billing_not_configured' },
       );
-    const raw = await readBodyText(c.req.raw);
+    // The signature covers the bytes as sent: they are verified before any decoding.
+    const raw = await readBodyBytes(c.req.raw);
     let event;
     try {
       event = stripe.verify(raw, c.req.header('stripe-signature'));

@@ -3,8 +3,8 @@ import { decodeUtf8 } from './input-text.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Reads a request body as text, refusing more than `limit` bytes whatever Content-Length claims. */
-export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+/** Reads a request body's bytes, refusing more than `limit` whatever Content-Length claims. */
+export async function readBodyBytes(request: Request, limit = MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () =>
     new DomainError(
       'payload_too_large',
@@ -12,7 +12,7 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     );
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) throw tooLarge();
-  if (!request.body) return '';
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -26,7 +26,12 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     }
     chunks.push(value);
   }
-  return decodeUtf8(Buffer.concat(chunks), 'request body');
+  return Buffer.concat(chunks);
+}
+
+/** Reads a request body as text (valid UTF-8), refusing more than `limit` bytes. */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  return decodeUtf8(await readBodyBytes(request, limit), 'request body');
 }
 
 /** A copy of the request with a buffered body (adapters can then read it once more). */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { billingEvents, connections, usageCounters, users, workspaces, type Executor } from '@aqs/db';
 import {
   planIds,
@@ -80,30 +80,54 @@ function appLink(deps: CoreDeps, path: string): string {
 }
 
 /**
- * The workspace's customer at the provider: created the first time (under the workspace row's lock,
- * so two concurrent checkouts make one customer) and reused afterwards.
+ * Calls the payment provider; its failure (unreachable, refused) is a 503 the caller can retry, with
+ * the cause logged, never a bare 500. No database transaction is open during the call.
+ */
+async function askProvider<T>(deps: CoreDeps, what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    deps.logger.warn({ err: error, what }, 'the payment provider failed');
+    throw new DomainError(
+      'unavailable',
+      `Stripe did not answer while ${what}. Nothing was changed; try again in a minute.`,
+      { code: 'billing_provider_unavailable' },
+    );
+  }
+}
+
+/**
+ * The workspace's customer at the provider: created the first time and reused afterwards. The
+ * provider call happens outside any transaction; when two requests create one at the same time (the
+ * Stripe adapter sends a per-workspace idempotency key, so both usually get the same customer), the
+ * first one stored wins and the other request uses it.
  */
 async function customerOf(deps: CoreDeps, provider: BillingProvider, principal: Principal): Promise<string> {
-  return deps.db.transaction(async (tx) => {
-    const [ws] = await tx
-      .select()
+  const read = async () => {
+    const [ws] = await deps.db
+      .select({ customerId: workspaces.stripeCustomerId, name: workspaces.name })
       .from(workspaces)
-      .where(eq(workspaces.id, principal.workspaceId))
-      .for('update');
+      .where(eq(workspaces.id, principal.workspaceId));
     if (!ws) throw new DomainError('unauthorized', 'Your workspace no longer exists. Sign in again.');
-    if (ws.stripeCustomerId) return ws.stripeCustomerId;
-    const customerId = await provider.createCustomer({
-      workspaceId: ws.id,
-      email: principal.email,
-      name: ws.name,
-    });
-    await tx
-      .update(workspaces)
-      .set({ stripeCustomerId: customerId, updatedAt: nowOf(deps) })
-      .where(eq(workspaces.id, ws.id));
-    return customerId;
-  });
+    return ws;
+  };
+  const ws = await read();
+  if (ws.customerId) return ws.customerId;
+  const created = await askProvider(deps, 'creating the billing account', () =>
+    provider.createCustomer({ workspaceId: principal.workspaceId, email: principal.email, name: ws.name }),
+  );
+  const stored = await deps.db
+    .update(workspaces)
+    .set({ stripeCustomerId: created, updatedAt: nowOf(deps) })
+    .where(and(eq(workspaces.id, principal.workspaceId), isNull(workspaces.stripeCustomerId)))
+    .returning({ id: workspaces.id });
+  if (stored.length > 0) return created;
+  const winner = (await read()).customerId;
+  if (!winner) throw new Error('the workspace lost its billing customer');
+  return winner;
 }
+
+const LIVE_STATUSES = new Set(['active', 'trialing', 'past_due']);
 
 /** A hosted checkout page for a subscription to `plan`; the webhook applies it once paid. */
 export async function startCheckout(
@@ -121,21 +145,23 @@ export async function startCheckout(
     })
     .from(workspaces)
     .where(eq(workspaces.id, principal.workspaceId));
-  if (ws?.subscriptionId && ws.status !== 'canceled') {
+  if (ws?.subscriptionId && LIVE_STATUSES.has(ws.status ?? '')) {
     throw new DomainError(
       'conflict',
-      `This workspace already has a ${ws.plan} subscription. Change or cancel it in the billing portal (POST /api/v1/billing/portal).`,
+      `This workspace already has a live ${ws.plan} subscription. Change or cancel it in the billing portal (POST /api/v1/billing/portal).`,
       { code: 'subscription_exists' },
     );
   }
   const customerId = await customerOf(deps, provider, principal);
-  const url = await provider.checkoutUrl({
-    customerId,
-    workspaceId: principal.workspaceId,
-    plan,
-    successUrl: appLink(deps, 'billing?checkout=success'),
-    cancelUrl: appLink(deps, 'billing?checkout=cancelled'),
-  });
+  const url = await askProvider(deps, 'opening the checkout', () =>
+    provider.checkoutUrl({
+      customerId,
+      workspaceId: principal.workspaceId,
+      plan,
+      successUrl: appLink(deps, 'billing?checkout=success'),
+      cancelUrl: appLink(deps, 'billing?checkout=cancelled'),
+    }),
+  );
   return { url };
 }
 
@@ -159,22 +185,21 @@ export async function openPortal(deps: CoreDeps, principal: Principal): Promise<
   };
 }
 
-/** The plan a subscription state gives: its price's plan while it is live (a failed payment keeps it for the grace period). */
+/**
+ * The plan and status a subscription state gives: its price's plan while it is live (active,
+ * trialing, or past due during Stripe's retries); free once it is cancelled, expired, unpaid for good
+ * (`unpaid`: status past_due, plan free until paid) or not yet paid (`incomplete`, `paused`).
+ */
 function planOfState(state: SubscriptionState): { plan: PlanId; status: SubscriptionStatus } {
-  const live =
-    state.status === 'active' ||
-    state.status === 'trialing' ||
-    state.status === 'past_due' ||
-    state.status === 'unpaid';
   const status: SubscriptionStatus =
-    state.status === 'active' || state.status === 'trialing'
+    state.status === 'active' || state.status === 'trialing' || state.status === 'past_due'
       ? state.status
-      : state.status === 'past_due' || state.status === 'unpaid'
+      : state.status === 'unpaid'
         ? 'past_due'
         : state.status === 'canceled' || state.status === 'incomplete_expired'
           ? 'canceled'
           : 'none';
-  return { plan: live && state.plan ? state.plan : 'free', status };
+  return { plan: LIVE_STATUSES.has(state.status) && state.plan ? state.plan : 'free', status };
 }
 
 /**
@@ -248,90 +273,118 @@ const HANDLED = new Set([
   'invoice.payment_failed',
 ]);
 
+const MAX_ASKS = 3;
+
+/** The store's clock: every instance compares webhook applications on the same one. */
+async function storeClock(db: Executor): Promise<Date> {
+  const [row] = await db.select({ now: sql<string>`clock_timestamp()` }).from(sql`(select 1) as one`);
+  return new Date(row!.now);
+}
+
+/** The event's object as JSON PostgreSQL can store: jsonb refuses the NUL character in any string. */
+function storablePayload(value: unknown): Record<string, unknown> {
+  const clean = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? v.replaceAll('\0', '')
+      : Array.isArray(v)
+        ? v.map(clean)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, inner]) => [k.replaceAll('\0', ''), clean(inner)]))
+          : v;
+  return clean(value) as Record<string, unknown>;
+}
+
 /**
- * Applies one verified webhook event. The event is stored by id in the same transaction as its
- * effect, so a replay (or a concurrent duplicate delivery, which waits on the id's unique index) is a
- * no-op. The effect is the subscription's current state asked from the provider, never the event's
- * copy, under the workspace row's lock: events delivered out of order or late never roll a
- * subscription back.
+ * Applies one verified webhook event.
+ *
+ * - The effect is the subscription's **current** state asked from the provider (outside any
+ *   transaction), never the event's copy: events delivered late or out of order converge on the
+ *   provider's latest state. Should another event be applied to the workspace while this one asked
+ *   (concurrent deliveries), the provider is asked again, so an older answer never overwrites a newer.
+ * - The workspace is the one whose customer the subscription belongs to: a workspace's customer is
+ *   created by checkout, so what an event names (client reference, metadata) is only a cross-check and
+ *   can never move another workspace's plan.
+ * - The event is stored by id in the same transaction as its effect: a replay, or a concurrent
+ *   duplicate (it waits on the id's unique index), is a no-op.
+ * - A subscription that is not the workspace's live one changes it only when it is live itself (a
+ *   replacement); an old, ended one never does.
  */
 export async function handleBillingEvent(deps: CoreDeps, event: BillingEvent): Promise<WebhookOutcome> {
   const provider = providerOf(deps);
-  const now = nowOf(deps);
   const table = planLimitsOf(deps);
-  return deps.db.transaction(async (tx) => {
-    const workspaceId = await workspaceOfEvent(tx, event);
-    const stored = await tx
-      .insert(billingEvents)
-      .values({
-        id: event.id,
-        type: event.type,
-        workspaceId: workspaceId ?? null,
-        stripeCreatedAt: event.created,
-        payload: event.payload,
-      })
-      .onConflictDoNothing()
-      .returning({ id: billingEvents.id });
-    if (stored.length === 0) return 'duplicate';
-    if (!HANDLED.has(event.type) || !workspaceId) return 'ignored';
-    const [ws] = await tx.select().from(workspaces).where(eq(workspaces.id, workspaceId)).for('update');
-    if (!ws) return 'ignored';
-    const subscriptionId = event.subscriptionId ?? ws.stripeSubscriptionId;
-    if (!subscriptionId) return 'ignored';
-    // A subscription other than the workspace's live one (an old, replaced one) never changes it.
-    if (
-      ws.stripeSubscriptionId &&
-      ws.stripeSubscriptionId !== subscriptionId &&
-      ws.subscriptionStatus !== 'canceled' &&
-      event.type !== 'checkout.session.completed'
-    )
-      return 'ignored';
-    const state = await provider.subscription(subscriptionId);
-    if (!state) return 'ignored';
-    // A workspace's plan follows only its own customer's subscriptions, whatever an event names.
-    if (
-      (ws.stripeCustomerId && state.customerId !== ws.stripeCustomerId) ||
-      (state.workspaceId && state.workspaceId !== ws.id)
-    ) {
-      deps.logger.warn(
-        { workspaceId: ws.id, eventId: event.id, subscriptionId: state.id },
-        'billing event ignored: the subscription belongs to another customer or workspace',
+  const [seen] = await deps.db
+    .select({ id: billingEvents.id })
+    .from(billingEvents)
+    .where(eq(billingEvents.id, event.id));
+  if (seen) return 'duplicate';
+  const subscriptionId = HANDLED.has(event.type) ? event.subscriptionId : undefined;
+  for (let ask = 1; ; ask++) {
+    const askedAt = await storeClock(deps.db);
+    const state = subscriptionId
+      ? await askProvider(deps, 'reading the subscription', () => provider.subscription(subscriptionId))
+      : undefined;
+    const outcome = await deps.db.transaction(async (tx) => {
+      const [ws] = state?.customerId
+        ? await tx
+            .select()
+            .from(workspaces)
+            .where(eq(workspaces.stripeCustomerId, state.customerId))
+            .for('update')
+        : [];
+      // Applied by another delivery after this one asked: this answer may be older than what is stored.
+      if (ws?.billingStateAt && ws.billingStateAt > askedAt && ask < MAX_ASKS) return 'ask again' as const;
+      const stored = await tx
+        .insert(billingEvents)
+        .values({
+          id: event.id,
+          type: event.type,
+          workspaceId: ws?.id ?? null,
+          stripeCreatedAt: event.created,
+          payload: storablePayload(event.payload),
+        })
+        .onConflictDoNothing()
+        .returning({ id: billingEvents.id });
+      if (stored.length === 0) return 'duplicate';
+      if (!state || !ws) {
+        if (state)
+          deps.logger.warn(
+            { eventId: event.id, type: event.type },
+            'billing event for a customer no workspace has',
+          );
+        return 'ignored';
+      }
+      const named = [event.workspaceId, state.workspaceId].filter((id): id is string => Boolean(id));
+      if (named.some((id) => id !== ws.id) || (event.customerId && event.customerId !== state.customerId)) {
+        deps.logger.warn(
+          { workspaceId: ws.id, eventId: event.id, subscriptionId: state.id },
+          "billing event ignored: it names another workspace than its customer's",
+        );
+        return 'ignored';
+      }
+      const replacing = ws.stripeSubscriptionId !== null && ws.stripeSubscriptionId !== state.id;
+      if (replacing && !LIVE_STATUSES.has(state.status)) return 'ignored';
+      if (replacing && LIVE_STATUSES.has(ws.subscriptionStatus ?? ''))
+        deps.logger.error(
+          { workspaceId: ws.id, previous: ws.stripeSubscriptionId, subscriptionId: state.id },
+          'a workspace has two live subscriptions: the newer one applies; cancel the other in Stripe',
+        );
+      const { plan, status } = planOfState(state);
+      const now = nowOf(deps);
+      const effects = await applyPlan(tx, table, ws.id, plan, now, {
+        stripeSubscriptionId: state.id,
+        subscriptionStatus: status,
+        currentPeriodStart: state.currentPeriodStart ?? null,
+        currentPeriodEnd: state.currentPeriodEnd ?? null,
+        billingStateAt: sql`clock_timestamp()` as unknown as Date,
+      });
+      deps.logger.info(
+        { workspaceId: ws.id, event: event.type, eventId: event.id, plan, status, ...effects },
+        PLAN_RANK[plan] < PLAN_RANK[ws.plan] ? 'plan downgraded' : 'billing state applied',
       );
-      return 'ignored';
-    }
-    const { plan, status } = planOfState(state);
-    const effective = event.type === 'invoice.payment_failed' && status === 'active' ? 'past_due' : status;
-    const outcome = await applyPlan(tx, table, ws.id, plan, now, {
-      stripeCustomerId: ws.stripeCustomerId ?? state.customerId,
-      stripeSubscriptionId: state.id,
-      subscriptionStatus: effective,
-      currentPeriodStart: state.currentPeriodStart ?? null,
-      currentPeriodEnd: state.currentPeriodEnd ?? null,
-      billingStateAt: event.created,
+      return 'applied';
     });
-    deps.logger.info(
-      { workspaceId: ws.id, event: event.type, eventId: event.id, plan, status: effective, ...outcome },
-      PLAN_RANK[plan] < PLAN_RANK[ws.plan] ? 'plan downgraded' : 'billing state applied',
-    );
-    return 'applied';
-  });
-}
-
-/** The workspace an event is about: named by the event, else found by its customer id. */
-async function workspaceOfEvent(tx: Executor, event: BillingEvent): Promise<string | undefined> {
-  if (event.workspaceId) {
-    const [ws] = await tx
-      .select({ id: workspaces.id })
-      .from(workspaces)
-      .where(eq(workspaces.id, event.workspaceId));
-    if (ws) return ws.id;
+    if (outcome !== 'ask again') return outcome;
   }
-  if (!event.customerId) return undefined;
-  const [ws] = await tx
-    .select({ id: workspaces.id })
-    .from(workspaces)
-    .where(eq(workspaces.stripeCustomerId, event.customerId));
-  return ws?.id;
 }
 
 /**

@@ -164,6 +164,7 @@ export function toConnection(row: ConnectionRow): Connection {
     config,
     tags: row.tags,
     paused: row.paused,
+    paused_by_plan: row.pausedByPlan,
     is_demo: row.isDemo,
     target: connector?.describeTarget(target) ?? '',
     warnings: connector && row.authMode !== EMBEDDED_AUTH_MODE ? connector.warnings(target) : [],

@@ -247,11 +247,20 @@ export async function acceptInvite(
   detail: string;
 }> {
   const now = nowOf(deps);
+  const tokenHash = sha256Hex(token);
   return deps.db.transaction(async (tx) => {
+    // Locks in the order every invite change takes them (the workspace, then its invites), so an
+    // accept racing a re-send or a revoke waits instead of deadlocking.
+    const [found] = await tx
+      .select({ workspaceId: workspaceInvites.workspaceId })
+      .from(workspaceInvites)
+      .where(eq(workspaceInvites.tokenHash, tokenHash));
+    if (!found) throw new DomainError('bad_request', INVALID_INVITE);
+    const ws = await lockWorkspace(tx, found.workspaceId);
     const [invite] = await tx
       .select()
       .from(workspaceInvites)
-      .where(eq(workspaceInvites.tokenHash, sha256Hex(token)))
+      .where(eq(workspaceInvites.tokenHash, tokenHash))
       .for('update');
     if (!invite) throw new DomainError('bad_request', INVALID_INVITE);
     if (invite.revokedAt)
@@ -283,7 +292,6 @@ export async function acceptInvite(
         'bad_request',
         'Confirm your email address first (open the link we emailed you), then open the invite again.',
       );
-    const ws = await lockWorkspace(tx, invite.workspaceId);
     const [already] = await tx
       .select({ role: workspaceMembers.role })
       .from(workspaceMembers)

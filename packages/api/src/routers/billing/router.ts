@@ -32,7 +32,7 @@ export const billingRouter = router({
         path: '/api/v1/billing/checkout',
         tags,
         summary: 'A checkout URL to subscribe to a plan',
-        description: `A Stripe Checkout Session in subscription mode for the workspace (its Stripe customer is created once and reused; \`client_reference_id\` is the workspace id); send the browser to \`url\`. The plan changes when Stripe confirms the payment (webhook), not here. A workspace that already has a live subscription: 409 \`subscription_exists\` (change plans in the portal). ${ownerOnly} ${notConfigured}`,
+        description: `A Stripe Checkout Session in subscription mode for the workspace (its Stripe customer is created once and reused; \`client_reference_id\` is the workspace id); send the browser to \`url\`. The plan changes when Stripe confirms the payment (webhook), not here. A workspace whose subscription is live (active, trialing or past due): 409 \`subscription_exists\` (change plans in the portal). An earlier checkout of the workspace still open is expired first, so two checkouts can never both be paid. Stripe unreachable: 503 \`billing_provider_unavailable\`. ${ownerOnly} ${notConfigured}`,
       },
     })
     .input(checkoutInputSchema)
@@ -47,7 +47,7 @@ export const billingRouter = router({
         path: '/api/v1/billing/portal',
         tags,
         summary: 'A customer-portal URL to manage the subscription',
-        description: `Stripe's Customer Portal for the workspace: change or cancel the plan, payment methods, invoices. A workspace that never checked out: 409 \`no_billing_account\`. ${ownerOnly} ${notConfigured}`,
+        description: `Stripe's Customer Portal for the workspace: change or cancel the plan, payment methods, invoices. A workspace that never checked out: 409 \`no_billing_account\`. Stripe unreachable: 503 \`billing_provider_unavailable\`. ${ownerOnly} ${notConfigured}`,
       },
     })
     .input(z.strictObject({}))

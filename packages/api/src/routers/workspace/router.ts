@@ -87,7 +87,7 @@ export const workspaceRouter = router({
         tags,
         summary: 'Remove a member (or leave)',
         description:
-          "The owner removes a member; a member may remove only themself (leave). Access ends at once: the member's API keys for the workspace are revoked and their sessions fall back to their own workspace at the next request. What they made (runs, conversations, dashboards) stays. The owner cannot be removed (400).",
+          "The owner removes a member; a member may remove only themself (leave). Access ends at once: the member's API keys for the workspace are revoked and their sessions fall back to their own workspace at the next request. What they made (runs, conversations, dashboards) stays. A member naming anyone else: 403 `owner_required`; the owner naming themself: 400 (the owner cannot leave).",
       },
     })
     .input(memberIdParamSchema)
