@@ -1,16 +1,27 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { keys, toApiError, trpc, type Me } from './lib/api.ts';
+import {
+  meQuery,
+  prefetchShell,
+  useBillingSummary,
+  usePlanFromSummary,
+  useWorkspaceDrift,
+} from './lib/account.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
 import { ErrorNote, Spinner } from './components/ui.tsx';
+import { QuotaBanner } from './components/QuotaBanner.tsx';
+import { WorkspaceSwitcher } from './components/WorkspaceSwitcher.tsx';
 import {
   CheckEmailPage,
   ForgotPasswordPage,
   RegisterPage,
   ResetPasswordPage,
+  safeNext,
   SignInPage,
   VerifyEmailPage,
 } from './pages/auth/AuthPages.tsx';
+import { InvitePage } from './pages/workspace/InvitePage.tsx';
 import { AskPage } from './pages/ask/AskPage.tsx';
 import { ConnectionsPage } from './pages/connections/ConnectionsPage.tsx';
 import { ConnectionFormPage } from './pages/connections/ConnectionForm.tsx';
@@ -27,8 +38,22 @@ const DiscoveryPage = lazy(async () => ({
 const DashboardPage = lazy(async () => ({
   default: (await import('./pages/dashboards/DashboardPage.tsx')).DashboardPage,
 }));
+const BillingPage = lazy(async () => ({
+  default: (await import('./pages/billing/BillingPage.tsx')).BillingPage,
+}));
+const WorkspacePage = lazy(async () => ({
+  default: (await import('./pages/workspace/WorkspacePage.tsx')).WorkspacePage,
+}));
 
 const PUBLIC_ONLY = new Set(['/login', '/register', '/forgot-password']);
+/** Screens outside the signed-in shell: a page load there does not read the shell's data. */
+const OUTSIDE_SHELL = new Set([
+  ...PUBLIC_ONLY,
+  '/reset-password',
+  '/verify-email',
+  '/check-email',
+  '/invite',
+]);
 
 function Redirect({ to }: { to: string }) {
   useEffect(() => navigate(to, { replace: true }), [to]);
@@ -36,21 +61,15 @@ function Redirect({ to }: { to: string }) {
 }
 
 export function App() {
-  const { path } = useLocation();
-  const me = useQuery({
-    queryKey: keys.me,
-    // Signed out is an answer (null), not an error.
-    queryFn: async (): Promise<Me | null> => {
-      try {
-        return await trpc.auth.me.query();
-      } catch (error) {
-        if (toApiError(error).status === 401) return null;
-        throw error;
-      }
-    },
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+  const { path, query } = useLocation();
+  const queryClient = useQueryClient();
+  const me = useQuery(meQuery);
+  // On a page load into the shell, its billing summary and workspace list go out in the same batch
+  // as `auth.me` (one request) rather than in a second one once `me` has answered.
+  const firstPath = useRef(path);
+  useEffect(() => {
+    if (!OUTSIDE_SHELL.has(firstPath.current)) prefetchShell(queryClient);
+  }, [queryClient]);
 
   // Pages that work whether or not someone is signed in.
   if (path === '/reset-password') return <ResetPasswordPage />;
@@ -69,6 +88,8 @@ export function App() {
       </div>
     );
   }
+  // The invite link works signed out (sign in or register, then back) and signed in (join).
+  if (path === '/invite') return <InvitePage me={me.data} />;
   if (!me.data) {
     if (path === '/login') return <SignInPage />;
     if (path === '/register') return <RegisterPage />;
@@ -76,7 +97,7 @@ export function App() {
     const next = path === '/' ? '' : `?next=${encodeURIComponent(path + window.location.search)}`;
     return <Redirect to={`/login${next}`} />;
   }
-  if (PUBLIC_ONLY.has(path)) return <Redirect to="/ask" />;
+  if (PUBLIC_ONLY.has(path)) return <Redirect to={safeNext(query.get('next'))} />;
   if (path === '/check-email') return <CheckEmailPage me={me.data} />;
   return <Shell me={me.data}>{route(path)}</Shell>;
 }
@@ -98,6 +119,8 @@ function route(path: string): ReactNode {
   if (path === '/dashboards') return <DashboardsPage />;
   p = match('/dashboards/:id', path);
   if (p?.id) return <DashboardPage key={p.id} dashboardId={p.id} />;
+  if (path === '/billing') return <BillingPage />;
+  if (path === '/workspace') return <WorkspacePage />;
   return (
     <div className="page">
       <h1>Page not found</h1>
@@ -117,11 +140,21 @@ const NAV = [
   },
   { to: '/dashboards', label: 'Dashboards', icon: 'M4 4h7v9H4zM13 4h7v5h-7zM13 11h7v9h-7zM4 15h7v5H4z' },
   { to: '/history', label: 'History', icon: 'M12 7v5l3 2M21 12a9 9 0 1 1-9-9 9 9 0 0 1 9 9z' },
+  {
+    to: '/workspace',
+    label: 'Workspace',
+    icon: 'M16 19v-1a4 4 0 0 0-4-4H7a4 4 0 0 0-4 4v1M9.5 10a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM21 19v-1a4 4 0 0 0-3-3.9M15.5 4.1a3 3 0 0 1 0 5.8',
+  },
+  { to: '/billing', label: 'Billing', icon: 'M3 6h18v12H3zM3 10h18M7 15h4' },
 ];
 
 function Shell({ me, children }: { me: Me; children: ReactNode }) {
   const { path } = useLocation();
   const [navOpen, setNavOpen] = useState(false);
+  // Cached 5 minutes: the quota banner, the billing page and the plan badge all read this one query.
+  const summary = useBillingSummary();
+  usePlanFromSummary(summary.data);
+  useWorkspaceDrift(summary.data?.workspace_id);
   useEffect(() => setNavOpen(false), [path]);
   return (
     <div className={`shell${navOpen ? ' nav-open' : ''}`}>
@@ -173,16 +206,13 @@ function Shell({ me, children }: { me: Me; children: ReactNode }) {
               <path d="M4 6h16M4 12h16M4 18h16" />
             </svg>
           </button>
-          <div className="workspace" title="Workspace">
-            <span className="workspace-avatar" aria-hidden="true">
-              {me.workspace.name.slice(0, 1).toUpperCase()}
-            </span>
-            <span className="workspace-name">{me.workspace.name}</span>
-            <span className="badge badge-neutral">{me.plan}</span>
-          </div>
+          <WorkspaceSwitcher me={me} />
           <UserMenu me={me} />
         </header>
         {!me.email_verified ? <VerifyBanner me={me} /> : null}
+        {summary.data && summary.data.workspace_id === me.workspace.id ? (
+          <QuotaBanner summary={summary.data} canManage={me.workspace.role === 'owner'} />
+        ) : null}
         <main id="main" className="content" tabIndex={-1}>
           <Suspense fallback={<Spinner />}>{children}</Suspense>
         </main>

@@ -219,6 +219,15 @@ export async function openFlow(options: { acceptDownloads?: boolean } = {}): Pro
   return { server, browser, page, requests };
 }
 
+/** A second person in the same flow: a context of its own (its own cookies and storage) with its own request log. */
+export async function openPerson(flow: BrowserFlow): Promise<{ page: Page; requests: RequestLog }> {
+  const context = await flow.browser.newContext({ viewport: VIEWPORTS.laptop });
+  const page = await context.newPage();
+  const requests = new RequestLog(page);
+  page.on('pageerror', (error) => console.error('[page error, second person]', error));
+  return { page, requests };
+}
+
 /** Keeps the last screen (`last-state-<name>.png`), prints the flow's requests, and closes everything. */
 export async function closeFlow(flow: BrowserFlow | undefined, name: string, label: string): Promise<void> {
   if (!flow) return;

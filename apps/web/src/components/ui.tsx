@@ -356,3 +356,19 @@ export function PageHeader({
     </header>
   );
 }
+
+/** A calendar day (“August 1, 2026”); `utc` for the usage month's bounds, which are UTC midnights. */
+export function formatDay(iso: string | null | undefined, options: { utc?: boolean } = {}): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleDateString(undefined, {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    ...(options.utc ? { timeZone: 'UTC' } : {}),
+  });
+}
+
+/** “1 member”, “2 members”. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+}

@@ -24,6 +24,14 @@ export type DashboardSummary = Outputs['dashboards']['list']['dashboards'][numbe
 export type Dashboard = Outputs['dashboards']['get'];
 export type DashboardItem = Dashboard['items'][number];
 export type ItemOutcome = Outputs['dashboards']['refresh']['outcomes'][number];
+export type BillingSummary = Outputs['billing']['summary'];
+export type PlanId = BillingSummary['plan'];
+export type WorkspaceView = Outputs['workspace']['get'];
+export type OwnerWorkspaceView = Extract<WorkspaceView, { role: 'owner' }>;
+export type MemberWorkspaceView = Extract<WorkspaceView, { role: 'member' }>;
+export type WorkspaceMember = OwnerWorkspaceView['members'][number];
+export type WorkspaceInvite = OwnerWorkspaceView['invites'][number];
+export type MyWorkspace = Outputs['auth']['workspaces']['workspaces'][number];
 
 export interface FieldError {
   field: string;
@@ -174,4 +182,7 @@ export const keys = {
   runsAll: ['runs'] as const,
   dashboards: ['dashboards', 'list'] as const,
   dashboard: (id: string) => ['dashboards', 'get', id] as const,
+  billing: ['billing', 'summary'] as const,
+  workspace: ['workspace', 'get'] as const,
+  myWorkspaces: ['auth', 'workspaces'] as const,
 };

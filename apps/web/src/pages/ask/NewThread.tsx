@@ -1,6 +1,7 @@
 import { DEMO_SUGGESTED_QUESTIONS } from '@aqs/contracts/demo';
 import type { Connection, Onboarding } from '../../lib/api.ts';
 import { Link } from '../../lib/router.tsx';
+import { useIsOwner } from '../../lib/account.ts';
 import { Badge, Button, EmptyState, Spinner } from '../../components/ui.tsx';
 import { useDialect, useEngineNames } from '../connections/hooks.ts';
 
@@ -16,6 +17,7 @@ export function OnboardingCard({
   onTryDemo: () => void;
 }) {
   const engines = useEngineNames();
+  const owner = useIsOwner();
   const steps = [
     {
       id: 'verify_email',
@@ -62,7 +64,7 @@ export function OnboardingCard({
                   Try the demo shop
                 </Button>
               ) : null}
-              {s.id === 'first_connection' && !s.done ? (
+              {s.id === 'first_connection' && !s.done && owner ? (
                 <Link to="/connections/new" className="btn btn-sm">
                   Add a connection
                 </Link>
@@ -86,18 +88,23 @@ export function NewThreadHint({
 }) {
   const dialect = useDialect(connection?.dialect);
   const engines = useEngineNames();
+  const owner = useIsOwner();
   if (!connectionsLoaded) return <Spinner label="Loading connections…" />;
   if (!connection) {
     return (
       <EmptyState
         title="No connection to ask"
         action={
-          <Link to="/connections/new" className="btn btn-primary">
-            Add a connection
-          </Link>
+          owner ? (
+            <Link to="/connections/new" className="btn btn-primary">
+              Add a connection
+            </Link>
+          ) : undefined
         }
       >
-        Connect {engines} first, or resume a paused connection.
+        {owner
+          ? `Connect ${engines} first, or resume a paused connection.`
+          : 'This workspace has no active connection yet: ask its owner to add or resume one.'}
       </EmptyState>
     );
   }

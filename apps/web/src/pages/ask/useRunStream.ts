@@ -11,6 +11,7 @@ import {
   type RunResult,
   type Template,
 } from '../../lib/api.ts';
+import { countQuestion, noteQuotaError } from '../../lib/account.ts';
 import { fillQuestion } from '../../lib/fill-question.ts';
 import { streamRun, type RunEvent } from '../../lib/run-stream.ts';
 import { navigate } from '../../lib/router.tsx';
@@ -88,6 +89,7 @@ function storeRun(queryClient: QueryClient, result: RunResult, replacedFrom: num
   });
   // History is read again only when it is opened next.
   void queryClient.invalidateQueries({ queryKey: keys.runsAll, refetchType: 'none' });
+  if (result.planner !== 'style') countQuestion(queryClient);
   if (result.planner === 'style') {
     // A style turn changed the conversation's style: its other charts are read again, restyled.
     void queryClient.invalidateQueries({ queryKey: keys.style(result.conversation_id) });
@@ -222,6 +224,8 @@ export function useRunStream(options: {
             refetchType: 'none',
           });
       } else {
+        // A refusal for the month's questions shows in the quota banner at once.
+        noteQuotaError(queryClient, error);
         update((l) => ({
           ...l,
           done: true,

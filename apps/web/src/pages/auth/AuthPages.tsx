@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { fieldError, keys, trpc, type Me } from '../../lib/api.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { Button, Callout, ErrorNote, Field } from '../../components/ui.tsx';
+import { forgetInvite, pendingInvite } from '../../lib/pending-invite.ts';
 
 export function AuthLayout({
   title,
@@ -44,8 +45,13 @@ function useSignIn() {
   });
 }
 
-function safeNext(value: string | null): string {
+export function safeNext(value: string | null): string {
   return value && value.startsWith('/') && !value.startsWith('//') ? value : '/ask';
+}
+
+/** `?next=…` to append to a link so that the other auth screen comes back to the same place. */
+function nextParam(value: string | null): string {
+  return value && safeNext(value) === value ? `?next=${encodeURIComponent(value)}` : '';
 }
 
 export function SignInPage() {
@@ -66,7 +72,7 @@ export function SignInPage() {
       subtitle="Ask questions of your data in plain language."
       footer={
         <>
-          New here? <Link to="/register">Create an account</Link>
+          New here? <Link to={`/register${nextParam(query.get('next'))}`}>Create an account</Link>
         </>
       }
     >
@@ -109,6 +115,8 @@ export function SignInPage() {
 }
 
 export function RegisterPage() {
+  const { query } = useLocation();
+  const next = query.get('next');
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -122,7 +130,13 @@ export function RegisterPage() {
       // Sign-in works before the address is confirmed: continue with the same credentials.
       signIn.mutate(
         { email, password },
-        { onSuccess: () => navigate(`/check-email?email=${encodeURIComponent(email)}`, { replace: true }) },
+        {
+          onSuccess: () =>
+            navigate(
+              `/check-email?email=${encodeURIComponent(email)}${next && safeNext(next) === next ? `&next=${encodeURIComponent(next)}` : ''}`,
+              { replace: true },
+            ),
+        },
       );
     },
   });
@@ -136,7 +150,7 @@ export function RegisterPage() {
       subtitle="Every account comes with a demo shop database to try questions on."
       footer={
         <>
-          Already have an account? <Link to="/login">Sign in</Link>
+          Already have an account? <Link to={`/login${nextParam(next)}`}>Sign in</Link>
         </>
       }
     >
@@ -206,6 +220,9 @@ export function RegisterPage() {
 
 /** Shown after registration (signed in already): where the link went, and how to get a new one. */
 export function CheckEmailPage({ me }: { me: Me }) {
+  const { query } = useLocation();
+  const next = query.get('next');
+  const toInvite = next !== null && safeNext(next) === next && next.startsWith('/invite?');
   const resend = useMutation({ mutationFn: () => trpc.auth.resendVerification.mutate({}) });
   return (
     <AuthLayout
@@ -217,10 +234,19 @@ export function CheckEmailPage({ me }: { me: Me }) {
       }
     >
       <div className="stack">
-        <p>
-          Open the link to confirm your address. You can already use the app meanwhile; confirming keeps your
-          account recoverable.
-        </p>
+        {toInvite ? (
+          <Callout tone="info" title="Your invite is waiting">
+            <p>
+              Joining a workspace needs a confirmed address: open the link, then continue to the invite (the
+              confirmation page leads back to it).
+            </p>
+          </Callout>
+        ) : (
+          <p>
+            Open the link to confirm your address. You can already use the app meanwhile; confirming keeps
+            your account recoverable.
+          </p>
+        )}
         <Callout tone="info" title="Running the service locally without SMTP?">
           <p>
             Without <code>SMTP_URL</code> no email leaves the server: the message, with its{' '}
@@ -231,8 +257,8 @@ export function CheckEmailPage({ me }: { me: Me }) {
         {resend.data ? <Callout tone="success">{resend.data.detail}</Callout> : null}
         <ErrorNote error={resend.error} />
         <div className="row gap">
-          <Button variant="primary" onClick={() => navigate('/ask', { replace: true })}>
-            Continue to the app
+          <Button variant="primary" onClick={() => navigate(toInvite ? next : '/ask', { replace: true })}>
+            {toInvite ? 'Continue to the invite' : 'Continue to the app'}
           </Button>
           <Button onClick={() => resend.mutate()} busy={resend.isPending}>
             Resend the link
@@ -256,6 +282,8 @@ export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
       void queryClient.invalidateQueries({ queryKey: keys.onboarding, refetchType: 'none' });
     },
   });
+  // An invite opened before registering waits in this browser: confirming leads back to it.
+  const [invite] = useState(pendingInvite);
   const started = useRef(false);
   useEffect(() => {
     if (started.current || !token) return;
@@ -287,9 +315,27 @@ export function VerifyEmailPage({ signedIn }: { signedIn: boolean }) {
           </p>
         ) : null}
         {(verify.data || verify.error || !token) && (
-          <Button variant="primary" onClick={() => navigate(signedIn ? '/ask' : '/login', { replace: true })}>
-            {signedIn ? 'Continue to the app' : 'Sign in'}
-          </Button>
+          <div className="row gap wrap">
+            {verify.data && invite ? (
+              <Button
+                variant="primary"
+                onClick={() =>
+                  navigate(signedIn ? invite : `/login?next=${encodeURIComponent(invite)}`, { replace: true })
+                }
+              >
+                Continue to the invite
+              </Button>
+            ) : null}
+            <Button
+              variant={verify.data && invite ? 'secondary' : 'primary'}
+              onClick={() => {
+                if (invite) forgetInvite();
+                navigate(signedIn ? '/ask' : '/login', { replace: true });
+              }}
+            >
+              {signedIn ? 'Continue to the app' : 'Sign in'}
+            </Button>
+          </div>
         )}
       </div>
     </AuthLayout>

@@ -1,5 +1,6 @@
 import { fieldError, type Connection, type Dialect } from '../../lib/api.ts';
 import { Link, navigate } from '../../lib/router.tsx';
+import { useIsOwner } from '../../lib/account.ts';
 import { Button, Callout, ErrorNote, Field, PageHeader, Spinner } from '../../components/ui.tsx';
 import { AuthModePicker } from './AuthModePicker.tsx';
 import { ModeSettings } from './ModeSettings.tsx';
@@ -34,16 +35,27 @@ function ConnectionForm({
 }) {
   const form = useConnectionForm(dialects, connection);
   const created = new URLSearchParams(window.location.search).get('created') === '1';
+  // A member tests a connection and runs its saved questions; its settings are the owner's.
+  const owner = useIsOwner();
   return (
     <div className="page page-narrow">
       <ConnectionFormHeader connection={connection} />
+      {!owner ? (
+        <Callout tone="info">
+          <p>
+            Only the workspace&apos;s owner adds or changes connections.{' '}
+            {connection ? 'You can test this one and ask it questions.' : null}{' '}
+            <Link to="/connections">Back to connections</Link>
+          </p>
+        </Callout>
+      ) : null}
       {connection && created && form.save.isIdle ? (
         <Callout tone="success">
           Connection saved. Test it to check reachability, TLS, credentials and privileges.
         </Callout>
       ) : null}
       {connection ? <ConnectionTestCard connectionId={connection.id} test={form.test} /> : null}
-      <ConnectionSettingsForm form={form} dialects={dialects} connection={connection} />
+      {owner ? <ConnectionSettingsForm form={form} dialects={dialects} connection={connection} /> : null}
       {connection ? (
         <div className="card form-card">
           <SavedQuestions connection={connection} />

@@ -12,12 +12,15 @@ export function ConnectionRow({
   connection: c,
   dialects,
   actions,
+  canManage,
   onTag,
   onDelete,
 }: {
   connection: Connection;
   dialects: Dialect[] | undefined;
   actions: ConnectionActions;
+  /** The owner's menu (edit, pause, duplicate, delete); members do not get it. */
+  canManage: boolean;
   onTag: (tag: string) => void;
   onDelete: () => void;
 }) {
@@ -52,7 +55,7 @@ export function ConnectionRow({
         >
           Test
         </Button>
-        <ConnectionMenu connection={c} actions={actions} onDelete={onDelete} />
+        {canManage ? <ConnectionMenu connection={c} actions={actions} onDelete={onDelete} /> : null}
       </div>
       {tested || testError ? (
         <div className="conn-test">
@@ -62,8 +65,15 @@ export function ConnectionRow({
       ) : null}
       {c.paused ? (
         <p className="small muted conn-paused-note">
-          Paused: questions are refused until you resume it. Pausing frees a connection slot; nothing is
-          deleted.
+          {c.paused_by_plan ? (
+            <>
+              Paused by a plan change: the plan has fewer connection slots than there were active connections.
+              Nothing is deleted; it resumes when the plan has a free slot (see{' '}
+              <Link to="/billing">Billing</Link>), or pause another one and resume this.
+            </>
+          ) : (
+            'Paused: questions are refused until you resume it. Pausing frees a connection slot; nothing is deleted.'
+          )}
         </p>
       ) : null}
     </li>

@@ -1,7 +1,16 @@
 import { useMemo, useState } from 'react';
 import type { Connection } from '../../lib/api.ts';
 import { Link } from '../../lib/router.tsx';
-import { Button, ConfirmDialog, EmptyState, ErrorNote, PageHeader, Spinner } from '../../components/ui.tsx';
+import { useIsOwner } from '../../lib/account.ts';
+import {
+  Button,
+  Callout,
+  ConfirmDialog,
+  EmptyState,
+  ErrorNote,
+  PageHeader,
+  Spinner,
+} from '../../components/ui.tsx';
 import { ConnectionRow } from './ConnectionRow.tsx';
 import { useConnectionActions, useEngineNames, useConnections, useDialects } from './hooks.ts';
 
@@ -12,6 +21,8 @@ export function ConnectionsPage() {
   const [tag, setTag] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<Connection | null>(null);
   const actions = useConnectionActions();
+  // Members ask and test; only the owner adds, changes, pauses or deletes connections.
+  const owner = useIsOwner();
 
   const allTags = useMemo(
     () => [...new Set((connections.data ?? []).flatMap((c) => c.tags))].sort(),
@@ -26,11 +37,21 @@ export function ConnectionsPage() {
         title="Connections"
         description="Data sources you can ask questions of. Queries run read-only, within each connection's scope."
         actions={
-          <Link to="/connections/new" className="btn btn-primary">
-            New connection
-          </Link>
+          owner ? (
+            <Link to="/connections/new" className="btn btn-primary">
+              New connection
+            </Link>
+          ) : undefined
         }
       />
+      {!owner ? (
+        <Callout tone="info">
+          <p>
+            You are a member of this workspace: you can ask its connections questions, browse their schema and
+            test them. Only the owner adds, changes, pauses or deletes connections.
+          </p>
+        </Callout>
+      ) : null}
       {allTags.length > 0 ? <TagFilter tags={allTags} active={tag} onChange={setTag} /> : null}
       <ErrorNote error={actions.setPaused.error ?? actions.duplicate.error} />
       {connections.isPending ? <Spinner label="Loading connections…" /> : null}
@@ -40,7 +61,7 @@ export function ConnectionsPage() {
         onRetry={() => void connections.refetch()}
       />
       {connections.data && shown.length === 0 ? (
-        <NoConnections tag={tag} engines={engines} onShowAll={() => setTag(null)} />
+        <NoConnections tag={tag} engines={engines} owner={owner} onShowAll={() => setTag(null)} />
       ) : null}
       <ul className="conn-list" aria-label="Connections">
         {shown.map((c) => (
@@ -49,6 +70,7 @@ export function ConnectionsPage() {
             connection={c}
             dialects={dialects.data}
             actions={actions}
+            canManage={owner}
             onTag={setTag}
             onDelete={() => {
               actions.remove.reset();
@@ -104,10 +126,12 @@ function TagFilter({
 function NoConnections({
   tag,
   engines,
+  owner,
   onShowAll,
 }: {
   tag: string | null;
   engines: string;
+  owner: boolean;
   onShowAll: () => void;
 }) {
   return tag ? (
@@ -119,12 +143,16 @@ function NoConnections({
     <EmptyState
       title="No connections yet"
       action={
-        <Link to="/connections/new" className="btn btn-primary">
-          Connect a data source
-        </Link>
+        owner ? (
+          <Link to="/connections/new" className="btn btn-primary">
+            Connect a data source
+          </Link>
+        ) : undefined
       }
     >
-      Connect {engines} to start asking questions.
+      {owner
+        ? `Connect ${engines} to start asking questions.`
+        : "The workspace's owner has not connected a data source yet."}
     </EmptyState>
   );
 }

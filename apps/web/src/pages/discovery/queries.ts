@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { trpc, type Outputs } from '../../lib/api.ts';
+import { markBillingStale, noteQuotaError } from '../../lib/account.ts';
 
 export type DiscoveryJob = Outputs['discovery']['getJob'];
 export type JobsOfConnection = Outputs['discovery']['activeJob'];
@@ -35,7 +36,12 @@ export function useDiscoveryActions(connectionId: string) {
   const start = useMutation({
     mutationFn: (crossIndexLinks: boolean) =>
       trpc.discovery.startJob.mutate({ id: connectionId, cross_index_links: crossIndexLinks }),
-    onSuccess: ({ job }) => setActive(job),
+    onSuccess: ({ job }) => {
+      setActive(job);
+      // An analysis uses an allowance: the billing page reads the usage again when next opened.
+      markBillingStale(queryClient);
+    },
+    onError: (error) => noteQuotaError(queryClient, error),
   });
   const cancel = useMutation({
     mutationFn: (jobId: string) => trpc.discovery.cancelJob.mutate({ id: connectionId, job_id: jobId }),
