@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
 import { Browser, PASSWORD, uniqueEmail } from '../src/testing.ts';
 import { runMain, startServerProcess } from './process.ts';
+import { runCli } from '../src/cli.ts';
+import { loadConfig } from '../src/config.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -111,14 +113,27 @@ describe('plans CLI', () => {
       expect(summary.plan).toBe('team');
       expect(summary.seats.allowed).toBe(40);
 
-      const listed = await runMain(['plans', 'list'], env);
+      // The rest in process (the same runCli the entry point calls), while the server holds the store.
+      const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
+      const inProcess = async (argv: string[]) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const code = await runCli(
+          argv,
+          config,
+          (l) => out.push(l),
+          (l) => err.push(l),
+        );
+        return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+      };
+      const listed = await inProcess(['plans', 'list']);
       expect(listed.code).toBe(0);
       expect(listed.stdout).toMatch(/team\s+25000\s+500\s+100\s+40/);
 
-      const missing = await runMain(['plans', 'set', '--email', email, '--plan', 'gold'], env);
+      const missing = await inProcess(['plans', 'set', '--email', email, '--plan', 'gold']);
       expect(missing.code).toBe(2);
       expect(missing.stderr).toContain('--plan <free|pro|team>');
-      const unknown = await runMain(['plans', 'set', '--email', 'nobody@example.com', '--plan', 'pro'], env);
+      const unknown = await inProcess(['plans', 'set', '--email', 'nobody@example.com', '--plan', 'pro']);
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toContain('No account has the email nobody@example.com');
     } finally {

@@ -125,7 +125,8 @@ describe.skipIf(!browserAvailable)('workspaces and billing in the browser', () =
     await page.getByText('Payment received; the plan changes as soon as Stripe confirms it.').waitFor();
     mark = requests.api().length;
     await page.getByText('Stripe has not confirmed it yet.').waitFor({ timeout: 30_000 });
-    await page.waitForTimeout(3_000);
+    // No third read follows.
+    await page.waitForTimeout(1_500);
     expect(sentSince(requests, mark)).toEqual(['GET /trpc/billing.summary', 'GET /trpc/billing.summary']);
     await page.evaluate(() => {
       window.history.pushState(null, '', '/billing?checkout=cancelled');

@@ -34,7 +34,8 @@ function isLive(status: Status): boolean {
 }
 
 /** After Stripe's checkout: read the summary again a few seconds later, at most twice, until the plan shows. */
-const FOLLOW_UP_DELAYS_MS = [4_000, 10_000];
+// Stripe usually confirms within seconds: two reads, 3 s and then 6 s after coming back, and no more.
+const FOLLOW_UP_DELAYS_MS = [3_000, 6_000];
 
 function useCheckoutFollowUp(active: boolean, summary: BillingSummary | undefined) {
   const queryClient = useQueryClient();
