@@ -1,12 +1,11 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { toApiError, trpc, type Me } from './lib/api.ts';
+import { keys, toApiError, trpc, type Me } from './lib/api.ts';
 import {
   meQuery,
   prefetchShell,
   useBillingSummary,
   usePlanFromSummary,
-  useSignOut,
   useWorkspaceDrift,
 } from './lib/account.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
@@ -246,7 +245,15 @@ function VerifyBanner({ me }: { me: Me }) {
 function UserMenu({ me }: { me: Me }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  const logout = useSignOut();
+  const queryClient = useQueryClient();
+  const logout = useMutation({
+    mutationFn: () => trpc.auth.logout.mutate({}),
+    onSettled: () => {
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[1] !== 'me' });
+      queryClient.setQueryData<Me | null>(keys.me, null);
+      navigate('/login', { replace: true });
+    },
+  });
   useEffect(() => {
     if (!open) return;
     const onDoc = (e: MouseEvent) => {
