@@ -1,11 +1,12 @@
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { keys, toApiError, trpc, type Me } from './lib/api.ts';
+import { toApiError, trpc, type Me } from './lib/api.ts';
 import {
   meQuery,
   prefetchShell,
   useBillingSummary,
   usePlanFromSummary,
+  useSignOut,
   useWorkspaceDrift,
 } from './lib/account.ts';
 import { Link, match, navigate, useLocation } from './lib/router.tsx';
@@ -245,15 +246,7 @@ function VerifyBanner({ me }: { me: Me }) {
 function UserMenu({ me }: { me: Me }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  const queryClient = useQueryClient();
-  const logout = useMutation({
-    mutationFn: () => trpc.auth.logout.mutate({}),
-    onSettled: () => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[1] !== 'me' });
-      queryClient.setQueryData<Me | null>(keys.me, null);
-      navigate('/login', { replace: true });
-    },
-  });
+  const logout = useSignOut();
   useEffect(() => {
     if (!open) return;
     const onDoc = (e: MouseEvent) => {

@@ -240,10 +240,14 @@ describe.skipIf(!browserAvailable)('workspaces and billing in the browser', () =
     // --- switching: to their own workspace (Ask opens with its data), and back ---
     await switcher.selectOption({ label: `${OWN} (owner)` });
     mark = memberRequests.api().length;
+    // Ask reads the chosen connection's saved questions once it knows the connection: wait for that
+    // answer before leaving, so that what the switch cost is the same on a fast or a slow machine.
+    const savedQuestions = m.waitForResponse((r) => r.url().includes('/trpc/templates.list'));
     await m.getByRole('button', { name: 'Switch workspace' }).click();
     await m.waitForURL(/\/ask$/);
     await m.locator('header.topbar').getByText('Owner', { exact: true }).waitFor();
     expect(await selectedWorkspace(m)).toBe(`${OWN} (owner)`);
+    await savedQuestions;
     await nav(m, 'Connections');
     await m.getByRole('link', { name: 'New connection' }).waitFor();
     // The switch, then one batch for what the new workspace's screens show (and Ask's saved
@@ -297,6 +301,8 @@ describe.skipIf(!browserAvailable)('workspaces and billing in the browser', () =
     await nav(m, 'Workspace');
     await m.getByRole('heading', { name: 'Workspace', level: 1 }).waitFor();
     await m.getByText('Inviting people needs the Team plan').waitFor();
+    // The form itself is off (not just its button for want of an address).
+    expect(await m.getByLabel('Email address').isDisabled()).toBe(true);
     expect(await m.getByRole('button', { name: 'Send invite' }).isDisabled()).toBe(true);
     await m.getByRole('link', { name: 'See the plans on Billing' }).waitFor();
     await expectAccessible(m, 'workspace (own, free plan)');

@@ -50,12 +50,15 @@ export function QuotaBanner({ summary, canManage }: { summary: BillingSummary; c
       // still hidden until the page is reloaded
     }
     setDismissed(next);
+    // The button goes with the banner: focus moves to the page's content.
+    document.getElementById('main')?.focus();
   };
   return (
     <div
       className={`banner ${exhausted ? 'banner-danger' : 'banner-warning'}`}
       role="region"
       aria-label="Usage this month"
+      aria-live="polite"
     >
       <span>
         {shown.map((a) => (

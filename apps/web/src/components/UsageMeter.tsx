@@ -40,3 +40,25 @@ export function UsageMeter({
     </div>
   );
 }
+
+/** The seats of a workspace: members and pending invites (each holds one) against those allowed. */
+export function SeatsMeter({
+  title,
+  seats,
+  note,
+}: {
+  title: string;
+  seats: { used: number; pending: number; allowed: number };
+  note?: ReactNode;
+}) {
+  const taken = seats.used + seats.pending;
+  return (
+    <UsageMeter
+      title={title}
+      used={taken}
+      limit={seats.allowed}
+      text={`${taken.toLocaleString()} of ${seats.allowed.toLocaleString()} seats taken`}
+      note={note}
+    />
+  );
+}

@@ -19,10 +19,13 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
   // Say where the session now works after a switch (or after being moved out of a workspace).
   const [said, setSaid] = useState('');
   const previous = useRef(current.id);
+  const selectRef = useRef<HTMLSelectElement>(null);
   useEffect(() => {
     if (previous.current === current.id) return;
     previous.current = current.id;
     setSaid(`Now working in ${current.name} (${ROLE_NAMES[current.role].toLowerCase()}).`);
+    // The Switch button is gone: focus, when it was lost with it, returns to the workspace list.
+    if (!document.activeElement || document.activeElement === document.body) selectRef.current?.focus();
   }, [current.id, current.name, current.role]);
 
   const workspaces = list.data ?? [];
@@ -41,6 +44,7 @@ export function WorkspaceSwitcher({ me }: { me: Me }) {
             Workspace
           </label>
           <select
+            ref={selectRef}
             id={id}
             value={chosen}
             disabled={select.isPending}

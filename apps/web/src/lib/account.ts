@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect } from 'react';
 import {
   useIsFetching,
+  useMutation,
   useQuery,
   useQueryClient,
   type QueryClient,
@@ -15,6 +16,8 @@ import {
   type MyWorkspace,
   type PlanId,
 } from './api.ts';
+import { forgetInvite } from './pending-invite.ts';
+import { navigate } from './router.tsx';
 
 /** Who is signed in, and in which workspace the session works. Signed out is an answer (null), not an error. */
 export const meQuery = {
@@ -99,8 +102,14 @@ export function meIn(me: Me, workspace: MyWorkspace): Me {
  */
 export function resyncWorkspace(queryClient: QueryClient): void {
   queryClient.removeQueries({ type: 'inactive' });
-  void queryClient.invalidateQueries();
+  // Screens are reset, not just marked stale: the previous workspace's data leaves them at once. `me`
+  // keeps its answer while it is read again (the app waits for `me` before showing anything).
+  void queryClient.invalidateQueries({ queryKey: keys.me });
+  void queryClient.resetQueries({ predicate: (q) => !sameKey(q.queryKey, keys.me) });
 }
+
+/** The last workspace change handled, for the whole app: each change is resynced once, whatever mounts. */
+let handledDrift: string | null = null;
 
 /**
  * A screen read data of another workspace than `me` says (the owner removed this member, or the
@@ -109,7 +118,6 @@ export function resyncWorkspace(queryClient: QueryClient): void {
 export function useWorkspaceDrift(observedWorkspaceId: string | undefined): void {
   const me = useMe();
   const queryClient = useQueryClient();
-  const handled = useRef<string | null>(null);
   // While answers are coming in, `me` and the screen may briefly disagree: judge once they settled.
   const fetching = useIsFetching() > 0;
   const current = me?.workspace.id;
@@ -118,8 +126,8 @@ export function useWorkspaceDrift(observedWorkspaceId: string | undefined): void
     // Another screen saw the same change in this commit and is already reading everything again.
     if (queryClient.isFetching() > 0) return;
     const change = `${current}>${observedWorkspaceId}`;
-    if (handled.current === change) return;
-    handled.current = change;
+    if (handledDrift === change) return;
+    handledDrift = change;
     resyncWorkspace(queryClient);
   }, [fetching, current, observedWorkspaceId, queryClient]);
 }
@@ -190,3 +198,20 @@ export function noteQuotaError(queryClient: QueryClient, error: unknown): void {
 export const PLAN_NAMES: Record<PlanId, string> = { free: 'Free', pro: 'Pro', team: 'Team' };
 
 export const ROLE_NAMES: Record<Me['workspace']['role'], string> = { owner: 'Owner', member: 'Member' };
+
+/**
+ * Signs out: the session ends on the server, nothing of the account stays cached or kept in this
+ * browser (a pending invite link included), and the sign-in page opens (coming back to `next`).
+ */
+export function useSignOut(next?: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => trpc.auth.logout.mutate({}),
+    onSettled: () => {
+      forgetInvite();
+      queryClient.clear();
+      queryClient.setQueryData<Me | null>(keys.me, null);
+      navigate(next ? `/login?next=${encodeURIComponent(next)}` : '/login', { replace: true });
+    },
+  });
+}

@@ -1,10 +1,11 @@
 /**
  * The invite link someone opened before they could accept it (signed out, or not confirmed yet),
  * kept in this browser so that registering and confirming the email (whose link may open in another
- * tab) lead back to it. Only the path is kept, for at most the 7 days an invite lives.
+ * tab) lead back to it. The link holds the invite's token: it is kept a day at most, and forgotten on
+ * joining, on a refusal that will not change (unknown, used, revoked, expired), and at sign-out.
  */
 const KEY = 'aqs.pending-invite';
-const MAX_AGE_MS = 7 * 24 * 3600_000;
+const MAX_AGE_MS = 24 * 3600_000;
 
 export function invitePath(token: string): string {
   return `/invite?token=${encodeURIComponent(token)}`;

@@ -45,8 +45,20 @@ function useSignIn() {
   });
 }
 
+/**
+ * Where to go after signing in: a path of this app only. The value is resolved as the browser would
+ * (`/\\evil.com` and a tab before a second slash are other origins to it) and kept only when it stays
+ * on this origin; anything else goes to Ask.
+ */
 export function safeNext(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/ask';
+  if (!value || !value.startsWith('/')) return '/ask';
+  try {
+    const url = new URL(value, window.location.origin);
+    if (url.origin !== window.location.origin) return '/ask';
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return '/ask';
+  }
 }
 
 /** `?next=…` to append to a link so that the other auth screen comes back to the same place. */

@@ -13,7 +13,7 @@ import {
   formatDay,
   plural,
 } from '../../components/ui.tsx';
-import { UsageMeter } from '../../components/UsageMeter.tsx';
+import { SeatsMeter, UsageMeter } from '../../components/UsageMeter.tsx';
 
 type Status = BillingSummary['status'];
 type PaidPlan = Exclude<PlanId, 'free'>;
@@ -33,8 +33,11 @@ function isLive(status: Status): boolean {
   return status === 'active' || status === 'trialing' || status === 'past_due';
 }
 
-/** After Stripe's checkout: read the summary again a few seconds later, at most twice, until the plan shows. */
-// Stripe usually confirms within seconds: two reads, 3 s and then 6 s after coming back, and no more.
+/**
+ * After Stripe's checkout: read the summary again, at most twice, until the plan shows. Stripe
+ * usually confirms within seconds: the reads come 3 s and 9 s after coming back (the second waits 6 s
+ * more), and no more.
+ */
 const FOLLOW_UP_DELAYS_MS = [3_000, 6_000];
 
 function useCheckoutFollowUp(active: boolean, summary: BillingSummary | undefined) {
@@ -112,7 +115,10 @@ export function BillingPage() {
         title="The plan and usage could not be loaded"
         onRetry={() => void summary.refetch()}
       />
-      {s ? <BillingDetails summary={s} ownerEmail={me?.user.email ?? ''} /> : null}
+      {/* A summary of the workspace the session just left is never shown under this one's name. */}
+      {s && me && s.workspace_id === me.workspace.id ? (
+        <BillingDetails summary={s} ownerEmail={me.user.email} />
+      ) : null}
     </div>
   );
 }
@@ -168,11 +174,9 @@ function BillingDetails({ summary: s, ownerEmail }: { summary: BillingSummary; o
             text={`${s.usage.connections.used.toLocaleString()} of ${s.usage.connections.limit.toLocaleString()} active connections`}
             note="Right now, not per month. Paused connections and the demo shop do not count."
           />
-          <UsageMeter
+          <SeatsMeter
             title="Seats"
-            used={s.seats.used + s.seats.pending}
-            limit={s.seats.allowed}
-            text={`${(s.seats.used + s.seats.pending).toLocaleString()} of ${s.seats.allowed.toLocaleString()} seats taken`}
+            seats={s.seats}
             note={
               <>
                 {plural(s.seats.used, 'member')} (the owner included),{' '}

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { keys, trpc, type Me } from '../../lib/api.ts';
+import { useMutation } from '@tanstack/react-query';
+import { toApiError, trpc, type Me } from '../../lib/api.ts';
+import { useSignOut } from '../../lib/account.ts';
 import { forgetInvite, invitePath, rememberInvite } from '../../lib/pending-invite.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import { Button, Callout, ErrorNote } from '../../components/ui.tsx';
@@ -61,27 +62,30 @@ function SignedOutInvite({ token }: { token: string }) {
   );
 }
 
+/** The Join button is replaced by the outcome: focus moves to it. */
+const focusOnMount = (element: HTMLElement | null) => element?.focus();
+
 function JoinWorkspace({ me, token }: { me: Me; token: string }) {
   const accept = useAcceptInvite();
-  const queryClient = useQueryClient();
   const path = invitePath(token);
   const resend = useMutation({ mutationFn: () => trpc.auth.resendVerification.mutate({}) });
-  const switchAccount = useMutation({
-    mutationFn: () => trpc.auth.logout.mutate({}),
-    onSettled: () => {
-      queryClient.clear();
-      queryClient.setQueryData<Me | null>(keys.me, null);
-      navigate(`/login?next=${encodeURIComponent(path)}`, { replace: true });
-    },
-  });
+  const switchAccount = useSignOut(path);
+  // Not confirmed yet: the invite waits in this browser until the confirmation link brings them back.
+  useEffect(() => {
+    if (!me.email_verified) rememberInvite(path);
+  }, [me.email_verified, path]);
   const join = () =>
     accept.mutate(token, {
       onSuccess: () => forgetInvite(),
+      // A refusal for the invite itself will not change by trying again: it is not kept.
+      onError: (error) => {
+        if (toApiError(error).status === 400 && me.email_verified) forgetInvite();
+      },
     });
   if (accept.data) {
     return (
       <AuthLayout title={`You joined ${accept.data.workspace.name}`}>
-        <div className="stack" role="status">
+        <div className="stack focus-target" role="status" tabIndex={-1} ref={focusOnMount}>
           <Callout tone="success">{accept.data.detail}</Callout>
           <div className="row gap wrap">
             <Button variant="primary" onClick={() => navigate('/workspace', { replace: true })}>
@@ -130,7 +134,10 @@ function JoinWorkspace({ me, token }: { me: Me; token: string }) {
         </div>
         <p className="muted small">
           Joining lets you work in that workspace; your own workspace stays yours. Switch between them from
-          the top bar. <Link to="/ask">Not now</Link>
+          the top bar.{' '}
+          <Link to="/ask" onClick={() => forgetInvite()}>
+            Not now
+          </Link>
         </p>
       </div>
     </AuthLayout>

@@ -21,7 +21,7 @@ import {
   formatDay,
   plural,
 } from '../../components/ui.tsx';
-import { UsageMeter } from '../../components/UsageMeter.tsx';
+import { SeatsMeter } from '../../components/UsageMeter.tsx';
 import {
   useInvite,
   useLeaveWorkspace,
@@ -86,11 +86,9 @@ function OwnerView({ view }: { view: OwnerWorkspaceView }) {
     <>
       <section className="card workspace-seats" aria-labelledby="seats-title">
         <h2 id="seats-title">Seats</h2>
-        <UsageMeter
+        <SeatsMeter
           title="People in this workspace"
-          used={seats.used + seats.pending}
-          limit={seats.allowed}
-          text={`${(seats.used + seats.pending).toLocaleString()} of ${seats.allowed.toLocaleString()} seats taken`}
+          seats={seats}
           note={
             <>
               {plural(seats.used, 'member')} (you included) and {plural(seats.pending, 'pending invite')}: a
@@ -109,9 +107,15 @@ function OwnerView({ view }: { view: OwnerWorkspaceView }) {
 function InviteForm({ view }: { view: OwnerWorkspaceView }) {
   const invite = useInvite();
   const [email, setEmail] = useState('');
+  // The fieldset is disabled while sending: focus goes back to the (emptied) address for the next one.
+  const emailRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (invite.isSuccess) emailRef.current?.focus();
+  }, [invite.isSuccess, invite.data]);
+  // The server says whether an invite can go out; the plan and the seats only say why not.
   const teamPlan = view.workspace.plan === 'team';
   const seatsFull = view.seats.used + view.seats.pending >= view.seats.allowed;
-  const disabled = !teamPlan || seatsFull;
+  const disabled = !view.can_invite;
   const emailError = fieldError(invite.error, 'email');
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -158,6 +162,7 @@ function InviteForm({ view }: { view: OwnerWorkspaceView }) {
             {(p) => (
               <input
                 {...p}
+                ref={emailRef}
                 type="email"
                 autoComplete="off"
                 required
