@@ -13,6 +13,7 @@ import { requireOwner, type Principal } from '../principal.ts';
 import { planLimitsOf, planLimitsRecord, type PlanTable } from '../limits/plans.ts';
 import { usagePeriod } from '../limits/usage.ts';
 import { seatsOf } from '../workspaces/service.ts';
+import { holdsSlot } from '../connections/service.ts';
 import { PLAN_RANK, type BillingEvent, type BillingProvider, type SubscriptionState } from './provider.ts';
 
 const NOT_CONFIGURED =
@@ -46,12 +47,7 @@ export async function billingSummary(deps: CoreDeps, principal: Principal): Prom
     .from(usageCounters)
     .where(and(eq(usageCounters.workspaceId, ws.id), eq(usageCounters.period, usagePeriod(now))));
   const used = (metric: string) => counters.find((c) => c.metric === metric)?.count ?? 0;
-  const [active] = await deps.db
-    .select({ n: count() })
-    .from(connections)
-    .where(
-      and(eq(connections.workspaceId, ws.id), eq(connections.paused, false), eq(connections.isDemo, false)),
-    );
+  const [active] = await deps.db.select({ n: count() }).from(connections).where(holdsSlot(ws.id));
   const month = monthOf(now);
   return {
     workspace_id: ws.id,
@@ -225,13 +221,7 @@ export async function applyPlan(
   const active = await tx
     .select({ id: connections.id })
     .from(connections)
-    .where(
-      and(
-        eq(connections.workspaceId, workspaceId),
-        eq(connections.paused, false),
-        eq(connections.isDemo, false),
-      ),
-    )
+    .where(holdsSlot(workspaceId))
     .orderBy(desc(connections.createdAt), desc(connections.id));
   if (active.length > slots) {
     const beyond = active.slice(0, active.length - slots).map((c) => c.id);

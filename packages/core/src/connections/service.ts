@@ -188,6 +188,15 @@ export async function loadOwnedConnection(
   return row;
 }
 
+/** The connections that hold one of the plan's slots: active (not paused), the demo shop apart. */
+export function holdsSlot(workspaceId: string) {
+  return and(
+    eq(connections.workspaceId, workspaceId),
+    eq(connections.paused, false),
+    eq(connections.isDemo, false),
+  );
+}
+
 /**
  * Takes a connection slot: locks the workspace row so concurrent creations see each other, then
  * counts active (not paused, not demo) connections against the plan.
@@ -199,16 +208,7 @@ async function takeSlot(tx: Executor, workspaceId: string, table: PlanTable): Pr
     .where(eq(workspaces.id, workspaceId))
     .for('update');
   if (!ws) throw new DomainError('not_found', 'Workspace not found.');
-  const [active] = await tx
-    .select({ n: count() })
-    .from(connections)
-    .where(
-      and(
-        eq(connections.workspaceId, workspaceId),
-        eq(connections.paused, false),
-        eq(connections.isDemo, false),
-      ),
-    );
+  const [active] = await tx.select({ n: count() }).from(connections).where(holdsSlot(workspaceId));
   const limit = table[ws.plan].connections;
   if ((active?.n ?? 0) >= limit) {
     throw new DomainError(
