@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { keys, trpc } from '../../lib/api.ts';
 import { Link, navigate, useLocation } from '../../lib/router.tsx';
 import {
@@ -11,6 +11,7 @@ import {
   Spinner,
   formatDate,
 } from '../../components/ui.tsx';
+import { discoveryKeys } from '../discovery/queries.ts';
 import { tableNoun, useConnection, useDialect } from './hooks.ts';
 
 const KIND: Record<string, string> = {
@@ -26,9 +27,16 @@ const KIND: Record<string, string> = {
 export function SchemaPage({ connectionId }: { connectionId: string }) {
   const { query } = useLocation();
   const connection = useConnection(connectionId);
+  const queryClient = useQueryClient();
   const tables = useQuery({
     queryKey: keys.tables(connectionId),
-    queryFn: () => trpc.schema.tables.query({ connection_id: connectionId }),
+    queryFn: async () => {
+      const answer = await trpc.schema.tables.query({ connection_id: connectionId });
+      // The first read introspects the connection, which changes what its metadata status says (a
+      // schema analysis page opened meanwhile read it before).
+      void queryClient.invalidateQueries({ queryKey: discoveryKeys.status(connectionId) });
+      return answer;
+    },
     staleTime: 10 * 60_000,
   });
   const [filter, setFilter] = useState('');
