@@ -4,10 +4,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
 import {
+  createLocalAuth,
   createSecretBox,
   defaultAuthSettings,
   deleteExpiredCounters,
   deleteExpiredSessions,
+  PRINCIPALS_CHANNEL,
   refundStaleCharges,
   startDiscoveryWorker,
   type MailTransport,
@@ -138,6 +140,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const ownsStore = !options.store;
   const built = buildCoreDeps(config, store, logger, options.mail);
   const deps = built.deps;
+  // The embedded store has no other writer: callers' principals (forgotten when the store announces a
+  // change) and rate-limit windows are kept in memory. On PostgreSQL, one statement per request.
+  let stopListening: (() => Promise<void>) | undefined;
+  if (store.kind === 'pglite') {
+    const localAuth = createLocalAuth();
+    stopListening = await store.listen(PRINCIPALS_CHANNEL, () => localAuth.forget());
+    deps.localAuth = localAuth;
+  }
   // Questions charged by runs a killed process never stored are given back (only charges older than any run can live).
   await refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }).catch((error: unknown) =>
     logger.warn({ err: error }, 'refunding stale charges failed'),
@@ -193,6 +203,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         });
         if (adminSocket) await new Promise<void>((resolve) => adminSocket.close(() => resolve()));
         await built.close();
+        await stopListening?.().catch(() => undefined);
         if (ownsStore) await store.close();
       })();
       return closing;

@@ -4,6 +4,7 @@ import { verifyPassword } from '@aqs/core';
 import { authTokens, sessions, users } from '@aqs/db';
 import {
   anonymous,
+  callerOf,
   codeOf,
   errorOf,
   harness,
@@ -53,7 +54,7 @@ describe('providers, register, sign-in and the signed-in user', () => {
     expect(new Date(info.session_expires_at).getTime()).toBeGreaterThan(Date.now());
     expect(loginSession.token).toBeDefined();
 
-    const { caller } = await login(email);
+    const { caller, token: sessionToken } = await login(email);
     expect((await caller.auth.me()).email_verified).toBe(false);
     expect(await caller.auth.onboardingStatus()).toEqual({
       steps: { verify_email: false, first_connection: false, first_question: false },
@@ -66,8 +67,10 @@ describe('providers, register, sign-in and the signed-in user', () => {
     const token = tokenFromEmail(mail?.text ?? '');
     expect(mail?.text).toContain('http://127.0.0.1:1/verify-email?token=');
     await (await anonymous()).auth.verifyEmail({ token });
-    expect((await caller.auth.me()).email_verified).toBe(true);
-    const after = await caller.auth.onboardingStatus();
+    // The next request resolves its principal again, as the HTTP layer does for every request.
+    const next = await callerOf((await principalOfSession(sessionToken))!);
+    expect((await next.auth.me()).email_verified).toBe(true);
+    const after = await next.auth.onboardingStatus();
     expect(after.steps.verify_email).toBe(true);
     expect(after.next_step).toBe('first_connection');
 

@@ -5,8 +5,8 @@ import { expect } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import { desc, eq } from 'drizzle-orm';
 import {
-  accounts,
   apiKeys,
+  authenticate,
   createSecretBox,
   defaultAuthSettings,
   type Logger,
@@ -142,12 +142,12 @@ export function uniqueEmail(tag = 'user'): string {
 
 /** The principal a session token stands for, as the HTTP layer resolves a cookie (undefined: 401). */
 export async function principalOfSession(token: string): Promise<Principal | undefined> {
-  return accounts.principalFromSession((await harness()).deps, token);
+  return (await authenticate((await harness()).deps, { sessionToken: token }))?.principal;
 }
 
 /** The principal an API key stands for, as the HTTP layer resolves `X-API-Key`. */
 export async function principalOfApiKey(key: string): Promise<Principal | undefined> {
-  return apiKeys.principalFromApiKey((await harness()).deps, key);
+  return (await authenticate((await harness()).deps, { apiKey: key }))?.principal;
 }
 
 export interface SignedIn {

@@ -4,6 +4,13 @@ export * from './principal.ts';
 export { randomToken, sha256Hex } from './crypto.ts';
 export * as accounts from './accounts/accounts.ts';
 export * as apiKeys from './accounts/api-keys.ts';
+export {
+  authenticate,
+  type Authenticated,
+  type Credential,
+  type RateLimitHit,
+} from './accounts/authenticate.ts';
+export { createLocalAuth, PRINCIPALS_CHANNEL, type LocalAuth } from './accounts/local-auth.ts';
 export { hashPassword, verifyPassword } from './accounts/passwords.ts';
 export { deleteExpiredSessions } from './accounts/sessions.ts';
 export { hitFixedWindow, deleteExpiredCounters, type WindowHit } from './limits/rate-limit.ts';

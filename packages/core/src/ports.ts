@@ -1,3 +1,4 @@
+import type { LocalAuth } from './accounts/local-auth.ts';
 import type { Database } from '@aqs/db';
 import type { EmbeddedDatabase } from '@aqs/connectors';
 import type { SecretBox } from './secret-box.ts';
@@ -62,6 +63,8 @@ export interface CoreDeps {
   planLimits?: PlanTable;
   /** The payment provider; absent when billing is not configured (checkout and portal answer 503). */
   billing?: BillingProvider;
+  /** Callers' principals and rate-limit windows in memory: only for a process that owns its store. */
+  localAuth?: LocalAuth;
 }
 
 export const defaultAuthSettings: Omit<AuthSettings, 'appUrl'> = {

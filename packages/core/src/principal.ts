@@ -11,6 +11,16 @@ export interface Principal {
   authMethod: AuthMethod;
   sessionId?: string;
   apiKeyId?: string;
+  /** The account as read with the credential (by `authenticate`), so `/auth/me` needs no query of its own. */
+  account?: PrincipalAccount;
+}
+
+export interface PrincipalAccount {
+  name: string | null;
+  emailVerified: boolean;
+  createdAt: Date;
+  workspaceName: string;
+  personal: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
@@ -28,6 +28,11 @@ export interface Store {
   readonly db: Database;
   /** Runs a trivial query; throws when the store is unreachable. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotice` for each notification on `channel` (PostgreSQL LISTEN); answers how to stop. On
+   * PGlite a notification raised by a statement arrives before that statement's promise settles.
+   */
+  listen(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
       ping: async () => {
         await client.query('select 1');
       },
+      listen: async (channel, onNotice) => client.listen(channel, onNotice),
       close: async () => {
         if (closed) return;
         closed = true;
@@ -95,6 +101,10 @@ async function openPostgres(url: string, max: number): Promise<Store> {
       ping: async () => {
         await sql`select 1`;
       },
+      listen: async (channel, onNotice) => {
+        const { unlisten } = await sql.listen(channel, onNotice);
+        return unlisten;
+      },
       close: async () => {
         await sql.end({ timeout: 5 });
       },
@@ -103,4 +113,17 @@ async function openPostgres(url: string, max: number): Promise<Store> {
     await sql.end({ timeout: 1 }).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The rows of a raw statement (`db.execute(sql...)`): postgres.js answers an array of rows, PGlite an
+ * object holding them.
+ */
+export async function executeRows<Row extends Record<string, unknown>>(
+  db: Executor,
+  query: SQL,
+): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown;
+  if (Array.isArray(result)) return result as Row[];
+  return ((result as { rows?: Row[] }).rows ?? []) as Row[];
 }

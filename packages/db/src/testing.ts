@@ -55,6 +55,7 @@ export async function createTestStore(kind: TestStoreKind): Promise<TestStore> {
     db: store.db,
     url: url.toString(),
     ping: () => store.ping(),
+    listen: (channel, onNotice) => store.listen(channel, onNotice),
     close: async () => {
       await store.close();
       await admin.unsafe(`drop database if exists ${name} with (force)`);

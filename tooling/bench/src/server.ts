@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
+import { createTestStore, isPostgresAvailable } from '@aqs/db/testing';
 import { median, ratio, repoRoot, serverDir, spawnReady, type Proc } from './processes.ts';
 
 const BENCH_SECONDS = 5;
@@ -20,7 +21,62 @@ async function settleRss(proc: Proc): Promise<number> {
   return proc.rssMb();
 }
 
-/** Start-up to ready on an existing data dir, authenticated GET /auth/me throughput, idle memory. */
+/** Registers a user on a service started with `env` and issues an API key for them (not measured). */
+async function userWithKey(env: Record<string, string>): Promise<string> {
+  const first = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+  const email = 'bench@example.com';
+  try {
+    await fetch(`${first.url}/auth/email/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench password 123' }),
+    });
+  } finally {
+    await first.stop();
+  }
+  const cli = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'src/main.ts', 'api-keys', 'create', '--email', email],
+    {
+      cwd: serverDir,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      encoding: 'utf8',
+    },
+  );
+  const apiKey = cli.stdout.trim().split('\n').at(-1) ?? '';
+  if (!apiKey.startsWith('aqs_')) throw new Error(`could not create a bench API key: ${cli.stderr}`);
+  return apiKey;
+}
+
+/** `GET /auth/me` with an API key on a service whose store is PostgreSQL (a fresh database, dropped after). */
+async function authMeOnPostgres(bareRps: number, base: Record<string, string>): Promise<void> {
+  if (!(await isPostgresAvailable())) {
+    console.log(
+      'GET /auth/me with an API key (PostgreSQL store): skipped, no PostgreSQL at TEST_DATABASE_URL',
+    );
+    return;
+  }
+  const store = await createTestStore('postgres');
+  const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-pg-'));
+  try {
+    const env = { ...base, DATA_DIR: dataDir, DATABASE_URL: store.url ?? '' };
+    const apiKey = await userWithKey(env);
+    const service = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+    try {
+      const rps = await requestsPerSecond(`${service.url}/auth/me`, { 'x-api-key': apiKey });
+      console.log(
+        `GET /auth/me with an API key (PostgreSQL store): ${rps.toFixed(0)} req/s (${ratio(rps, bareRps)} of the bare Hono route)`,
+      );
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Start-up to ready on an existing data dir, authenticated GET /auth/me throughput (both stores), idle memory. */
 export async function benchServer(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'aqs-bench-'));
   const env = {
@@ -30,25 +86,7 @@ export async function benchServer(): Promise<void> {
   };
   try {
     // Create the data directory once (not measured), then register a user and issue a key.
-    const first = await spawnReady('src/main.ts', ['serve'], env, serverDir);
-    const email = 'bench@example.com';
-    await fetch(`${first.url}/auth/email/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'bench password 123' }),
-    });
-    await first.stop();
-    const cli = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/main.ts', 'api-keys', 'create', '--email', email],
-      {
-        cwd: serverDir,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-        encoding: 'utf8',
-      },
-    );
-    const apiKey = cli.stdout.trim().split('\n').at(-1) ?? '';
-    if (!apiKey.startsWith('aqs_')) throw new Error(`could not create a bench API key: ${cli.stderr}`);
+    const apiKey = await userWithKey(env);
 
     const serviceStarts: number[] = [];
     const bareStarts: number[] = [];
@@ -75,8 +113,9 @@ export async function benchServer(): Promise<void> {
       const bareRps = await requestsPerSecond(`${bare.url}/auth/me`, {});
       const meRps = await requestsPerSecond(`${service.url}/auth/me`, { 'x-api-key': apiKey });
       console.log(
-        `GET /auth/me with an API key (embedded store): ${meRps.toFixed(0)} req/s; bare Hono route: ${bareRps.toFixed(0)} req/s (bare is ${ratio(bareRps, meRps)} faster)`,
+        `GET /auth/me with an API key (embedded store): ${meRps.toFixed(0)} req/s; bare Hono route: ${bareRps.toFixed(0)} req/s (${ratio(meRps, bareRps)} of bare)`,
       );
+      await authMeOnPostgres(bareRps, env);
     } finally {
       await service.stop();
       await bare.stop();

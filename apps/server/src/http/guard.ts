@@ -1,6 +1,6 @@
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import { procedureMeta } from '@aqs/api';
-import { accounts, apiKeys, DomainError, hitFixedWindow, type Principal, type RunDeps } from '@aqs/core';
+import { authenticate, DomainError, hitFixedWindow, type Credential, type RunDeps } from '@aqs/core';
 import { readBodyText, withBody } from './body.ts';
 import { readCookie } from './cookies.ts';
 import { SAFE_METHODS, type AppEnv } from './env.ts';
@@ -65,14 +65,10 @@ async function readBody(c: HonoContext<AppEnv>): Promise<void> {
   if (c.req.path.startsWith('/trpc/')) c.req.raw = withBody(c.req.raw, text);
 }
 
-/** 2. Who is calling. An API key wins over a cookie (an invalid key is refused after the anonymous limit). */
-async function authenticate(
-  core: RunDeps,
-  apiKey: string | undefined,
-  sessionToken: string | undefined,
-): Promise<Principal | undefined> {
-  if (apiKey !== undefined) return apiKeys.principalFromApiKey(core, apiKey.trim());
-  if (sessionToken) return accounts.principalFromSession(core, sessionToken);
+/** 2. Who is calling: an API key wins over a cookie (an invalid key is refused after the anonymous limit). */
+function credentialOf(apiKey: string | undefined, sessionToken: string | undefined): Credential | undefined {
+  if (apiKey !== undefined) return { apiKey: apiKey.trim() };
+  if (sessionToken) return { sessionToken };
   return undefined;
 }
 
@@ -98,8 +94,9 @@ function checkOrigin(c: HonoContext<AppEnv>, appOrigin: string, sessionToken: st
 
 /**
  * Every API route (`/api/*`, `/auth/*`, `/trpc/*`) passes here first, in this order: the URL, the
- * body, the credential, the anonymous limit, CSRF, then the rate limit of the key or user. A 429
- * is answered here; every other refusal is thrown as a domain error.
+ * body, CSRF, then the credential with the rate limit of its key or user (one statement), or the
+ * anonymous limit without a valid one. A 429 is answered here; every other refusal is thrown as a
+ * domain error.
  */
 export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
   const { core } = options;
@@ -109,7 +106,20 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
 
     const apiKey = c.req.header('x-api-key');
     const sessionToken = readCookie(c.req.header('cookie'), options.cookieName);
-    const principal = await authenticate(core, apiKey, sessionToken);
+    // CSRF first: it needs no store, and a refused change does not count against the caller's limit.
+    if (!SAFE_METHODS.has(c.req.method) && apiKey === undefined)
+      checkOrigin(c, options.appOrigin, sessionToken);
+
+    // The credential and the caller's rate-limit hit are one statement (one store round trip).
+    const credential = credentialOf(apiKey, sessionToken);
+    const caller = credential
+      ? await authenticate(core, credential, {
+          limit: options.rateLimitPerMinute,
+          windowSeconds: 60,
+          cost,
+        })
+      : undefined;
+    const principal = caller?.principal;
     c.set('principal', principal);
 
     // Callers without a credential (or with a bad one) are limited per client socket address.
@@ -133,14 +143,9 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       );
     }
 
-    if (!SAFE_METHODS.has(c.req.method) && apiKey === undefined)
-      checkOrigin(c, options.appOrigin, sessionToken);
-
-    // 4. Rate limit every authenticated request, per API key or per user.
-    if (principal) {
-      const key =
-        principal.authMethod === 'api_key' ? `api:key:${principal.apiKeyId}` : `api:user:${principal.userId}`;
-      const hit = await hitFixedWindow(core.db, key, options.rateLimitPerMinute, 60, new Date(), cost);
+    // 4. The rate limit of the key or user, counted above with the credential.
+    const hit = caller?.hit;
+    if (hit) {
       c.header('X-RateLimit-Limit', String(hit.limit));
       c.header('X-RateLimit-Remaining', String(hit.remaining));
       if (!hit.allowed) {

@@ -15,18 +15,12 @@ import { DEMO_CONNECTION } from '@aqs/connectors';
 import { DomainError } from '../errors.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
-import type { Principal } from '../principal.ts';
+import type { Principal, PrincipalAccount } from '../principal.ts';
 import { hitFixedWindow } from '../limits/rate-limit.ts';
 import { deliverEmail } from '../mail/deliver.ts';
 import { accountExistsMessage, resetPasswordMessage, verifyEmailMessage } from '../mail/templates.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
-import {
-  endAllSessionsOfUser,
-  endSession,
-  findLiveSession,
-  issueSession,
-  type IssuedSession,
-} from './sessions.ts';
+import { endAllSessionsOfUser, endSession, issueSession, type IssuedSession } from './sessions.ts';
 import { sessionWorkspace } from './principals.ts';
 
 export const REGISTER_ACCEPTED =
@@ -263,23 +257,6 @@ export async function login(
   return { session, info: { ...me, session_expires_at: session.absoluteExpiresAt.toISOString() } };
 }
 
-/** Resolves a session cookie token to the principal, or undefined when the session is not live. */
-export async function principalFromSession(deps: CoreDeps, token: string): Promise<Principal | undefined> {
-  const session = await findLiveSession(deps, token);
-  if (!session) return undefined;
-  const access = await sessionWorkspace(deps.db, session.userId, session.currentWorkspaceId);
-  if (!access) return undefined;
-  return {
-    userId: session.userId,
-    email: session.email,
-    workspaceId: access.workspaceId,
-    role: access.role,
-    plan: access.plan,
-    authMethod: 'session',
-    sessionId: session.id,
-  };
-}
-
 /** Replaces the caller's session with a new one (new token, fresh idle window, same absolute cap rules). */
 export async function refreshSession(
   deps: CoreDeps,
@@ -377,13 +354,37 @@ export async function resetPassword(deps: CoreDeps, token: string, password: str
 }
 
 export async function getMe(deps: { db: Executor }, principal: Principal): Promise<Me> {
+  const account = principal.account ?? (await readAccount(deps, principal));
+  return {
+    user: {
+      id: principal.userId,
+      email: principal.email,
+      name: account.name,
+      email_verified: account.emailVerified,
+      created_at: account.createdAt.toISOString(),
+    },
+    workspace: {
+      id: principal.workspaceId,
+      name: account.workspaceName,
+      plan: principal.plan,
+      role: principal.role,
+      personal: account.personal,
+    },
+    plan: principal.plan,
+    email_verified: account.emailVerified,
+    auth_method: principal.authMethod,
+  };
+}
+
+/** The account of a principal that was not read with its credential (a sign-in, a refresh). */
+async function readAccount(deps: { db: Executor }, principal: Principal): Promise<PrincipalAccount> {
   const [row] = await deps.db
     .select({
-      user: users,
+      name: users.name,
+      emailVerifiedAt: users.emailVerifiedAt,
+      createdAt: users.createdAt,
       workspaceName: workspaces.name,
       personal: workspaces.personal,
-      plan: workspaces.plan,
-      role: workspaceMembers.role,
     })
     .from(users)
     .innerJoin(
@@ -395,26 +396,12 @@ export async function getMe(deps: { db: Executor }, principal: Principal): Promi
     .limit(1);
   if (!row)
     throw new DomainError('unauthorized', 'Your account or workspace no longer exists. Sign in again.');
-  const { user } = row;
-  const verified = user.emailVerifiedAt !== null;
   return {
-    user: {
-      id: user.id,
-      email: user.email,
-      name: user.name,
-      email_verified: verified,
-      created_at: user.createdAt.toISOString(),
-    },
-    workspace: {
-      id: principal.workspaceId,
-      name: row.workspaceName,
-      plan: row.plan,
-      role: row.role,
-      personal: row.personal,
-    },
-    plan: row.plan,
-    email_verified: verified,
-    auth_method: principal.authMethod,
+    name: row.name,
+    emailVerified: row.emailVerifiedAt !== null,
+    createdAt: row.createdAt,
+    workspaceName: row.workspaceName,
+    personal: row.personal,
   };
 }
 

@@ -1,12 +1,9 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import { apiKeys, newId, randomChars, users, workspaceMembers, workspaces, type Database } from '@aqs/db';
+import { apiKeys, newId, randomChars, users, type Database } from '@aqs/db';
 import type { ApiKeySummary } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
 import { randomToken, sha256Hex } from '../crypto.ts';
-import type { Principal } from '../principal.ts';
 import { sessionWorkspace, workspaceAccess } from './principals.ts';
-
-const KEY_PATTERN = /^aqs_([0-9a-z]{10})_([A-Za-z0-9_-]{43})$/;
 
 function summarize(row: typeof apiKeys.$inferSelect, email: string): ApiKeySummary {
   return {
@@ -92,52 +89,4 @@ export async function revokeApiKey(deps: { db: Database }, prefix: string): Prom
     .where(eq(users.id, row.userId))
     .limit(1);
   return summarize(row, user?.email ?? '');
-}
-
-const LAST_USED_PRECISION_MS = 60_000;
-
-/** Resolves an `X-API-Key` value to its principal; undefined for unknown, malformed or revoked keys. */
-export async function principalFromApiKey(
-  deps: { db: Database },
-  key: string,
-): Promise<Principal | undefined> {
-  if (!KEY_PATTERN.test(key)) return undefined;
-  // One query on the hot path: the key, its user, and the user's membership of the key's workspace.
-  const [row] = await deps.db
-    .select({
-      id: apiKeys.id,
-      userId: apiKeys.userId,
-      workspaceId: apiKeys.workspaceId,
-      revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-      email: users.email,
-      role: workspaceMembers.role,
-      plan: workspaces.plan,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .innerJoin(
-      workspaceMembers,
-      and(eq(workspaceMembers.workspaceId, apiKeys.workspaceId), eq(workspaceMembers.userId, apiKeys.userId)),
-    )
-    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .where(eq(apiKeys.keyHash, sha256Hex(key)))
-    .limit(1);
-  if (!row || row.revokedAt) return undefined;
-  const now = Date.now();
-  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USED_PRECISION_MS) {
-    await deps.db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(eq(apiKeys.id, row.id));
-  }
-  return {
-    userId: row.userId,
-    email: row.email,
-    workspaceId: row.workspaceId,
-    role: row.role,
-    plan: row.plan,
-    authMethod: 'api_key',
-    apiKeyId: row.id,
-  };
 }

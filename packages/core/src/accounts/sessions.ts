@@ -1,5 +1,5 @@
 import { and, eq, lt } from 'drizzle-orm';
-import { sessions, newId, users, type Executor } from '@aqs/db';
+import { sessions, newId, type Executor } from '@aqs/db';
 import { randomToken, sha256Hex } from '../crypto.ts';
 import { nowOf, type AuthSettings } from '../ports.ts';
 
@@ -38,29 +38,6 @@ export async function issueSession(
 }
 
 // Writing last_seen_at on every request would cost a write per call; a minute's precision is plenty.
-const LAST_SEEN_PRECISION_MS = 60_000;
-
-/** Finds the live session of a cookie token (with its user's email and current workspace), enforcing idle and absolute expiry server side. */
-export async function findLiveSession(deps: SessionDeps, token: string) {
-  const now = nowOf(deps);
-  const [found] = await deps.db
-    .select({ session: sessions, email: users.email, currentWorkspaceId: users.currentWorkspaceId })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, sha256Hex(token)))
-    .limit(1);
-  if (!found) return undefined;
-  const row = found.session;
-  const idleDeadline = row.lastSeenAt.getTime() + deps.auth.sessionIdleSeconds * 1000;
-  if (now.getTime() >= row.absoluteExpiresAt.getTime() || now.getTime() >= idleDeadline) {
-    await deps.db.delete(sessions).where(eq(sessions.id, row.id));
-    return undefined;
-  }
-  if (now.getTime() - row.lastSeenAt.getTime() > LAST_SEEN_PRECISION_MS) {
-    await deps.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, row.id));
-  }
-  return { ...row, email: found.email, currentWorkspaceId: found.currentWorkspaceId };
-}
 
 export async function endSession(deps: { db: Executor }, sessionId: string): Promise<void> {
   await deps.db.delete(sessions).where(eq(sessions.id, sessionId));

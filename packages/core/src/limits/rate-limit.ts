@@ -24,18 +24,27 @@ export async function hitFixedWindow(
   now: Date = new Date(),
   cost = 1,
 ): Promise<WindowHit> {
-  const windowMs = windowSeconds * 1000;
-  const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
-  const windowEnd = new Date(windowStart.getTime() + windowMs);
+  const window = fixedWindow(now, windowSeconds);
   const [row] = await db
     .insert(rateLimitCounters)
-    .values({ key, windowStart, count: cost, expiresAt: windowEnd })
+    .values({ key, windowStart: window.start, count: cost, expiresAt: window.end })
     .onConflictDoUpdate({
       target: [rateLimitCounters.key, rateLimitCounters.windowStart],
       set: { count: sql`${rateLimitCounters.count} + ${cost}` },
     })
     .returning({ count: rateLimitCounters.count });
-  const count = row?.count ?? cost;
+  return windowHit(row?.count ?? cost, limit, window.end, now);
+}
+
+/** The fixed window `now` falls in: windows start at multiples of their length since the epoch. */
+export function fixedWindow(now: Date, windowSeconds: number): { start: Date; end: Date } {
+  const windowMs = windowSeconds * 1000;
+  const start = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  return { start, end: new Date(start.getTime() + windowMs) };
+}
+
+/** What a window's count (this request included) means for the request. */
+export function windowHit(count: number, limit: number, windowEnd: Date, now: Date): WindowHit {
   return {
     count,
     limit,
