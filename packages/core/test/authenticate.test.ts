@@ -302,13 +302,21 @@ describe('authenticating with principals kept in memory (the embedded store)', (
     expect(await bySession()).toBeUndefined();
   });
 
-  it('writing a last use announces nothing; a principal read before a change is not kept', async () => {
-    const { email, team } = await member();
+  it('a read announces nothing (a last use written, no expired session deleted), so the next costs no statement; a principal read before a change is not kept', async () => {
+    const { memberId, email, team } = await member();
     const { key } = await createApiKey({ db: store.db }, { email, workspaceId: team });
+    const session = await issueSession({ db: store.db, auth }, memberId, null);
+    const { db, statements } = counting(store.db);
     const before = localAuth.generation();
-    // The first read writes last_used_at.
-    const first = await authenticate({ db: store.db, auth, localAuth }, { apiKey: key });
+    // The first reads write last_used_at and last_seen_at, and try to delete the session if expired.
+    const now = () => new Date(Date.now() + 120_000);
+    const first = await authenticate({ db, auth, localAuth, now }, { apiKey: key });
+    await authenticate({ db, auth, localAuth, now }, { sessionToken: session.token });
     expect(localAuth.generation()).toBe(before);
+    expect(statements()).toBe(2);
+    await authenticate({ db, auth, localAuth, now }, { apiKey: key });
+    await authenticate({ db, auth, localAuth, now }, { sessionToken: session.token });
+    expect(statements()).toBe(2);
 
     const readAt = localAuth.generation();
     localAuth.forget();
