@@ -75,6 +75,10 @@ const envSchema = z.object({
   STRIPE_API_BASE: z
     .url('STRIPE_API_BASE must be an absolute URL such as http://127.0.0.1:12111 (a local stand-in)')
     .optional(),
+  METRICS_TOKEN: z
+    .string()
+    .refine((v) => v === '' || v.length >= 16, 'METRICS_TOKEN must be at least 16 characters (or unset)')
+    .optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_BASE_URL: z.url('LLM_BASE_URL must be an absolute URL such as http://127.0.0.1:11434/v1').optional(),
   LLM_MODEL: z.string().min(1).optional(),
@@ -117,6 +121,8 @@ export interface Config {
   planLimits: PlanTable | undefined;
   /** Stripe billing; undefined without STRIPE_SECRET_KEY (checkout and portal then answer 503). */
   stripe: StripeConfig | undefined;
+  /** METRICS_TOKEN: `GET /metrics` asks for it as a bearer token; undefined leaves the route open. */
+  metricsToken: string | undefined;
   production: boolean;
   /** Directory the command was run from (npm's INIT_CWD); relative paths given to the CLI start here. */
   workingDir: string;
@@ -238,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     planLimits,
     stripe,
+    metricsToken: e.METRICS_TOKEN || undefined,
     production: e.NODE_ENV === 'production',
     workingDir: baseDir,
   };

@@ -28,6 +28,7 @@ import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { logTransport, smtpTransport } from './mail.ts';
 import { createApp } from './http/app.ts';
+import { createMetrics } from './metrics.ts';
 import { startAdminSocket } from './admin-socket.ts';
 import { createStripeBilling, type StripeBilling } from './billing.ts';
 
@@ -152,7 +153,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }).catch((error: unknown) =>
     logger.warn({ err: error }, 'refunding stale charges failed'),
   );
+  const metrics = createMetrics(store);
+  deps.metrics = metrics;
   const app = createApp({
+    metrics,
+    metricsToken: config.metricsToken,
     core: deps,
     sseHeartbeatMs: config.sseHeartbeatMs,
     store,

@@ -121,7 +121,7 @@ export class Browser {
 }
 
 /** Registers, confirms nothing, and signs in; returns the signed-in browser. */
-export async function signedInBrowser(server: TestServer, email = uniqueEmail()): Promise<Browser> {
+export async function signedInBrowser(server: { url: string }, email = uniqueEmail()): Promise<Browser> {
   const browser = new Browser(server.url);
   const reg = await browser.post('/auth/email/register', { email, password: PASSWORD });
   if (reg.status !== 202) throw new Error(`register failed: ${reg.status} ${reg.text}`);

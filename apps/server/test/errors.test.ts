@@ -1,4 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '@aqs/db';
+import { createTestStore, testStoreKinds } from '@aqs/db/testing';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/runtime.ts';
 import { Browser, PASSWORD, signedInBrowser, startTestServer, type TestServer } from '../src/testing.ts';
 
 let server: TestServer;
@@ -190,8 +198,10 @@ describe('operations', () => {
   });
 });
 
+const storeKinds = await testStoreKinds();
+
 describe('when the store fails', () => {
-  it('readyz is 503 and requests get a 500 with no internals', async () => {
+  it('readyz and requests answer 503 with Retry-After and no internals', async () => {
     const broken = await startTestServer();
     const browser = await signedInBrowser(broken);
     await broken.store.close();
@@ -199,18 +209,103 @@ describe('when the store fails', () => {
       const ready = await fetch(`${broken.url}/readyz`);
       expect(ready.status).toBe(503);
       const me = await browser.get('/auth/me');
-      expect(me.status).toBe(500);
-      expect(me.json).toEqual({
-        detail: 'Something went wrong on our side. The error was logged; try again.',
-      });
+      expect(me.status).toBe(503);
+      expect(me.headers.get('retry-after')).toBe('5');
+      expect(me.json).toEqual({ detail: STORE_DOWN });
       const login = await new Browser(broken.url).post('/auth/email/login', {
         email: 'a@b.co',
         password: PASSWORD,
       });
-      expect(login.status).toBe(500);
+      expect(login.status).toBe(503);
       expect(Object.keys(login.json)).toEqual(['detail']);
     } finally {
       await broken.close().catch(() => undefined);
     }
   });
+
+  it.runIf(storeKinds.includes('postgres'))(
+    'PostgreSQL going away: 503 with Retry-After while it is gone, then answers again without a restart',
+    async () => {
+      const database = await createTestStore('postgres');
+      const upstream = new URL(database.url!);
+      const cut = await startCuttableProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) });
+      const viaProxy = new URL(database.url!);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(cut.port);
+      const store = await openStore({ kind: 'postgres', url: viaProxy.toString(), maxConnections: 4 });
+      const dataDir = mkdtempSync(join(tmpdir(), 'aqs-outage-'));
+      const config = loadConfig({ PORT: '1', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+      config.port = 0;
+      const server = await startServer(config, { store });
+      try {
+        const browser = await signedInBrowser(server);
+        expect((await browser.get('/auth/me')).status).toBe(200);
+
+        cut.down();
+        for (const path of ['/auth/me', '/api/v1/connections']) {
+          const res = await browser.get(path);
+          expect(res.status, path).toBe(503);
+          expect(res.headers.get('retry-after'), path).toBe('5');
+          expect(res.json, path).toEqual({ detail: STORE_DOWN });
+        }
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+        cut.up();
+        // The pool connects again on the next request.
+        let status = 0;
+        for (let i = 0; i < 20 && status !== 200; i++) {
+          status = (await browser.get('/auth/me')).status;
+          if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        expect(status).toBe(200);
+        expect((await browser.get('/api/v1/connections')).status).toBe(200);
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      } finally {
+        await server.close();
+        await store.close().catch(() => undefined);
+        await cut.close();
+        await database.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
+
+const STORE_DOWN =
+  "The service's database is not reachable right now (it may be restarting). Try again in a few seconds.";
+
+/** A TCP proxy to PostgreSQL that can be cut (every connection reset, new ones refused) and restored. */
+async function startCuttableProxy(target: { host: string; port: number }) {
+  let open = true;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    if (!open) return client.resetAndDestroy();
+    const upstream = connect(target);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    down() {
+      open = false;
+      for (const s of sockets) s.resetAndDestroy();
+    },
+    up() {
+      open = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

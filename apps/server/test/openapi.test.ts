@@ -24,7 +24,7 @@ type Doc = {
 };
 
 describe('the OpenAPI document', () => {
-  it('documents every procedure of the router and every plain route, with both security schemes', async () => {
+  it('documents every procedure of the router and every plain route, with their security schemes', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc & {
       components: { securitySchemes: object };
     };
@@ -35,9 +35,14 @@ describe('the OpenAPI document', () => {
       expect(meta?.openapi, 'every procedure has a REST route').toBeDefined();
       expect(doc.paths[meta!.openapi!.path]?.[meta!.openapi!.method.toLowerCase()]).toBeDefined();
     }
-    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs'])
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs', '/metrics'])
       expect(doc.paths[path]?.get).toBeDefined();
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'sessionCookie']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKey',
+      'metricsToken',
+      'sessionCookie',
+    ]);
+    expect(doc.paths['/metrics']!.get!.security).toEqual([{ metricsToken: [] }, {}]);
     expect(doc.paths['/auth/me']!.get!.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
   });
 

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import { DomainError, type DomainErrorKind } from '@aqs/core';
+import { DomainError, isStoreUnavailable, type DomainErrorKind } from '@aqs/core';
 import type { FieldError, Problem } from '@aqs/contracts';
 
 type TrpcCode = TRPCError['code'];
@@ -161,8 +161,21 @@ function problemOf(error: unknown): ProblemResponse {
       return { code: error.code, status: statusOf(error.code), body: { detail }, headers: {} };
     }
   }
+  // The app store down or restarting: the same request will work again shortly.
+  if (isStoreUnavailable(cause))
+    return {
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+      body: STORE_UNAVAILABLE,
+      headers: { 'Retry-After': '5' },
+    };
   return { code: 'INTERNAL_SERVER_ERROR', status: 500, body: INTERNAL, headers: {} };
 }
+
+const STORE_UNAVAILABLE: Problem = {
+  detail:
+    "The service's database is not reachable right now (it may be restarting). Try again in a few seconds.",
+};
 
 const problems = new WeakMap<object, ProblemResponse>();
 

@@ -39,7 +39,7 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
     'Rate limit (plain `detail`, `Retry-After`) or plan quota (`code` set). Branch on `code`, not on the status. Requests without a credential are limited per client address.',
   '500': 'Unexpected error; the body says nothing about internals.',
   '503':
-    'Not available now: `code` says what (`billing_not_configured`: no Stripe keys on this server; `billing_provider_unavailable`: Stripe did not answer, try again).',
+    "Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again).",
   '502':
     'The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`.',
 };
@@ -50,7 +50,13 @@ function errorResponse(status: string, withRetryAfter: boolean) {
     headers:
       status === '429' && withRetryAfter
         ? { 'Retry-After': intHeader('Seconds until the window resets.'), ...rateLimitHeaders }
-        : undefined,
+        : status === '503'
+          ? {
+              'Retry-After': intHeader(
+                'Seconds to wait before trying again (when the database is unreachable).',
+              ),
+            }
+          : undefined,
     content: problemContent,
   };
 }
@@ -348,6 +354,25 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  '/metrics': {
+    get: {
+      tags: ['Operations'],
+      summary: 'Prometheus metrics',
+      description:
+        "Prometheus text exposition: `aqs_http_requests_total` and `aqs_http_request_duration_seconds` by `route` (the documented path, `/trpc` for the web app's batches, a plain route's pattern), `method` and `status`; `aqs_runs_total` by `status` and `planner`; `aqs_engine_duration_seconds` by `dialect` (the query language); `aqs_refusals_total` by `code` (`rate_limited`, `anon_rate_limited`, or a quota code); `aqs_open_streams` by `kind`; `aqs_discovery_jobs_queued` and `aqs_discovery_oldest_queued_seconds` (read from the store, the same on every instance); the process's own (`aqs_process_*`, `aqs_nodejs_*`). Counters are per instance. With `METRICS_TOKEN` set the route asks for it as a bearer token; without, it is open. Not rate limited.",
+      security: [{ metricsToken: [] }, {}],
+      responses: {
+        '200': {
+          description: 'The metrics, as Prometheus text (version 0.0.4).',
+          content: { 'text/plain': { schema: z.string() } },
+        },
+        '401': {
+          description: 'METRICS_TOKEN is set and the bearer token is missing or wrong.',
+          content: problemContent,
+        },
+      },
+    },
+  },
   '/openapi.json': {
     get: {
       tags: ['Operations'],
@@ -420,6 +445,13 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     paths: plainRoutePaths,
   });
   const metas = operationMetas();
+  // Added after generation: the generator would offer every scheme to every procedure.
+  const schemes = (doc.components?.securitySchemes ?? {}) as Record<string, unknown>;
+  schemes.metricsToken = {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN, for `GET /metrics` only (when the operator set one).',
+  };
   const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   if (!schemas.Problem) throw new Error('the Problem schema must be registered through a documented route');
@@ -439,7 +471,7 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
           ...ok,
           headers: protectedOp ? { ...(ok.headers as object), ...rateLimitHeaders } : ok.headers,
         };
-      const errors = ['400', '429', '500'];
+      const errors = ['400', '429', '500', '503'];
       if (op.requestBody) errors.push('413', '415', '422');
       else if (op.parameters?.length) errors.push('422');
       if (protectedOp) errors.push('401');

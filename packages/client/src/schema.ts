@@ -1464,6 +1464,17 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1571,6 +1582,17 @@ export interface paths {
                 /** @description Unexpected error; the body says nothing about internals. */
                 500: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1687,6 +1709,17 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1796,6 +1829,17 @@ export interface paths {
                 /** @description Unexpected error; the body says nothing about internals. */
                 500: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1923,6 +1967,17 @@ export interface paths {
                 /** @description Unexpected error; the body says nothing about internals. */
                 500: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2071,6 +2126,17 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2178,6 +2244,17 @@ export interface paths {
                         "application/json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait before trying again (when the database is unreachable). */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2258,6 +2335,54 @@ export interface paths {
                 };
                 /** @description The store is unreachable. */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Prometheus text exposition: `aqs_http_requests_total` and `aqs_http_request_duration_seconds` by `route` (the documented path, `/trpc` for the web app's batches, a plain route's pattern), `method` and `status`; `aqs_runs_total` by `status` and `planner`; `aqs_engine_duration_seconds` by `dialect` (the query language); `aqs_refusals_total` by `code` (`rate_limited`, `anon_rate_limited`, or a quota code); `aqs_open_streams` by `kind`; `aqs_discovery_jobs_queued` and `aqs_discovery_oldest_queued_seconds` (read from the store, the same on every instance); the process's own (`aqs_process_*`, `aqs_nodejs_*`). Counters are per instance. With `METRICS_TOKEN` set the route asks for it as a bearer token; without, it is open. Not rate limited.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The metrics, as Prometheus text (version 0.0.4). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description METRICS_TOKEN is set and the bearer token is missing or wrong. */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3456,6 +3581,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-register": {
@@ -3538,6 +3674,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +3778,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-forgotPassword": {
@@ -3711,6 +3869,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3804,6 +3973,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-verifyEmail": {
@@ -3884,6 +4064,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +4187,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-refresh": {
@@ -4102,6 +4304,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-logout": {
@@ -4186,6 +4399,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-me": {
@@ -4246,6 +4470,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4318,6 +4553,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "auth-workspaces": {
@@ -4378,6 +4624,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4492,6 +4749,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-list": {
@@ -4563,6 +4831,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4685,6 +4964,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-dialects": {
@@ -4745,6 +5035,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4822,6 +5123,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4908,6 +5220,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5003,6 +5326,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5134,6 +5468,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-test": {
@@ -5229,6 +5574,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-duplicate": {
@@ -5318,6 +5674,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,6 +5810,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "connections-tags": {
@@ -5562,6 +5940,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-introspect": {
@@ -5666,6 +6055,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-schemas": {
@@ -5761,6 +6161,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-tables": {
@@ -5850,6 +6261,17 @@ export interface operations {
             /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5952,6 +6374,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-metadataStatus": {
@@ -6038,6 +6471,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-getMetadata": {
@@ -6118,6 +6562,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,6 +6702,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6388,6 +6854,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-putSelection": {
@@ -6510,6 +6987,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "schema-putSelectedTables": {
@@ -6623,6 +7111,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,6 +7250,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "runs-list": {
@@ -6825,6 +7335,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6917,6 +7438,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "conversations-list": {
@@ -6990,6 +7522,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7076,6 +7619,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7177,6 +7731,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "conversations-runs": {
@@ -7259,6 +7824,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,6 +7940,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "artifacts-get": {
@@ -7444,6 +8031,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +8153,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "style-get": {
@@ -7635,6 +8244,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7795,6 +8415,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "style-restyle": {
@@ -7884,6 +8515,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "style-presets": {
@@ -7944,6 +8586,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8030,6 +8683,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8163,6 +8827,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "templates-update": {
@@ -8289,6 +8964,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "templates-delete": {
@@ -8384,6 +9070,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "dashboards-list": {
@@ -8444,6 +9141,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8559,6 +9267,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "dashboards-get": {
@@ -8639,6 +9358,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +9495,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "dashboards-delete": {
@@ -8854,6 +9595,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8958,6 +9710,17 @@ export interface operations {
             /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9088,6 +9851,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "dashboards-reorder": {
@@ -9202,6 +9976,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9329,6 +10114,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "dashboards-deleteItem": {
@@ -9419,6 +10215,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9524,6 +10331,17 @@ export interface operations {
             /** @description The data source failed (unreachable, TLS, credentials, reset, timeout...): `code` is `data_source_<kind>`, with `symptom`, `cause` and `fix`. */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9662,6 +10480,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "discovery-crossSchema": {
@@ -9794,6 +10623,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "discovery-startJob": {
@@ -9917,6 +10757,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "discovery-activeJob": {
@@ -9997,6 +10848,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10084,6 +10946,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10186,6 +11059,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "billing-summary": {
@@ -10246,6 +11130,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10370,9 +11265,11 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not available now: `code` says what (`billing_not_configured`: no Stripe keys on this server; `billing_provider_unavailable`: Stripe did not answer, try again). */
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10494,9 +11391,11 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Not available now: `code` says what (`billing_not_configured`: no Stripe keys on this server; `billing_provider_unavailable`: Stripe did not answer, try again). */
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10563,6 +11462,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10691,6 +11601,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "workspace-revokeInvite": {
@@ -10780,6 +11701,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10894,6 +11826,17 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     "workspace-removeMember": {
@@ -10983,6 +11926,17 @@ export interface operations {
             /** @description Unexpected error; the body says nothing about internals. */
             500: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not available now. Without `code`: the service's database is not reachable (down or restarting); `Retry-After` says when to try again. With `code`: `billing_not_configured` (no Stripe keys on this server) or `billing_provider_unavailable` (Stripe did not answer, try again). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again (when the database is unreachable). */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -59,3 +59,4 @@ export { matchTemplate } from './templates/match.ts';
 export * as discovery from './discovery/jobs.ts';
 export { semanticTypeOf, type ColumnFacts } from './discovery/semantics.ts';
 export { startDiscoveryWorker, type DiscoveryWorker } from './discovery/worker.ts';
+export { isStoreUnavailable } from '@aqs/db';

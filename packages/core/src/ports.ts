@@ -65,6 +65,18 @@ export interface CoreDeps {
   billing?: BillingProvider;
   /** Callers' principals and rate-limit windows in memory: only for a process that owns its store. */
   localAuth?: LocalAuth;
+  /** Told what the service did, for its metrics. */
+  metrics?: CoreMetrics;
+}
+
+export interface CoreMetrics {
+  /** A run was stored: its status, planner, query language and time in its executing phase. */
+  runFinished(run: {
+    status: string;
+    planner: string | null;
+    dialect: string | null;
+    executingMs: number;
+  }): void;
 }
 
 export const defaultAuthSettings: Omit<AuthSettings, 'appUrl'> = {

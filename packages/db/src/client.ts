@@ -127,3 +127,34 @@ export async function executeRows<Row extends Record<string, unknown>>(
   if (Array.isArray(result)) return result as Row[];
   return ((result as { rows?: Row[] }).rows ?? []) as Row[];
 }
+
+/** SQLSTATEs that say the store is down or restarting: connection exceptions, shutdown, too many clients. */
+const STORE_DOWN_STATES = /^(08...|57P0[123]|53300)$/;
+/** Node and postgres.js codes of a connection that could not be made or was lost. */
+const STORE_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether an error (or one it wraps) says the app store could not be reached: PostgreSQL down,
+ * restarting or refusing connections, or an embedded store that was closed. Such a request may
+ * succeed a few seconds later; anything else is a fault.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (STORE_DOWN_CODES.has(code) || STORE_DOWN_STATES.test(code))) return true;
+    if (typeof message === 'string' && /^PGlite is clos(ed|ing)/.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

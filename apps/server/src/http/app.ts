@@ -6,7 +6,8 @@ import type { Store } from '@aqs/db';
 import { appRouter, toProblem, type Context as ApiContext } from '@aqs/api';
 import { clearSessionCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
 import { mountDocs } from './docs.ts';
-import { logProblem, noRoute, problemResponse, type AppEnv } from './env.ts';
+import { logProblem, noRoute, noteRefusal, problemResponse, type AppEnv } from './env.ts';
+import { metricsMiddleware, mountMetrics, type ServiceMetrics } from '../metrics.ts';
 import { createGuard } from './guard.ts';
 import { requestLog } from './request-log.ts';
 import { restRoute } from './rest.ts';
@@ -32,6 +33,9 @@ export interface AppDeps {
   webDistDir: string;
   /** Stripe, when billing is configured (the webhook verifies with it). */
   stripe?: StripeBilling | undefined;
+  metrics: ServiceMetrics;
+  /** METRICS_TOKEN: `GET /metrics` asks for it when set. */
+  metricsToken?: string | undefined;
 }
 
 const API_PREFIXES = ['/api/', '/auth/', '/trpc/'];
@@ -47,6 +51,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const appOrigin = new URL(deps.appUrl).origin;
 
   app.use('*', requestLog(deps.logger));
+  app.use('*', metricsMiddleware(deps.metrics));
 
   app.onError((error, c) => {
     const problem = toProblem(error);
@@ -58,8 +63,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.notFound((c) => c.json(noRoute(c), 404));
 
-  // Before the guard: Stripe's callback is authenticated by its signature alone.
+  // Before the guard: Stripe's callback is authenticated by its signature alone, the metrics by their
+  // token (and neither counts against a rate limit).
   mountBillingWebhook(app, deps.core, deps.stripe);
+  mountMetrics(app, deps.metrics, deps.metricsToken);
 
   const guarded = createGuard({
     core: deps.core,
@@ -98,6 +105,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       responseMeta: ({ ctx, errors }) => {
         if (errors.length > 0) {
           const problem = toProblem(errors[0]);
+          noteRefusal(c, problem);
           return { status: errors.length === 1 ? problem.status : undefined, headers: problem.headers };
         }
         return ctx?.response.status ? { status: ctx.response.status } : {};
@@ -113,10 +121,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     deps: deps.core,
     heartbeatMs: deps.sseHeartbeatMs,
     maxStreamsPerPrincipal: 3,
+    trackStream: () => deps.metrics.streamOpened('run'),
   });
   app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), c.get('bodyText')));
   mountFileRoutes(app, deps.core);
-  mountDiscoveryStreams(app, deps.core, deps.sseHeartbeatMs);
+  mountDiscoveryStreams(app, deps.core, deps.sseHeartbeatMs, () => deps.metrics.streamOpened('discovery'));
 
   app.all('/api/*', rest);
   app.all('/auth/*', rest);

@@ -19,8 +19,13 @@ const FOLLOW_MS = 250;
  * `id` (its place in the job), so a client that reconnects with `Last-Event-ID` gets only what it
  * missed. Closing a stream does not stop the job. Request problems answer as JSON before the stream.
  */
-export function mountDiscoveryStreams(app: Hono<AppEnv>, deps: CoreDeps, heartbeatMs: number): void {
-  const slots = streamSlots(MAX_STREAMS_PER_PRINCIPAL, 'discovery streams');
+export function mountDiscoveryStreams(
+  app: Hono<AppEnv>,
+  deps: CoreDeps,
+  heartbeatMs: number,
+  trackStream?: () => () => void,
+): void {
+  const slots = streamSlots(MAX_STREAMS_PER_PRINCIPAL, 'discovery streams', trackStream);
   app.post('/api/v1/connections/:id/discover/stream', async (c) => {
     const principal = signedIn(c.get('principal'));
     const body = parseJsonObjectBody(c.get('bodyText') ?? '') ?? {};

@@ -8,12 +8,22 @@ import type { Principal } from '@aqs/core';
 export type AppEnv = {
   Bindings: Partial<HttpBindings>;
   /** bodyText: the request body as read once by the guard (size, UTF-8), for the REST handler to parse. */
-  Variables: { requestId: string; principal: Principal | undefined; log: PinoLogger; bodyText: string };
+  /** refusal: the code of a 429 answered (for the metrics). */
+  Variables: {
+    requestId: string;
+    principal: Principal | undefined;
+    log: PinoLogger;
+    bodyText: string;
+    refusal?: string;
+    /** route: the documented path of the REST route that served the request (for the metrics). */
+    route?: string;
+  };
 };
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function problemResponse(c: HonoContext<AppEnv>, problem: ProblemResponse): Response {
+  noteRefusal(c, problem);
   for (const [name, value] of Object.entries(problem.headers)) c.header(name, value);
   return c.json(problem.body, problem.status as 400);
 }
@@ -30,4 +40,9 @@ export function logProblem(log: PinoLogger, error: unknown): void {
   const problem = toProblem(error);
   if (problem.status >= 500) log.error({ err: error }, 'procedure failed');
   else log.info({ status: problem.status, detail: problem.body.detail.slice(0, 300) }, 'request refused');
+}
+
+/** Marks a 429 with its code (a quota's, else `rate_limited`) for the metrics. */
+export function noteRefusal(c: HonoContext<AppEnv>, problem: ProblemResponse): void {
+  if (problem.status === 429) c.set('refusal', problem.body.code ?? 'rate_limited');
 }

@@ -128,6 +128,7 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       const hit = await hitFixedWindow(core.db, `anon:addr:${address}`, options.anonRateLimitPerMinute, 60);
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));
+        c.set('refusal', 'anon_rate_limited');
         return c.json(
           {
             detail: `Too many requests without a credential from your address: ${hit.limit} per minute. Try again in ${hit.resetInSeconds} seconds, or sign in.`,
@@ -150,6 +151,7 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       c.header('X-RateLimit-Remaining', String(hit.remaining));
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));
+        c.set('refusal', 'rate_limited');
         return c.json(
           {
             detail: `Rate limit exceeded: ${hit.limit} requests per minute. Try again in ${hit.resetInSeconds} seconds.`,

@@ -8,6 +8,8 @@ import { logProblem, noRoute, problemResponse, type AppEnv } from './env.ts';
 
 interface RestRoute {
   method: string;
+  /** The documented path (`/api/v1/connections/{id}`). */
+  template: string;
   pattern: RegExp;
   /** The tRPC path (`connections.get`), called through a server-side caller. */
   procedure: string;
@@ -42,6 +44,7 @@ function routesOf(): RestRoute[] {
     const pattern = new RegExp(`^/${segments.join('/')}$`, 'i');
     routes.push({
       method: openapi.method,
+      template: openapi.path,
       pattern,
       procedure: name,
       input,
@@ -133,6 +136,17 @@ function decodedGroups(match: RegExpExecArray): Record<string, string> {
  * the input schemas then validate it strictly (no coercion of JSON values). A procedure's error is
  * thrown to the caller, which answers with the one problem body (`toProblem`).
  */
+let documentedRoutes: RestRoute[] | undefined;
+
+/** The documented path of the REST route a method and path reach (for the metrics), if any. */
+export function restTemplateOf(method: string, path: string): string | undefined {
+  documentedRoutes ??= routesOf();
+  const normalized = `/${path.replace(/^\/|\/$/g, '')}`;
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return documentedRoutes.find((route) => route.method === wanted && route.pattern.test(normalized))
+    ?.template;
+}
+
 export function createRestApi() {
   const routes = routesOf();
   const createCaller = (appRouter as unknown as { createCaller(ctx: ApiContext): Record<string, unknown> })
@@ -168,11 +182,18 @@ export function createRestApi() {
    * query string.
    */
   async function handle(
-    request: { method: string; url: URL; readBody: () => Record<string, unknown> | undefined },
+    request: {
+      method: string;
+      url: URL;
+      readBody: () => Record<string, unknown> | undefined;
+      /** Told the documented path of the route found. */
+      onRoute?: (template: string) => void;
+    },
     ctx: ApiContext,
   ): Promise<RestOutcome | null> {
     const found = match(request.method, request.url.pathname);
     if (found === null) return null;
+    if ('route' in found) request.onRoute?.(found.route.template);
     if ('allowed' in found) {
       const methods = new Set(found.allowed);
       if (methods.has('GET')) methods.add('HEAD');
@@ -236,7 +257,10 @@ export function restRoute(
         return parseJsonObjectBody(text);
       };
       const ctx = contextFor(c, (value) => c.header('Set-Cookie', value, { append: true }));
-      const outcome = await restApi.handle({ method, url: new URL(c.req.url), readBody }, ctx);
+      const outcome = await restApi.handle(
+        { method, url: new URL(c.req.url), readBody, onRoute: (template) => c.set('route', template) },
+        ctx,
+      );
       if (outcome === null) return c.json(noRoute(c), 404);
       for (const [name, value] of Object.entries(outcome.headers)) c.header(name, value);
       return outcome.body === undefined

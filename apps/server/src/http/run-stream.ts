@@ -10,6 +10,8 @@ export interface RunStreamOptions {
   heartbeatMs: number;
   /** Open run streams allowed per API key or user, per instance. */
   maxStreamsPerPrincipal: number;
+  /** Told of each stream opened; answers what to call when it ends. */
+  trackStream?: () => () => void;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface RunStreamOptions {
  * Request problems (validation, 404, paused, quota) answer as plain JSON errors before the stream opens.
  */
 export function createRunStreamHandler(options: RunStreamOptions) {
-  const slots = streamSlots(options.maxStreamsPerPrincipal, 'run streams');
+  const slots = streamSlots(options.maxStreamsPerPrincipal, 'run streams', options.trackStream);
 
   return async <E extends Env>(c: HonoContext<E>, principal: Principal | undefined, bodyText: string) => {
     if (!principal)

@@ -563,7 +563,14 @@ async function runPipeline(
   }
 
   try {
-    return await persistRun(deps.db, run);
+    const stored = await persistRun(deps.db, run);
+    deps.metrics?.runFinished({
+      status: run.status,
+      planner: run.planner,
+      dialect: run.query?.dialect ?? null,
+      executingMs: run.timings.executing,
+    });
+    return stored;
   } catch (error) {
     // The run could not be stored: its question is given back now rather than by the stale-charge sweep.
     await refundCharge(deps.db, runId).catch(() => undefined);

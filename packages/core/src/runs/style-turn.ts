@@ -114,6 +114,7 @@ export async function prepareStyleTurn(
       const result = await persistRun(deps.db, run, (tx, id) =>
         patchConversationStyle(tx, principal.workspaceId, id, read.patch).then(() => undefined),
       );
+      deps.metrics?.runFinished({ status: run.status, planner: run.planner, dialect: null, executingMs: 0 });
       observer.stepComplete(0, 'ok', Math.round(performance.now() - started));
       return result;
     },
