@@ -77,6 +77,7 @@ const envSchema = z.object({
     .optional(),
   METRICS_TOKEN: z
     .string()
+    .transform((v) => v.trim())
     .refine((v) => v === '' || v.length >= 16, 'METRICS_TOKEN must be at least 16 characters (or unset)')
     .optional(),
   LLM_API_KEY: z.string().optional(),

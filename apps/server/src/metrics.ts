@@ -84,7 +84,9 @@ export function createMetrics(store: Store): ServiceMetrics {
     help: 'Discovery jobs waiting for a worker (all instances).',
     registers: [registry],
     async collect() {
-      this.set((await queue()).queued);
+      // A store that does not answer leaves the last value: the rest of the scrape still answers.
+      const state = await queue().catch(() => undefined);
+      if (state) this.set(state.queued);
     },
   });
   new Gauge({
@@ -92,7 +94,8 @@ export function createMetrics(store: Store): ServiceMetrics {
     help: 'Age of the oldest discovery job waiting for a worker, 0 when none waits.',
     registers: [registry],
     async collect() {
-      this.set((await queue()).oldestSeconds);
+      const state = await queue().catch(() => undefined);
+      if (state) this.set(state.oldestSeconds);
     },
   });
 
@@ -104,7 +107,7 @@ export function createMetrics(store: Store): ServiceMetrics {
     },
     runFinished({ status, planner, dialect, executingMs }) {
       runs.inc({ status, planner: planner ?? 'none' });
-      if (dialect && executingMs > 0) engine.observe({ dialect }, executingMs / 1000);
+      if (dialect) engine.observe({ dialect }, executingMs / 1000);
     },
     refused(code) {
       refusals.inc({ code });
@@ -157,9 +160,11 @@ function routeLabel(c: HonoContext<AppEnv>): string {
   const rest = path.startsWith('/api/') || path.startsWith('/auth/');
   const template = c.get('route') ?? (rest ? restTemplateOf(c.req.method, path) : undefined);
   if (template) return template;
-  // A plain route's own pattern (the last route matched that is not middleware).
-  const routes = matchedRoutes(c).filter((r) => r.method !== 'ALL');
-  return routes.at(-1)?.path ?? 'unmatched';
+  // A plain route's own pattern: the route that answered (not every route the path matches, such as
+  // the web app's catch-all), written as the OpenAPI document writes parameters.
+  const answered = matchedRoutes(c)[c.req.routeIndex];
+  if (!answered || answered.method === 'ALL') return 'unmatched';
+  return answered.path.replace(/:(\w+)/g, '{$1}');
 }
 
 /**

@@ -154,6 +154,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger.warn({ err: error }, 'refunding stale charges failed'),
   );
   const metrics = createMetrics(store);
+  if (!config.metricsToken && config.production)
+    logger.warn('METRICS_TOKEN is not set: GET /metrics is open to anyone who reaches this port. Set it.');
   deps.metrics = metrics;
   const app = createApp({
     metrics,

@@ -250,6 +250,12 @@ describe('when the store fails', () => {
         }
         expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+        // The metrics still answer (the queue gauges keep their last value).
+        const scrape = await fetch(`${server.url}/metrics`);
+        expect(scrape.status).toBe(200);
+        expect(await scrape.text()).toContain(
+          'aqs_http_requests_total{route="/auth/me",method="GET",status="503"} 1',
+        );
 
         cut.up();
         // The pool connects again on the next request.

@@ -45,8 +45,15 @@ describe('GET /metrics', () => {
     expect((await scrape('not-the-token-at-all')).status).toBe(401);
     // More scrapes than the per-minute limit, all answered.
     for (let i = 0; i < LIMIT + 2; i++) expect((await scrape()).status).toBe(200);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ok = await scrape();
     expect(ok.type).toMatch(/^text\/plain/);
+    // Plain routes by their own pattern (not the web app's catch-all, which every GET also matches).
+    expect(sample(ok.text, 'aqs_http_requests_total{route="/metrics",method="GET",status="200"}')).toBe(
+      LIMIT + 2,
+    );
+    expect(sample(ok.text, 'aqs_http_requests_total{route="/metrics",method="GET",status="401"}')).toBe(2);
+    expect(sample(ok.text, 'aqs_http_requests_total{route="/healthz",method="GET",status="200"}')).toBe(1);
     expect(ok.text).toContain('# TYPE aqs_http_requests_total counter');
     expect(ok.text).toContain('aqs_process_resident_memory_bytes');
     expect(sample(ok.text, 'aqs_discovery_jobs_queued')).toBe(0);

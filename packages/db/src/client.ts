@@ -128,8 +128,11 @@ export async function executeRows<Row extends Record<string, unknown>>(
   return ((result as { rows?: Row[] }).rows ?? []) as Row[];
 }
 
-/** SQLSTATEs that say the store is down or restarting: connection exceptions, shutdown, too many clients. */
-const STORE_DOWN_STATES = /^(08...|57P0[123]|53300)$/;
+/**
+ * SQLSTATEs that say the store is down or restarting: connection exceptions (not 08P01, a protocol
+ * violation, which is a bug), shutdown, cannot connect now, too many clients.
+ */
+const STORE_DOWN_STATES = /^(0800[01346]|57P0[123]|53300)$/;
 /** Node and postgres.js codes of a connection that could not be made or was lost. */
 const STORE_DOWN_CODES = new Set([
   'ECONNREFUSED',

@@ -100,13 +100,12 @@ describe.skipIf(!browserAvailable)('dashboards on the demo shop', () => {
     // Keyboard reorder: pick up the second item, move it before the first, drop it.
     const handle = page.getByRole('button', { name: `Move “${TABLE_QUESTION}”`, exact: true });
     // As for the arrows: a press before the sensor listens (a slow machine) is lost, so press (on the
-    // focused handle) until it is picked up.
-    const pickedUp = page.locator('[id^="DndLiveRegion"]', {
-      hasText: `Picked up “${TABLE_QUESTION}”, at position 2 of 2.`,
-    });
-    for (let attempt = 0; attempt < 10 && (await pickedUp.count()) === 0; attempt++) {
+    // focused handle) until it is picked up. Space toggles, so press again only while the handle says
+    // it is not held (aria-pressed): a second press after a slow pick-up would drop the item.
+    const held = page.getByRole('button', { name: `Move “${TABLE_QUESTION}”`, exact: true, pressed: true });
+    for (let attempt = 0; attempt < 10 && (await held.count()) === 0; attempt++) {
       await handle.press('Space');
-      await pickedUp.waitFor({ state: 'attached', timeout: 500 }).catch(() => undefined);
+      await held.waitFor({ state: 'attached', timeout: 2000 }).catch(() => undefined);
     }
     await announced(`Picked up “${TABLE_QUESTION}”, at position 2 of 2.`);
     // The sensor listens for the arrow keys from the next tick after the pick-up: press until it moves.
