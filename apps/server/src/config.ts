@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parsePlanOverrides, type PlanTable } from '@aqs/core';
+import { trustedProxyProblems } from './http/client-address.ts';
 
 const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -63,6 +64,8 @@ const envSchema = z.object({
   QUERY_TIMEOUT_SECONDS: positiveInt('QUERY_TIMEOUT_SECONDS', 30),
   SSE_HEARTBEAT_SECONDS: positiveInt('SSE_HEARTBEAT_SECONDS', 15),
   DISCOVERY_JOB_STALE_SECONDS: positiveInt('DISCOVERY_JOB_STALE_SECONDS', 30),
+  SHUTDOWN_GRACE_SECONDS: positiveInt('SHUTDOWN_GRACE_SECONDS', 10),
+  TRUSTED_PROXIES: z.string().optional(),
   DISCOVERY_WORKER: z
     .enum(['true', 'false', ''], { message: 'DISCOVERY_WORKER must be true or false' })
     .optional()
@@ -114,6 +117,10 @@ export interface Config {
   sseHeartbeatMs: number;
   /** A discovery job whose holder has been quiet this long is resumed by another instance (or a restarted one). */
   discoveryJobStaleMs: number;
+  /** On SIGTERM, how long requests in flight may take to finish before open streams are ended. */
+  shutdownGraceMs: number;
+  /** Proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client for per-client limits. */
+  trustedProxies: string[];
   /** Whether this instance runs queued discovery jobs (another instance sharing the store may instead). */
   discoveryWorker: boolean;
   /** The LLM planner is used when an API key is set; otherwise the offline planner answers. */
@@ -214,6 +221,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ? loadPlanLimits(resolve(baseDir, e.PLAN_LIMITS_FILE), problems)
     : undefined;
   const stripe = stripeConfig(e, problems);
+  const trustedProxies = (e.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  problems.push(...trustedProxyProblems(trustedProxies));
   if (problems.length > 0) throw new ConfigError(problems);
   const dataDir = isAbsolute(e.DATA_DIR) ? e.DATA_DIR : resolve(baseDir, e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`).replace(
@@ -239,6 +251,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     queryTimeoutMs: e.QUERY_TIMEOUT_SECONDS * 1000,
     sseHeartbeatMs: e.SSE_HEARTBEAT_SECONDS * 1000,
     discoveryJobStaleMs: e.DISCOVERY_JOB_STALE_SECONDS * 1000,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_SECONDS * 1000,
+    trustedProxies,
     discoveryWorker: e.DISCOVERY_WORKER,
     llm: e.LLM_API_KEY
       ? { apiKey: e.LLM_API_KEY, baseUrl: e.LLM_BASE_URL, model: e.LLM_MODEL ?? 'gpt-4o-mini' }

@@ -4,7 +4,11 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
 import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
 import {
+  clearStreamLeases,
   createLocalAuth,
+  createStreamLeases,
+  discovery,
+  INSTANCE_ID,
   createSecretBox,
   defaultAuthSettings,
   deleteExpiredCounters,
@@ -153,6 +157,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }).catch((error: unknown) =>
     logger.warn({ err: error }, 'refunding stale charges failed'),
   );
+  // The embedded store has one owner: leases left by a killed process of it hold nothing.
+  if (store.kind === 'pglite' && ownsStore) await clearStreamLeases(store.db);
+  const streamLeases = createStreamLeases(store.db, logger);
+  const draining = new AbortController();
+  const stopping = new AbortController();
+  deps.shutdown = draining.signal;
   const metrics = createMetrics(store);
   if (!config.metricsToken && config.production)
     logger.warn('METRICS_TOKEN is not set: GET /metrics is open to anyone who reaches this port. Set it.');
@@ -170,6 +180,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     openApiDocument: buildOpenApiDocument(config.appUrl),
     webDistDir: config.webDistDir,
     stripe: built.stripe,
+    streamLeases,
+    trustedProxies: config.trustedProxies,
+    shutdown: { draining: draining.signal, stopping: stopping.signal },
   });
   const adminSocket =
     store.kind === 'pglite' && ownsStore ? await startAdminSocket(deps, config.dataDir) : undefined;
@@ -202,12 +215,26 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     close: () => {
       closing ??= (async () => {
+        const http = server as HttpServer;
+        // Draining: no new connection, readyz says so, held discovery jobs go back to the queue and
+        // discovery streams end (their clients reconnect elsewhere).
+        draining.abort();
         clearInterval(maintenance);
+        const httpClosed = new Promise<void>((resolve) => http.close(() => resolve()));
+        // A connection is closed as soon as its request in flight is answered (keep-alive ends).
+        http.closeIdleConnections?.();
+        const closeIdle = setInterval(() => http.closeIdleConnections?.(), 100);
         await discoveryWorker?.stop();
-        await new Promise<void>((resolve) => {
-          (server as HttpServer).closeAllConnections?.();
-          server.close(() => resolve());
-        });
+        // Requests in flight (run streams included) get the grace period to finish.
+        if (!(await settlesWithin(httpClosed, config.shutdownGraceMs))) {
+          stopping.abort();
+          await settlesWithin(httpClosed, 1000);
+          http.closeAllConnections?.();
+        }
+        await httpClosed;
+        clearInterval(closeIdle);
+        await handedBack(deps, logger);
+        await streamLeases.close();
         if (adminSocket) await new Promise<void>((resolve) => adminSocket.close(() => resolve()));
         await built.close();
         await stopListening?.().catch(() => undefined);
@@ -216,4 +243,35 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       return closing;
     },
   };
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits (at most 5 s) until no discovery job is held by this instance: each is handed back as it stops. */
+async function handedBack(deps: RunDeps, logger: Logger): Promise<void> {
+  const until = Date.now() + 5000;
+  try {
+    while ((await discovery.jobsHeldBy(deps, INSTANCE_ID)) > 0) {
+      if (Date.now() > until) {
+        logger.warn(
+          'discovery jobs still held at shutdown: another instance takes them once their claim goes stale',
+        );
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } catch (error) {
+    logger.warn({ err: error }, 'could not check the discovery jobs held at shutdown');
+  }
 }

@@ -29,6 +29,7 @@ export async function startTestServer(
     LOG_LEVEL: 'info',
     AUTH_RATE_LIMIT_PER_CLIENT: '100000',
     ANON_RATE_LIMIT_PER_MINUTE: '100000',
+    SHUTDOWN_GRACE_SECONDS: '2',
     ...options.env,
   });
   config.port = 0;

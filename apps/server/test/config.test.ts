@@ -67,6 +67,24 @@ describe('configuration', () => {
     expect(full.stripe?.apiBase?.port).toBe('12111');
   });
 
+  it('reads TRUSTED_PROXIES as addresses and CIDR ranges, and names each bad entry', () => {
+    expect(loadConfig({ DATA_DIR: dir }).trustedProxies).toEqual([]);
+    expect(
+      loadConfig({ DATA_DIR: dir, TRUSTED_PROXIES: ' 10.0.0.0/8, ::1 ,fd00::/8' }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', '::1', 'fd00::/8']);
+    try {
+      loadConfig({ DATA_DIR: dir, TRUSTED_PROXIES: 'proxy.internal,10.0.0.0/33' });
+      throw new Error('bad proxies should be refused');
+    } catch (error) {
+      const problems = (error as ConfigError).problems;
+      expect(problems).toHaveLength(2);
+      expect(problems[0]).toMatch(/^TRUSTED_PROXIES: "proxy.internal" is not an IP address/);
+      expect(problems[1]).toMatch(
+        /^TRUSTED_PROXIES: "10.0.0.0\/33" has a bad prefix length; it must be 0 to 32/,
+      );
+    }
+  });
+
   it('generates SECRET_KEY once under DATA_DIR and reuses it', () => {
     const first = loadConfig({ DATA_DIR: join(dir, 'k') });
     expect(first.secretKey.source).toBe('generated');

@@ -74,3 +74,44 @@ describe.each(kinds)('rate limit on %s', (kind) => {
     expect((await browser.get('/auth/me', { 'x-forwarded-for': '10.9.9.9' })).status).toBe(429);
   });
 });
+
+describe('per-client limits behind a proxy (TRUSTED_PROXIES)', () => {
+  const anonymousStatuses = async (url: string, forwardedFor: string, count: number) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < count; i++)
+      statuses.push((await fetch(`${url}/auth/me`, { headers: { 'x-forwarded-for': forwardedFor } })).status);
+    return statuses;
+  };
+
+  it('from a trusted proxy, counts the client it names; an entry the client wrote itself changes nothing', async () => {
+    const server = await startTestServer({
+      env: { ANON_RATE_LIMIT_PER_MINUTE: '3', TRUSTED_PROXIES: '10.9.0.0/16, 127.0.0.1' },
+    });
+    try {
+      await awaitMinuteRoom(10);
+      expect(await anonymousStatuses(server.url, '203.0.113.7', 4)).toEqual([401, 401, 401, 429]);
+      // Another client behind the same proxy has its own count.
+      expect(await anonymousStatuses(server.url, '203.0.113.8', 1)).toEqual([401]);
+      // A forged left-most entry, or a chain through another trusted proxy, still names 203.0.113.7.
+      expect(await anonymousStatuses(server.url, '198.51.100.1, 203.0.113.7', 1)).toEqual([429]);
+      expect(await anonymousStatuses(server.url, '203.0.113.7, 10.9.4.4', 1)).toEqual([429]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('from any other peer, X-Forwarded-For is not read', async () => {
+    const server = await startTestServer({
+      env: { ANON_RATE_LIMIT_PER_MINUTE: '3', TRUSTED_PROXIES: '10.9.0.1' },
+    });
+    try {
+      await awaitMinuteRoom(10);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push(...(await anonymousStatuses(server.url, `203.0.113.${i}`, 1)));
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -69,6 +69,9 @@ const sseDescription = [
   '`error` {type, message, recoverable} when the run fails; `complete` with the full RunResult (also sent for a failed run).',
   'A `: ping` comment is sent every 15 seconds: a quiet stream is not a dead stream.',
   'Closing the stream cancels the run, the planner call and the engine query; the run is stored with status `cancelled`.',
+  'When the instance serving the stream shuts down and the run has not finished within the grace period (10 s), the last event is',
+  '`error {type: unavailable, recoverable: true}`: the run is stored as `cancelled` with that error, and the same request may be sent again.',
+  'More than 3 open streams per key or user are refused, counted across every instance.',
   'Request problems answer before the stream opens, as JSON: 401, 404 (connection or conversation), 409 (paused connection),',
   '422 (invalid body), 429 (rate limit; more than 3 open streams per key or user; or `quota_questions_exceeded`).',
 ].join(' ');
@@ -114,6 +117,8 @@ const discoveryStreamDescription = [
   '`error {type, message, recoverable}` when the job fails; and last `complete {summary, state}`',
   '(state succeeded, failed or cancelled; summary as from POST .../discover when it succeeded), after which the stream ends.',
   'A `: ping` comment is sent when nothing happened for the heartbeat interval (15 s by default).',
+  'When the instance serving the stream shuts down, the stream ends with `error {type: unavailable, recoverable: true}`',
+  '(no `id`): the job goes on (another instance takes it at once); reconnect to GET .../discover/jobs/{job_id}/stream with `Last-Event-ID`.',
 ].join(' ');
 
 function discoveryStreamResponses(statuses: string[]) {
@@ -348,7 +353,8 @@ export const plainRoutePaths: ZodOpenApiPathsObject = {
         '200': { description: 'Ready.', content: { 'application/json': { schema: healthSchema } } },
         // Also registers the shared Problem component every error response refers to.
         '503': {
-          description: 'The store is unreachable.',
+          description:
+            'The store is unreachable, or this instance is shutting down (its requests in flight are finishing; send new ones elsewhere).',
           content: { 'application/json': { schema: problemSchema } },
         },
       },

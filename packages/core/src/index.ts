@@ -14,6 +14,13 @@ export { createLocalAuth, PRINCIPALS_CHANNEL, type LocalAuth } from './accounts/
 export { hashPassword, verifyPassword } from './accounts/passwords.ts';
 export { deleteExpiredSessions } from './accounts/sessions.ts';
 export { hitFixedWindow, deleteExpiredCounters, type WindowHit } from './limits/rate-limit.ts';
+export {
+  clearStreamLeases,
+  createStreamLeases,
+  STREAM_LEASE_TTL_MS,
+  type StreamLeases,
+} from './limits/stream-leases.ts';
+export { INSTANCE_ID } from './instance.ts';
 export { deliverEmail } from './mail/deliver.ts';
 export * as connections from './connections/service.ts';
 export * as schema from './connections/schema.ts';

@@ -67,6 +67,8 @@ export interface CoreDeps {
   localAuth?: LocalAuth;
   /** Told what the service did, for its metrics. */
   metrics?: CoreMetrics;
+  /** Fired when this instance begins to stop: the discovery jobs it holds are handed back to the queue. */
+  shutdown?: AbortSignal;
 }
 
 export interface CoreMetrics {

@@ -461,6 +461,22 @@ export const rateLimitCounters = pgTable(
   ],
 );
 
+/**
+ * Open streams, counted in the store so a cap per caller holds across instances. A lease lives while
+ * its instance renews it; one whose instance died expires and no longer counts.
+ */
+export const streamLeases = pgTable(
+  'stream_leases',
+  {
+    id: text('id').primaryKey(),
+    /** What the cap counts: the caller (API key or user) and the kind of stream. */
+    key: text('key').notNull(),
+    instanceId: text('instance_id').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('stream_leases_key_idx').on(t.key, t.expiresAt)],
+);
+
 export const billingEvents = pgTable('billing_events', {
   /** Stripe's event id: the unique key that makes webhook delivery idempotent. */
   id: text('id').primaryKey(),

@@ -1,4 +1,5 @@
 import { benchServer } from './server.ts';
+import { benchInstances } from './instances.ts';
 import { benchEsqlParser } from './esql-parser.ts';
 import { benchEsTestCluster } from './es-test-cluster.ts';
 import { benchElasticsearchConnector } from './connector-elasticsearch.ts';
@@ -17,6 +18,7 @@ import { benchHostileLoad } from './hostile-load.ts';
 /** Every benchmark prints its figures with a ratio against a baseline measured in the same run. */
 const benches: Array<[string, () => Promise<void>]> = [
   ['server', benchServer],
+  ['two instances', benchInstances],
   ['ES|QL parser', benchEsqlParser],
   ['ES test cluster', benchEsTestCluster],
   ['Elasticsearch connector', benchElasticsearchConnector],

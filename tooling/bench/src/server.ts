@@ -22,7 +22,7 @@ async function settleRss(proc: Proc): Promise<number> {
 }
 
 /** Registers a user on a service started with `env` and issues an API key for them (not measured). */
-async function userWithKey(env: Record<string, string>): Promise<string> {
+export async function userWithKey(env: Record<string, string>): Promise<string> {
   const first = await spawnReady('src/main.ts', ['serve'], env, serverDir);
   const email = 'bench@example.com';
   try {

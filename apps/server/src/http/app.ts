@@ -1,7 +1,7 @@
 import { Hono, type Context as HonoContext } from 'hono';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Logger as PinoLogger } from 'pino';
-import type { RunDeps } from '@aqs/core';
+import type { RunDeps, StreamLeases } from '@aqs/core';
 import type { Store } from '@aqs/db';
 import { appRouter, toProblem, type Context as ApiContext } from '@aqs/api';
 import { clearSessionCookie, serializeSessionCookie, sessionCookieSettings } from './cookies.ts';
@@ -12,6 +12,7 @@ import { createGuard } from './guard.ts';
 import { requestLog } from './request-log.ts';
 import { restRoute } from './rest.ts';
 import { createRunStreamHandler } from './run-stream.ts';
+import { clientAddressOf } from './client-address.ts';
 import { mountFileRoutes } from './file-routes.ts';
 import { mountDiscoveryStreams } from './discovery-streams.ts';
 import { mountWeb } from './web.ts';
@@ -36,6 +37,12 @@ export interface AppDeps {
   metrics: ServiceMetrics;
   /** METRICS_TOKEN: `GET /metrics` asks for it when set. */
   metricsToken?: string | undefined;
+  /** Open streams per caller, counted in the store (the cap holds across instances). */
+  streamLeases: StreamLeases;
+  /** TRUSTED_PROXIES: peers whose `X-Forwarded-For` names the client for per-client limits. */
+  trustedProxies: string[];
+  /** This instance's stop: `draining` when it begins, `stopping` when open streams must end now. */
+  shutdown: { draining: AbortSignal; stopping: AbortSignal };
 }
 
 const API_PREFIXES = ['/api/', '/auth/', '/trpc/'];
@@ -50,7 +57,17 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const cookie = sessionCookieSettings(deps.appUrl);
   const appOrigin = new URL(deps.appUrl).origin;
 
+  const clientAddress = clientAddressOf(deps.trustedProxies);
+  app.use('*', async (c, next) => {
+    c.set('clientAddress', clientAddress(c));
+    await next();
+  });
   app.use('*', requestLog(deps.logger));
+  // While draining, no connection is kept for another request: the client's next one goes elsewhere.
+  app.use('*', async (c, next) => {
+    await next();
+    if (deps.shutdown.draining.aborted) c.header('Connection', 'close');
+  });
   app.use('*', metricsMiddleware(deps.metrics));
 
   app.onError((error, c) => {
@@ -82,7 +99,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     principal: c.get('principal'),
     requestId: c.get('requestId'),
     userAgent: c.req.header('user-agent') ?? null,
-    clientAddress: c.env?.incoming?.socket.remoteAddress ?? 'unknown',
+    clientAddress: c.get('clientAddress'),
     signal: c.req.raw.signal,
     session: {
       set: (token, expiresAt) => setCookie(serializeSessionCookie(cookie, token, expiresAt)),
@@ -121,17 +138,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     deps: deps.core,
     heartbeatMs: deps.sseHeartbeatMs,
     maxStreamsPerPrincipal: 3,
+    leases: deps.streamLeases,
+    stopping: deps.shutdown.stopping,
     trackStream: () => deps.metrics.streamOpened('run'),
   });
   app.post('/api/v1/run/stream', async (c) => runStream(c, c.get('principal'), c.get('bodyText')));
   mountFileRoutes(app, deps.core);
-  mountDiscoveryStreams(app, deps.core, deps.sseHeartbeatMs, () => deps.metrics.streamOpened('discovery'));
+  mountDiscoveryStreams(app, deps.core, deps.sseHeartbeatMs, deps.streamLeases, () =>
+    deps.metrics.streamOpened('discovery'),
+  );
 
   app.all('/api/*', rest);
   app.all('/auth/*', rest);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' as const }));
   app.get('/readyz', async (c) => {
+    // A load balancer stops sending here while the requests in flight finish.
+    if (deps.shutdown.draining.aborted)
+      return c.json({ detail: 'This instance is shutting down.' }, 503, { 'Retry-After': '1' });
     try {
       await deps.store.ping();
       return c.json({ status: 'ok' as const });

@@ -1,14 +1,14 @@
 import type { Context as HonoContext, Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import { discoverInputSchema } from '@aqs/contracts';
-import { DomainError, discovery, type CoreDeps } from '@aqs/core';
+import { discoverInputSchema, type DiscoveryEvents } from '@aqs/contracts';
+import { DomainError, discovery, INSTANCE_ID, type CoreDeps, type StreamLeases } from '@aqs/core';
 import { fieldErrorsOf } from '@aqs/api';
 import type { AppEnv } from './env.ts';
 import { pathId, signedIn } from './plain-route.ts';
 import { parseJsonObjectBody } from './rest.ts';
 import { streamSlots } from './stream-slots.ts';
 
-/** Discovery streams open at once per API key or user, per instance (as for run streams). */
+/** Discovery streams open at once per API key or user, across instances (as for run streams). */
 const MAX_STREAMS_PER_PRINCIPAL = 3;
 /** How often a stream looks for new events of its job in the store (any instance may be writing them). */
 const FOLLOW_MS = 250;
@@ -18,14 +18,17 @@ const FOLLOW_MS = 250;
  * events from the store, then follow it live, and end after its `complete` event; every event has an
  * `id` (its place in the job), so a client that reconnects with `Last-Event-ID` gets only what it
  * missed. Closing a stream does not stop the job. Request problems answer as JSON before the stream.
+ * When this instance stops, its streams end with a recoverable `error` event (no id): the job goes on
+ * (another instance takes it), and the client reconnects with `Last-Event-ID`.
  */
 export function mountDiscoveryStreams(
   app: Hono<AppEnv>,
   deps: CoreDeps,
   heartbeatMs: number,
+  leases: StreamLeases,
   trackStream?: () => () => void,
 ): void {
-  const slots = streamSlots(MAX_STREAMS_PER_PRINCIPAL, 'discovery streams', trackStream);
+  const slots = streamSlots(leases, MAX_STREAMS_PER_PRINCIPAL, 'discovery streams', trackStream);
   app.post('/api/v1/connections/:id/discover/stream', async (c) => {
     const principal = signedIn(c.get('principal'));
     const body = parseJsonObjectBody(c.get('bodyText') ?? '') ?? {};
@@ -34,13 +37,13 @@ export function mountDiscoveryStreams(
       throw new DomainError('validation', 'The discovery request is invalid.', {
         fields: fieldErrorsOf(parsed.error.issues),
       });
-    const release = slots.take(principal);
+    const release = await slots.take(principal);
     let jobId: string;
     try {
       const { job } = await discovery.startJob(deps, principal, parsed.data);
       jobId = job.id;
       // Run here when no instance holds it yet; the job goes on if the client leaves.
-      const claimed = await discovery.claimJob(deps, discovery.INSTANCE_ID, job.id);
+      const claimed = await discovery.claimJob(deps, INSTANCE_ID, job.id);
       if (claimed)
         void discovery.runJob(deps, claimed).catch((error: unknown) => {
           deps.logger.error({ err: error, jobId: job.id }, 'discovery job failed');
@@ -57,7 +60,7 @@ export function mountDiscoveryStreams(
     const job = await discovery.getJob(deps, principal, pathId(c, 'id'), pathId(c, 'job_id'));
     const lastSeen = Number(c.req.header('last-event-id') ?? '0');
     const after = Number.isInteger(lastSeen) && lastSeen > 0 ? lastSeen : 0;
-    return follow(c, deps, job.id, after, heartbeatMs, slots.take(principal));
+    return follow(c, deps, job.id, after, heartbeatMs, await slots.take(principal));
   });
 }
 
@@ -100,6 +103,16 @@ async function followEvents(
     let emptyPolls = 0;
     while (Date.now() - opened < MAX_STREAM_MS) {
       if (stream.aborted || c.req.raw.signal.aborted) return;
+      if (deps.shutdown?.aborted) {
+        const error: DiscoveryEvents['error'] = {
+          type: 'unavailable',
+          message:
+            'This instance is restarting; the analysis goes on. Reconnect to the job stream with Last-Event-ID to follow it.',
+          recoverable: true,
+        };
+        await stream.writeSSE({ event: 'error', data: JSON.stringify(error) });
+        return;
+      }
       const events = await discovery.eventsAfter(deps, jobId, seq);
       for (const e of events) {
         await stream.writeSSE({ id: String(e.seq), event: e.event, data: JSON.stringify(e.payload) });

@@ -11,6 +11,8 @@ export type AppEnv = {
   /** refusal: the code of a 429 answered (for the metrics). */
   Variables: {
     requestId: string;
+    /** The client's address for per-client limits (the peer, or what a trusted proxy says). */
+    clientAddress: string;
     principal: Principal | undefined;
     log: PinoLogger;
     bodyText: string;

@@ -122,9 +122,9 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
     const principal = caller?.principal;
     c.set('principal', principal);
 
-    // Callers without a credential (or with a bad one) are limited per client socket address.
+    // Callers without a credential (or with a bad one) are limited per client address.
     if (!principal) {
-      const address = c.env?.incoming?.socket.remoteAddress ?? 'unknown';
+      const address = c.get('clientAddress');
       const hit = await hitFixedWindow(core.db, `anon:addr:${address}`, options.anonRateLimitPerMinute, 60);
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));

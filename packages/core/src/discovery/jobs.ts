@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import {
   connectionSchemas,
   connections,
@@ -17,10 +17,10 @@ import type {
   Relationship,
 } from '@aqs/contracts';
 import { connectorFor, type Introspection } from '@aqs/connectors';
-import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { DomainError, fromConnectorError, type DomainErrorKind } from '../errors.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
+import { INSTANCE_ID } from '../instance.ts';
 import type { Principal } from '../principal.ts';
 import { consumeUsage, refundCharge, settleCharge } from '../limits/usage.ts';
 import { planLimitsOf } from '../limits/plans.ts';
@@ -362,6 +362,8 @@ export async function claimJob(
 }
 
 class Cancelled extends Error {}
+/** This instance is stopping: the job goes back to the queue for another instance. */
+class HandedBack extends Error {}
 
 /**
  * Runs a claimed job to its end: introspects, samples values, analyses each table not finished yet
@@ -397,9 +399,13 @@ export async function runJob(
     Math.max(250, Math.floor((options.staleMs ?? deps.discoveryJobStaleMs ?? JOB_STALE_MS) / 3)),
   );
   heartbeat.unref?.();
+  const onShutdown = () => controller.abort(new HandedBack('this instance is stopping'));
+  if (deps.shutdown?.aborted) onShutdown();
+  deps.shutdown?.addEventListener('abort', onShutdown, { once: true });
   const stopped = () => {
     const reason: unknown = controller.signal.reason;
-    if (reason instanceof TakenOver || reason instanceof Cancelled) throw reason;
+    if (reason instanceof TakenOver || reason instanceof Cancelled || reason instanceof HandedBack)
+      throw reason;
   };
   const save = async (patch: Partial<Progress>) => {
     stopped();
@@ -434,11 +440,16 @@ export async function runJob(
     return await finish(deps, claimed.id, ending, 'succeeded', { analysis: { connection, ...result } });
   } catch (caught) {
     controller.abort();
+    const reason: unknown = controller.signal.reason;
     const error: unknown =
-      controller.signal.reason instanceof TakenOver || controller.signal.reason instanceof Cancelled
-        ? controller.signal.reason
+      reason instanceof TakenOver || reason instanceof Cancelled || reason instanceof HandedBack
+        ? reason
         : caught;
     if (error instanceof TakenOver) return currentJob(deps, claimed.id);
+    if (error instanceof HandedBack) {
+      await handBack(deps, claimed.id, ending);
+      return currentJob(deps, claimed.id);
+    }
     if (error instanceof Cancelled) return finish(deps, claimed.id, ending, 'cancelled', {});
     const domain = error instanceof DomainError ? error : fromConnectorError(error);
     if (!(domain instanceof DomainError))
@@ -450,7 +461,33 @@ export async function runJob(
     return finish(deps, claimed.id, ending, 'failed', { error: failure });
   } finally {
     clearInterval(heartbeat);
+    deps.shutdown?.removeEventListener('abort', onShutdown);
   }
+}
+
+/**
+ * Puts a job this claim holds back in the queue with its progress (tables finished stay finished),
+ * so the next claim on any instance resumes it at once instead of after the stale period.
+ */
+async function handBack(deps: CoreDeps, jobId: string, ending: { holder: string; progress: Progress }) {
+  await deps.db
+    .transaction(async (tx) => {
+      await appendEvent(tx, jobId, 'status', { phase: 'queued' }, ending.holder);
+      await tx
+        .update(discoveryJobs)
+        .set({
+          status: 'queued',
+          lockedBy: null,
+          heartbeatAt: null,
+          progress: ending.progress as unknown as Record<string, unknown>,
+        })
+        .where(and(eq(discoveryJobs.id, jobId), eq(discoveryJobs.lockedBy, ending.holder)));
+    })
+    .catch((error: unknown) => {
+      // Taken over meanwhile, or the store is gone: the stale period hands it on instead.
+      if (!(error instanceof TakenOver))
+        deps.logger.warn({ err: error, jobId }, 'handing back a discovery job failed');
+    });
 }
 
 async function currentJob(deps: CoreDeps, jobId: string): Promise<DiscoveryJob | null> {
@@ -814,14 +851,25 @@ export async function storedDiscovery(db: Executor, connectionId: string): Promi
   return (stored?.analysis as { discovery?: DiscoverySummary } | null)?.discovery ?? null;
 }
 
-/** This process, as a job holder: host, pid and a random part (a restarted process is another holder). */
-export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-
 const FAILURE_KINDS: Record<string, DomainErrorKind> = {
   not_found: 'not_found',
   conflict: 'conflict',
   quota_exceeded: 'quota_exceeded',
 };
+
+/** How many jobs this instance's claims hold now (it waits for them to be handed back when stopping). */
+export async function jobsHeldBy(deps: CoreDeps, instanceId: string): Promise<number> {
+  const [row] = await deps.db
+    .select({ n: count() })
+    .from(discoveryJobs)
+    .where(
+      and(
+        eq(discoveryJobs.status, 'running'),
+        sql`starts_with(${discoveryJobs.lockedBy}, ${`${instanceId}:`})`,
+      ),
+    );
+  return row?.n ?? 0;
+}
 
 /** Polls a job until it ends (another instance holds it); the caller's signal stops the waiting, not the job. */
 async function waitForEnd(deps: DiscoveryDeps, jobId: string, signal?: AbortSignal): Promise<DiscoveryJob> {
@@ -829,6 +877,11 @@ async function waitForEnd(deps: DiscoveryDeps, jobId: string, signal?: AbortSign
     const [row] = await deps.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, jobId));
     if (!row) throw new DomainError('not_found', `Discovery job ${jobId} was deleted.`);
     if (!ACTIVE.includes(row.status)) return toJob(row);
+    if (deps.shutdown?.aborted)
+      throw new DomainError(
+        'unavailable',
+        `This instance is restarting; discovery job ${jobId} goes on elsewhere. Follow it at its job stream, or ask again in a moment.`,
+      );
     // A holder that went quiet: this instance takes the job over.
     const claimed = await claimJob(deps, INSTANCE_ID, jobId);
     if (claimed) {

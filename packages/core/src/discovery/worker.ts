@@ -1,4 +1,5 @@
-import { claimJob, INSTANCE_ID, JOB_STALE_MS, runJob, type DiscoveryDeps } from './jobs.ts';
+import { INSTANCE_ID } from '../instance.ts';
+import { claimJob, JOB_STALE_MS, runJob, type DiscoveryDeps } from './jobs.ts';
 
 export interface DiscoveryWorker {
   /** Looks for a job now instead of at the next poll (a job was just started here). */

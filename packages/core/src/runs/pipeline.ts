@@ -469,7 +469,12 @@ function endWithout(
   run.artifacts = [];
   if (error instanceof RunCancelled || signal?.aborted) {
     run.status = 'cancelled';
-    run.error = { type: 'cancelled', message: 'The run was cancelled: its stream was closed.' };
+    // The service stopping aborts with its own reason; a closed stream aborts with none.
+    const reason: unknown = signal?.reason;
+    run.error =
+      reason instanceof DomainError && reason.kind === 'unavailable'
+        ? { type: 'unavailable', message: reason.message }
+        : { type: 'cancelled', message: 'The run was cancelled: its stream was closed.' };
     return;
   }
   const failed = failure(error);

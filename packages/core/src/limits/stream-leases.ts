@@ -1,0 +1,89 @@
+import { and, count, eq, inArray, lt, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { streamLeases, type Database } from '@aqs/db';
+import { DomainError } from '../errors.ts';
+import { INSTANCE_ID } from '../instance.ts';
+import type { Logger } from '../ports.ts';
+
+/** A lease not renewed for this long belongs to an instance that died: it no longer counts. */
+export const STREAM_LEASE_TTL_MS = 60_000;
+/** The advisory-lock class under which takes for one key wait for each other (the second key is its hash). */
+const LEASE_LOCK_CLASS = 7301;
+
+export interface StreamLeases {
+  /**
+   * Takes one of the `max` places `key` may hold at once, on any instance sharing the store, or
+   * refuses with a 429 naming `what`. Answers the release (safe to call more than once).
+   */
+  take(key: string, max: number, what: string): Promise<() => void>;
+  /** Stops renewing and gives back every lease this instance holds. */
+  close(): Promise<void>;
+}
+
+/**
+ * Open streams counted in the store: the cap per caller holds across instances. Each instance renews
+ * the leases it holds every third of `ttlMs`; those of a dead instance expire.
+ */
+export function createStreamLeases(
+  db: Database,
+  logger: Logger,
+  options: { instanceId?: string; ttlMs?: number } = {},
+): StreamLeases {
+  const ttlMs = options.ttlMs ?? STREAM_LEASE_TTL_MS;
+  const instanceId = options.instanceId ?? INSTANCE_ID;
+  const held = new Set<string>();
+  const expiry = sql`now() + ${ttlMs} * interval '1 millisecond'`;
+  const renew = setInterval(
+    () => {
+      if (held.size === 0) return;
+      db.update(streamLeases)
+        .set({ expiresAt: expiry })
+        .where(inArray(streamLeases.id, [...held]))
+        .catch((error: unknown) => logger.warn({ err: error }, 'renewing stream leases failed'));
+    },
+    Math.max(250, Math.floor(ttlMs / 3)),
+  );
+  renew.unref?.();
+  const giveBack = async (ids: string[]) => {
+    if (ids.length > 0) await db.delete(streamLeases).where(inArray(streamLeases.id, ids));
+  };
+  return {
+    take: async (key, max, what) => {
+      const id = randomUUID();
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(${LEASE_LOCK_CLASS}, hashtext(${key}))`);
+        await tx
+          .delete(streamLeases)
+          .where(and(eq(streamLeases.key, key), lt(streamLeases.expiresAt, sql`now()`)));
+        const [open] = await tx.select({ n: count() }).from(streamLeases).where(eq(streamLeases.key, key));
+        if ((open?.n ?? 0) >= max)
+          throw new DomainError(
+            'rate_limited',
+            `At most ${max} ${what} may be open at once; close one (or wait for it to finish) first.`,
+            { retryAfterSeconds: 5 },
+          );
+        await tx.insert(streamLeases).values({ id, key, instanceId, expiresAt: expiry });
+      });
+      held.add(id);
+      return () => {
+        if (!held.delete(id)) return;
+        giveBack([id]).catch((error: unknown) =>
+          logger.warn({ err: error }, 'giving back a stream lease failed'),
+        );
+      };
+    },
+    close: async () => {
+      clearInterval(renew);
+      const ids = [...held];
+      held.clear();
+      await giveBack(ids).catch((error: unknown) =>
+        logger.warn({ err: error }, 'giving back stream leases failed'),
+      );
+    },
+  };
+}
+
+/** Forgets every lease: for a process that owns its store (no other instance can hold one). */
+export async function clearStreamLeases(db: Database): Promise<void> {
+  await db.delete(streamLeases);
+}
