@@ -7,6 +7,7 @@ import {
   clearStreamLeases,
   createLocalAuth,
   createStreamLeases,
+  deleteExpiredLeases,
   discovery,
   INSTANCE_ID,
   createSecretBox,
@@ -201,6 +202,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const maintenance = setInterval(() => {
     void Promise.all([
       deleteExpiredCounters(store.db),
+      deleteExpiredLeases(store.db),
       deleteExpiredSessions(deps),
       refundStaleCharges(store.db, { requestTimeoutMs: config.queryTimeoutMs }),
     ]).catch((error: unknown) => logger.warn({ err: error }, 'maintenance failed'));
@@ -233,6 +235,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         }
         await httpClosed;
         clearInterval(closeIdle);
+        // Handlers still running after their sockets closed (a run storing itself as cancelled) end
+        // before the store they write to is closed: each gives its stream lease back as it ends.
+        await streamLeases.drained(5000);
         await handedBack(deps, logger);
         await streamLeases.close();
         if (adminSocket) await new Promise<void>((resolve) => adminSocket.close(() => resolve()));

@@ -166,8 +166,8 @@ describe.runIf(postgresHere)('several instances on one PostgreSQL', () => {
       controllers[0]!.abort();
       await readers[0];
       let again = 429;
-      for (let i = 0; i < 40 && again === 429; i++) {
-        await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && again === 429; i++) {
+        await new Promise((r) => setTimeout(r, 100));
         const res = await runStream(onB, { question: 'count requests', connection_id: connectionId });
         again = res.status;
         if (again === 200) await res.body?.cancel();
@@ -194,7 +194,7 @@ describe.runIf(postgresHere)('several instances on one PostgreSQL', () => {
     );
     expect(following.seen.some((e) => e.event === 'table_complete')).toBe(true);
     // The job stays mid-way until the instance holding it stops.
-    company.setQueryDelay(3000);
+    company.setQueryDelay(30_000);
 
     weblogs.setQueryDelay(10_000);
     try {

@@ -17,6 +17,7 @@ export { hitFixedWindow, deleteExpiredCounters, type WindowHit } from './limits/
 export {
   clearStreamLeases,
   createStreamLeases,
+  deleteExpiredLeases,
   STREAM_LEASE_TTL_MS,
   type StreamLeases,
 } from './limits/stream-leases.ts';

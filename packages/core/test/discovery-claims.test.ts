@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { connections, discoveryJobEvents, discoveryJobs, newId, users, workspaces } from '@aqs/db';
+import {
+  connections,
+  discoveryJobEvents,
+  discoveryJobs,
+  newId,
+  usageCharges,
+  usageCounters,
+  users,
+  workspaces,
+} from '@aqs/db';
 import { createTestStore, testStoreKinds, type TestStore } from '@aqs/db/testing';
 import { createSecretBox } from '../src/secret-box.ts';
 import { defaultAuthSettings, type CoreDeps } from '../src/ports.ts';
 import type { Principal } from '../src/principal.ts';
-import { claimJob, eventsAfter, startJob } from '../src/discovery/jobs.ts';
+import { cancelJob, claimJob, eventsAfter, runJob, startJob } from '../src/discovery/jobs.ts';
 
 const secrets = createSecretBox('a-test-master-key-of-at-least-32-characters');
 
@@ -106,5 +115,43 @@ describe.each(await testStoreKinds())('discovery job claims on %s', (kind) => {
       .from(discoveryJobEvents)
       .where(eq(discoveryJobEvents.jobId, a.job.id));
     expect(all).toHaveLength(1);
+  });
+
+  it('a stopping instance hands its job back to the queue at once; cancelling it then keeps the unit when tables were done', async () => {
+    const { principal, connectionId } = await owner();
+    const { job } = await startJob(deps, principal, { id: connectionId, cross_index_links: false });
+    const claimed = await claimJob(deps, 'stopping-instance', job.id);
+    expect(claimed).not.toBeNull();
+    const stopping = new AbortController();
+    stopping.abort();
+    const ended = await runJob({ ...deps, shutdown: stopping.signal }, claimed!);
+    expect(ended?.state).toBe('queued');
+    const [row] = await store.db.select().from(discoveryJobs).where(eq(discoveryJobs.id, job.id));
+    expect(row).toMatchObject({ status: 'queued', lockedBy: null, heartbeatAt: null });
+    const events = await eventsAfter(deps, job.id, 0);
+    expect(events.map((e) => [e.event, (e.payload as { phase?: string }).phase])).toEqual([
+      ['status', 'queued'],
+      ['status', 'queued'],
+    ]);
+    // Claimable again at once, by anyone (no stale period to wait for).
+    const again = await claimJob(deps, 'other-instance', job.id, 3_600_000);
+    expect(again?.lockedBy).toMatch(/^other-instance:/);
+
+    // Handed back again after a table was finished, then cancelled while queued: the analysis is paid for.
+    await store.db
+      .update(discoveryJobs)
+      .set({
+        status: 'queued',
+        lockedBy: null,
+        progress: { ...(again!.progress as object), tables: { 'public.t': { columns: 1 } } },
+      })
+      .where(eq(discoveryJobs.id, job.id));
+    await cancelJob(deps, principal, connectionId, job.id);
+    const [counter] = await store.db
+      .select()
+      .from(usageCounters)
+      .where(eq(usageCounters.workspaceId, principal.workspaceId));
+    expect(counter?.count).toBe(1);
+    expect(await store.db.select().from(usageCharges).where(eq(usageCharges.id, job.id))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { streamLeases } from '@aqs/db';
 import { createTestStore, testStoreKinds, type TestStore } from '@aqs/db/testing';
 import { DomainError } from '../src/errors.ts';
 import type { Logger } from '../src/ports.ts';
-import { clearStreamLeases, createStreamLeases } from '../src/limits/stream-leases.ts';
+import { clearStreamLeases, createStreamLeases, deleteExpiredLeases } from '../src/limits/stream-leases.ts';
 
 const quiet: Logger = {
   info: () => {},
@@ -71,24 +71,44 @@ describe.each(await testStoreKinds())('stream leases on %s', (kind) => {
   });
 
   it('leases of an instance that stopped renewing expire; renewed ones do not', async () => {
-    const live = createStreamLeases(store.db, quiet, { instanceId: 'live', ttlMs: 600 });
+    const live = createStreamLeases(store.db, quiet, { instanceId: 'live', ttlMs: 3000 });
     try {
       // A dead instance's lease: nobody renews it.
       await store.db.insert(streamLeases).values({
         id: 'dead-1',
         key: 'run streams:usr_3',
         instanceId: 'dead',
-        expiresAt: sql`now() + interval '600 milliseconds'`,
+        expiresAt: sql`now() + interval '1500 milliseconds'`,
       });
       await live.take('run streams:usr_3', 2, 'run streams');
       await refusal(live.take('run streams:usr_3', 2, 'run streams'));
-      await sleep(1500);
-      // The dead lease expired; the live one, renewed every 200 ms, still counts.
+      await sleep(3500);
+      // The dead lease expired; the live one, renewed every second, outlived its first 3 s and still counts.
       await live.take('run streams:usr_3', 2, 'run streams');
       await refusal(live.take('run streams:usr_3', 2, 'run streams'));
     } finally {
       await live.close();
     }
+  });
+
+  it('after close, a take is refused and leaves no lease behind; the sweep deletes expired ones', async () => {
+    const leases = createStreamLeases(store.db, quiet, { instanceId: 'closing' });
+    const taking = leases.take('run streams:usr_5', 3, 'run streams');
+    await leases.close();
+    await taking.then(
+      (release) => release(),
+      (error: unknown) => expect((error as DomainError).kind).toBe('unavailable'),
+    );
+    expect((await refusal(leases.take('run streams:usr_5', 3, 'run streams'))).kind).toBe('unavailable');
+    await store.db.insert(streamLeases).values({
+      id: 'expired-1',
+      key: 'run streams:usr_6',
+      instanceId: 'dead',
+      expiresAt: sql`now() - interval '1 second'`,
+    });
+    await deleteExpiredLeases(store.db);
+    const rows = await store.db.select().from(streamLeases);
+    expect(rows.filter((r) => r.key.endsWith('usr_5') || r.key.endsWith('usr_6'))).toEqual([]);
   });
 
   it('a store owner forgets every lease at start', async () => {

@@ -15,10 +15,10 @@ function plain(address: string): string {
 export function trustedProxyProblems(entries: string[]): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
-    const [address = '', prefix] = entry.split('/');
+    const [address = '', prefix, ...rest] = entry.split('/');
     const family = isIP(address);
     const bits = family === 6 ? 128 : 32;
-    if (family === 0)
+    if (family === 0 || rest.length > 0)
       problems.push(
         `TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range (e.g. 10.0.0.5 or 10.0.0.0/8)`,
       );

@@ -81,7 +81,7 @@ const emptyProgress = (crossIndex: boolean, charged: boolean): Progress => ({
   engine_queries: 0,
 });
 
-function progressOf(row: JobRow): Progress {
+function progressOf(row: Pick<JobRow, 'progress'>): Progress {
   return { ...emptyProgress(false, false), ...(row.progress as Partial<Progress> | null) };
 }
 
@@ -279,16 +279,21 @@ export async function cancelJob(deps: CoreDeps, principal: Principal, connection
         .update(discoveryJobs)
         .set({ status: 'cancelled', cancelRequestedAt: now, finishedAt: now })
         .where(and(eq(discoveryJobs.id, row.id), eq(discoveryJobs.status, 'queued')))
-        .returning({ id: discoveryJobs.id });
+        .returning({ progress: discoveryJobs.progress });
       if (queued) {
+        // A job handed back by a stopping instance waits in the queue with tables done: it is paid for.
+        const progress = progressOf(queued);
+        const workDone = Object.keys(progress.tables).length > 0;
+        if (progress.charged && workDone)
+          await settleCharge(tx, row.id, row.workspaceId, 'schema_analyses', now);
         await appendEvent(tx, row.id, 'complete', { summary: null, state: 'cancelled' });
-        return true;
+        return { workDone };
       }
       await tx.update(discoveryJobs).set({ cancelRequestedAt: now }).where(eq(discoveryJobs.id, row.id));
-      return false;
+      return null;
     });
     // Nothing was done: the unit it took comes back.
-    if (cancelledQueued) await refundUnit(deps, row.id);
+    if (cancelledQueued && !cancelledQueued.workDone) await refundUnit(deps, row.id);
   }
   return {
     detail: 'Cancellation requested; the job stops at its next step.',

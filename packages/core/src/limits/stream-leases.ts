@@ -10,13 +10,18 @@ export const STREAM_LEASE_TTL_MS = 60_000;
 /** The advisory-lock class under which takes for one key wait for each other (the second key is its hash). */
 const LEASE_LOCK_CLASS = 7301;
 
+const stopping = () =>
+  new DomainError('unavailable', 'This service instance is shutting down; send the request again.');
+
 export interface StreamLeases {
   /**
    * Takes one of the `max` places `key` may hold at once, on any instance sharing the store, or
    * refuses with a 429 naming `what`. Answers the release (safe to call more than once).
    */
   take(key: string, max: number, what: string): Promise<() => void>;
-  /** Stops renewing and gives back every lease this instance holds. */
+  /** Resolves once no lease is held here (every stream has ended), or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void>;
+  /** Stops renewing and gives back every lease this instance holds; a take after it is refused. */
   close(): Promise<void>;
 }
 
@@ -32,6 +37,7 @@ export function createStreamLeases(
   const ttlMs = options.ttlMs ?? STREAM_LEASE_TTL_MS;
   const instanceId = options.instanceId ?? INSTANCE_ID;
   const held = new Set<string>();
+  let closed = false;
   const expiry = sql`now() + ${ttlMs} * interval '1 millisecond'`;
   const renew = setInterval(
     () => {
@@ -49,6 +55,7 @@ export function createStreamLeases(
   };
   return {
     take: async (key, max, what) => {
+      if (closed) throw stopping();
       const id = randomUUID();
       await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${LEASE_LOCK_CLASS}, hashtext(${key}))`);
@@ -64,6 +71,11 @@ export function createStreamLeases(
           );
         await tx.insert(streamLeases).values({ id, key, instanceId, expiresAt: expiry });
       });
+      if (closed) {
+        // Closed while this take was under way: nothing would renew or release it.
+        await giveBack([id]);
+        throw stopping();
+      }
       held.add(id);
       return () => {
         if (!held.delete(id)) return;
@@ -72,7 +84,12 @@ export function createStreamLeases(
         );
       };
     },
+    drained: async (timeoutMs) => {
+      const until = Date.now() + timeoutMs;
+      while (held.size > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    },
     close: async () => {
+      closed = true;
       clearInterval(renew);
       const ids = [...held];
       held.clear();
@@ -81,6 +98,11 @@ export function createStreamLeases(
       );
     },
   };
+}
+
+/** Deletes the leases whose instance stopped renewing them (the maintenance sweep). */
+export async function deleteExpiredLeases(db: Database): Promise<void> {
+  await db.delete(streamLeases).where(lt(streamLeases.expiresAt, sql`now()`));
 }
 
 /** Forgets every lease: for a process that owns its store (no other instance can hold one). */
