@@ -9,6 +9,7 @@ import {
   type PlanTurn,
 } from '../src/index.ts';
 import { shopSchema, weblogsSchema, withJoins, withoutRequestRows } from './fixtures.ts';
+import { buildLexicon } from '../src/offline/lexicon.ts';
 
 const now = new Date('2024-06-15T12:00:00Z');
 const weblogs = weblogsSchema();
@@ -555,5 +556,18 @@ describe('offline planner over the demo shop', () => {
       })
       .catch((e: unknown) => e);
     expect((error as PlanningError).type).toBe('cancelled');
+  });
+});
+
+describe('the lexicon of a schema', () => {
+  it('is built once for equal content: a run building its schema afresh plans from the same lexicon, the same way', async () => {
+    const first = buildLexicon(shopSchema());
+    expect(buildLexicon(shopSchema())).toBe(first);
+    const changed = shopSchema();
+    changed.tables[0]!.columns[0]!.description = 'a description that changes the content';
+    expect(buildLexicon(changed)).not.toBe(first);
+    const once = await plan(shopSchema(), 'how many orders per status');
+    const again = await plan(structuredClone(shopSchema()), 'how many orders per status');
+    expect(again.spec).toEqual(once.spec);
   });
 });

@@ -168,6 +168,13 @@ export function isIdentifierName(name: string): boolean {
 }
 
 const cache = new WeakMap<PlannerSchema, Lexicon>();
+/**
+ * Lexicons by schema content, most recent last. Each run builds its schema afresh, usually equal to
+ * the last one for its connection; building a lexicon costs milliseconds, stringifying the schema a
+ * fraction of one.
+ */
+const byContent = new Map<string, Lexicon>();
+const CONTENT_CACHE_SIZE = 32;
 
 function add<T>(map: Map<string, T[]>, key: string, item: T): void {
   if (key.length === 0) return;
@@ -204,9 +211,22 @@ export function tableWords(table: SchemaTable): string[] {
   return identifierWords(table.name.split('.').pop() ?? table.name);
 }
 
+/**
+ * The lexicon of `schema`. A schema equal in content to one seen lately gets that one's lexicon,
+ * whose `schema` is then the earlier object: callers plan with `lexicon.schema`, so the tables and
+ * columns they meet are the lexicon's own.
+ */
 export function buildLexicon(schema: PlannerSchema): Lexicon {
   const hit = cache.get(schema);
   if (hit) return hit;
+  const key = JSON.stringify(schema);
+  const same = byContent.get(key);
+  if (same) {
+    byContent.delete(key);
+    byContent.set(key, same);
+    cache.set(schema, same);
+    return same;
+  }
   const tables = new Map<string, SchemaTable[]>();
   const columns = new Map<string, ColumnCandidate[]>();
   const values = new Map<string, ValueCandidate[]>();
@@ -399,5 +419,7 @@ export function buildLexicon(schema: PlannerSchema): Lexicon {
   }
   const lexicon = { schema, tables, columns, values, people, events, maxWords: Math.min(maxWords, 6) };
   cache.set(schema, lexicon);
+  byContent.set(key, lexicon);
+  if (byContent.size > CONTENT_CACHE_SIZE) byContent.delete(byContent.keys().next().value as string);
   return lexicon;
 }

@@ -2424,13 +2424,14 @@ function isFollowUp(intent: Intent, request: PlanRequest): boolean {
 }
 
 function planOffline(request: PlanRequest): Plan {
-  const schema = request.schema;
+  // The lexicon's schema: equal in content to the request's, and the one its tables and columns belong to.
+  const lex = buildLexicon(request.schema);
+  const schema = lex.schema;
   if (schema.tables.length === 0)
     throw new PlanningError(
       'unanswerable',
       'There are no tables or indices to query: select some in the connection schema first.',
     );
-  const lex = buildLexicon(schema);
   const intent = parseIntent(request.question, lex, request.now);
   refuseFollowUpWithNothingToRefine(intent, request);
   const previousTurn = request.history[request.history.length - 1] ?? null;
