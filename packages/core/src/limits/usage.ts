@@ -1,5 +1,5 @@
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
-import { runs, usageCharges, usageCounters, type Database, type Executor } from '@aqs/db';
+import { executeRows, runs, usageCharges, usageCounters, type Database, type Executor } from '@aqs/db';
 import { DEADLINE_GRACE_MS } from '@aqs/connectors';
 import type { PlanId } from '@aqs/contracts';
 import { DomainError } from '../errors.ts';
@@ -42,22 +42,24 @@ export async function consumeUsage(
 ): Promise<void> {
   const limit = table[plan][LIMIT_OF[metric]];
   const period = usagePeriod(now);
-  const take = async (tx: Executor): Promise<boolean> => {
-    const taken = await tx
-      .insert(usageCounters)
-      .values({ workspaceId, period, metric, count: 1 })
-      .onConflictDoUpdate({
-        target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric],
-        set: { count: sql`${usageCounters.count} + 1` },
-        setWhere: lt(usageCounters.count, limit),
-      })
-      .returning({ count: usageCounters.count });
-    const ok = taken.length > 0 && (taken[0]?.count ?? 0) <= limit;
-    if (ok && chargeId)
-      await tx.insert(usageCharges).values({ id: chargeId, workspaceId, period, metric, createdAt: now });
-    return ok;
-  };
-  const ok = chargeId ? await db.transaction(take) : await take(db);
+  // One statement (one round trip): the unit is taken while the month's count is under the limit,
+  // and the charge is recorded only when it was.
+  const [row] = await executeRows<{ count: number | null }>(
+    db,
+    sql`with taken as (
+          insert into ${usageCounters} (workspace_id, period, metric, count)
+          values (${workspaceId}, ${period}, ${metric}, 1)
+          on conflict (workspace_id, period, metric)
+            do update set count = ${usageCounters}.count + 1 where ${usageCounters}.count < ${limit}
+          returning count
+        ), charged as (
+          insert into ${usageCharges} (id, workspace_id, period, metric, created_at)
+          select ${chargeId ?? null}, ${workspaceId}, ${period}, ${metric}, ${now.toISOString()}::timestamptz
+          from taken where ${chargeId ?? null}::text is not null and taken.count <= ${limit}
+        )
+        select (select count from taken) as count`,
+  );
+  const ok = row?.count !== null && row?.count !== undefined && Number(row.count) <= limit;
   if (!ok) {
     throw new DomainError(
       'quota_exceeded',

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, max } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import { artifacts, conversations, newId, runs, type Database, type Executor } from '@aqs/db';
 import type {
   Artifact,
@@ -133,6 +133,10 @@ export async function persistRun(
     try {
       return await db.transaction(async (tx) => {
         let conversationId = run.conversationId;
+        // A new conversation's first turn is 0 and it has no style yet; an existing one is touched and
+        // its next turn read in the same statement.
+        let turnIndex = 0;
+        const created = !conversationId;
         if (!conversationId) {
           conversationId = newId('cnv');
           await tx.insert(conversations).values({
@@ -145,16 +149,15 @@ export async function persistRun(
             updatedAt: finishedAt,
           });
         } else {
-          await tx
+          const [touched] = await tx
             .update(conversations)
             .set({ updatedAt: finishedAt })
-            .where(eq(conversations.id, conversationId));
+            .where(eq(conversations.id, conversationId))
+            .returning({
+              next: sql<number>`(select coalesce(max(${runs.turnIndex}), -1) + 1 from ${runs} where ${runs.conversationId} = ${conversationId})`,
+            });
+          turnIndex = Number(touched?.next ?? 0);
         }
-        const [last] = await tx
-          .select({ turn: max(runs.turnIndex) })
-          .from(runs)
-          .where(eq(runs.conversationId, conversationId));
-        const turnIndex = (last?.turn ?? -1) + 1;
         if (alsoInTransaction) await alsoInTransaction(tx, conversationId);
         const [row] = await tx
           .insert(runs)
@@ -197,8 +200,8 @@ export async function persistRun(
               )
               .returning()
           : [];
-        const styles = await stylesOf(tx, [conversationId]);
-        return toRunResult(row!, artifactRows, styles.get(conversationId) ?? null);
+        const styles = created && !alsoInTransaction ? null : await stylesOf(tx, [conversationId]);
+        return toRunResult(row!, artifactRows, styles?.get(conversationId) ?? null);
       });
     } catch (error) {
       // Two runs finishing at once in one conversation race for a turn index: take the next one.
