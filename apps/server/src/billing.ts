@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { PaidPlanId } from '@aqs/contracts';
 import type { BillingEvent, BillingProvider, SubscriptionState } from '@aqs/core';
 import type { StripeConfig } from './config.ts';
@@ -26,10 +27,16 @@ function dateOf(seconds: number | null | undefined): Date | undefined {
   return typeof seconds === 'number' ? new Date(seconds * 1000) : undefined;
 }
 
+/** The SDK, loaded when billing is configured: a service without Stripe never loads it. */
+function stripeSdk(): typeof Stripe {
+  return createRequire(import.meta.url)('stripe') as typeof Stripe;
+}
+
 /** The service's billing through Stripe (or a stand-in at STRIPE_API_BASE speaking its API). */
 export function createStripeBilling(config: StripeConfig): StripeBilling {
+  const Sdk = stripeSdk();
   const base = config.apiBase;
-  const stripe = new Stripe(config.secretKey, {
+  const stripe = new Sdk(config.secretKey, {
     maxNetworkRetries: 1,
     timeout: 15_000,
     ...(base
@@ -84,7 +91,7 @@ export function createStripeBilling(config: StripeConfig): StripeBilling {
       try {
         subscription = await stripe.subscriptions.retrieve(id);
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)
+        if (error instanceof Sdk.errors.StripeInvalidRequestError && error.statusCode === 404)
           return undefined;
         throw error;
       }

@@ -1,4 +1,4 @@
-import { generateText, Output, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import { semanticTypes, type SemanticType } from '@aqs/contracts';
 
@@ -154,6 +154,7 @@ export function createLlmSchemaDescriber(options: {
   maxRetries?: number;
 }): SchemaDescriber {
   return async (request, signal) => {
+    const { generateText, Output } = await import('ai');
     const described: SchemaDescription = {
       tables: [],
       relationships: [],

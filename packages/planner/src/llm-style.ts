@@ -1,4 +1,4 @@
-import { generateText, Output, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import {
   barOrientations,
@@ -54,6 +54,7 @@ const SYSTEM = [
  */
 export function createLlmStyleReader(options: { model: LanguageModel; maxRetries?: number }): StyleReader {
   return async (question, signal) => {
+    const { generateText, Output } = await import('ai');
     const result = await generateText({
       model: options.model,
       system: SYSTEM,

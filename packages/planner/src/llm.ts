@@ -1,13 +1,7 @@
-import { createOpenAI } from '@ai-sdk/openai';
-import {
-  APICallError,
-  generateText,
-  NoObjectGeneratedError,
-  Output,
-  RetryError,
-  type LanguageModel,
-  type ModelMessage,
-} from 'ai';
+import { createRequire } from 'node:module';
+import type * as OpenAiProvider from '@ai-sdk/openai';
+import type * as Ai from 'ai';
+import type { LanguageModel, ModelMessage, NoObjectGeneratedError } from 'ai';
 import { z } from 'zod';
 import {
   aggregateFunctions,
@@ -405,7 +399,11 @@ function isAbort(e: unknown, signal: AbortSignal | undefined): boolean {
   return err?.name === 'AbortError' || err?.name === 'ResponseAborted';
 }
 
-function unavailable(e: unknown): PlanningError {
+// The AI SDK is loaded when a model is first asked (or configured): a service without one never loads it.
+type AiSdk = typeof Ai;
+
+function unavailable(ai: AiSdk, e: unknown): PlanningError {
+  const { APICallError, RetryError } = ai;
   const inner = RetryError.isInstance(e) ? e.lastError : e;
   let detail = inner instanceof Error ? inner.message : String(inner);
   if (APICallError.isInstance(inner)) {
@@ -451,6 +449,8 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
     describeSchema: createLlmSchemaDescriber({ model: options.model, maxRetries }),
     async plan(request: PlanRequest): Promise<Plan> {
       if (request.signal?.aborted) throw new PlanningError('cancelled', 'Planning was cancelled.');
+      const ai = await import('ai');
+      const { generateText, NoObjectGeneratedError, Output } = ai;
       const { system, prompt } = renderPlannerPrompt(request);
       const messages: ModelMessage[] = [{ role: 'user', content: prompt }];
       const usage = { prompt_tokens: 0, completion_tokens: 0 };
@@ -486,7 +486,7 @@ export function createLlmPlanner(options: LlmPlannerOptions): Planner {
             lastErrors = validationErrors(e);
             text = e.text ?? '';
           } else {
-            throw unavailable(e);
+            throw unavailable(ai, e);
           }
         }
         if (output) {
@@ -525,6 +525,7 @@ export function createOpenAiCompatibleModel(options: {
   baseURL?: string;
   model?: string;
 }): LanguageModel {
+  const { createOpenAI } = createRequire(import.meta.url)('@ai-sdk/openai') as typeof OpenAiProvider;
   const provider = createOpenAI({
     apiKey: options.apiKey,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),

@@ -1,14 +1,21 @@
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLP from 'wink-nlp';
 
 /**
  * Parts of speech and dictionary lemmas from wink-nlp's English model (`got` -> get, `came` -> come,
  * `filed` -> file, `n't` -> not). The offline parser uses them to tell content words (nouns, verbs)
  * from filler (interjections, adverbs, determiners) and to meet verbs with the date columns they name.
- * About 50 µs per question.
+ * About 50 µs per question. The model is loaded by the first question, not at start.
  */
-const nlp = winkNLP(model, ['pos']);
-const its = nlp.its;
+let loaded: ReturnType<typeof winkNLP> | undefined;
+function nlp(): ReturnType<typeof winkNLP> {
+  if (!loaded) {
+    const require = createRequire(import.meta.url);
+    const load = require('wink-nlp') as typeof winkNLP;
+    loaded = load(require('wink-eng-lite-web-model') as Parameters<typeof winkNLP>[0], ['pos']);
+  }
+  return loaded;
+}
 
 export type PartOfSpeech =
   | 'ADJ'
@@ -39,7 +46,8 @@ export interface WordAnalysis {
 
 /** Every word of `text` with its character span, dictionary lemma and part of speech. */
 export function analyse(text: string): WordAnalysis[] {
-  const doc = nlp.readDoc(text);
+  const { its } = nlp();
+  const doc = nlp().readDoc(text);
   const values = doc.tokens().out(its.value) as string[];
   const lemmas = doc
     .tokens()
