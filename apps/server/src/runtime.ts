@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
-import { acquireDataDirLock, openStore, type Store } from '@aqs/db';
+import { acquireDataDirLock, EMBEDDED_POSTGRES_CONF, openStore, type Store } from '@aqs/db';
 import {
   clearStreamLeases,
   createLocalAuth,
@@ -59,7 +59,13 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       purpose: 'the demo database',
     });
     try {
-      return { db: await openDemoDatabase({ dataDir: join(config.dataDir, 'demo') }), release };
+      return {
+        db: await openDemoDatabase({
+          dataDir: join(config.dataDir, 'demo'),
+          postgresqlConf: EMBEDDED_POSTGRES_CONF,
+        }),
+        release,
+      };
     } catch (error) {
       release();
       throw error;

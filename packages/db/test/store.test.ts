@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import {
   DataDirLockedError,
   acquireDataDirLock,
+  executeRows,
   connections,
   newId,
   openStore,
@@ -172,6 +173,31 @@ describe('embedded store data directory', () => {
       release();
     }
     acquireDataDirLock(dir, { lockName: 'demo.lock' })();
+  });
+
+  it('runs with small shared buffers and the settings initdb wrote (UTC, ISO dates), in a new or an existing directory', async () => {
+    const fresh = join(dir, 'settings');
+    // A directory made before the settings were given: its postgresql.conf has initdb's defaults.
+    const { PGlite } = await import('@electric-sql/pglite');
+    mkdirSync(join(fresh, 'pglite'), { recursive: true });
+    const old = await PGlite.create(join(fresh, 'pglite'));
+    expect((await old.query<{ s: string }>("select current_setting('shared_buffers') as s")).rows[0]?.s).toBe(
+      '128MB',
+    );
+    await old.close();
+    for (let open = 0; open < 2; open++) {
+      const store = await openStore({ kind: 'pglite', dataDir: fresh });
+      try {
+        const [settings] = await executeRows(
+          store.db,
+          sql`select current_setting('shared_buffers') as buffers, current_setting('timezone') as tz,
+                     current_setting('datestyle') as datestyle, current_setting('lc_numeric') as numeric`,
+        );
+        expect(settings).toEqual({ buffers: '16MB', tz: 'UTC', datestyle: 'ISO, MDY', numeric: 'C' });
+      } finally {
+        await store.close();
+      }
+    }
   });
 
   it('creates a missing parent directory', async () => {

@@ -47,14 +47,21 @@ export async function seedDemo(db: PGlite): Promise<void> {
  * PGlite does not lock its directory: the caller must hold a lock while it is open (the server takes
  * one with @aqs/db's acquireDataDirLock). Pass the result as `ctx.demoDatabase`; close it on shutdown.
  */
-export async function openDemoDatabase(options: { dataDir?: string } = {}): Promise<DemoDatabase> {
+export async function openDemoDatabase(
+  options: {
+    dataDir?: string;
+    /** Lines of its postgresql.conf (PGlite writes them as the whole file). */
+    postgresqlConf?: readonly string[];
+  } = {},
+): Promise<DemoDatabase> {
+  const settings = options.postgresqlConf ? { postgresqlconf: [...options.postgresqlConf] } : {};
   let db: PGlite;
   if (options.dataDir) {
     const dir = resolve(options.dataDir);
     mkdirSync(dirname(dir), { recursive: true });
-    db = await PGlite.create(dir);
+    db = await PGlite.create(dir, settings);
   } else {
-    db = await PGlite.create();
+    db = await PGlite.create(settings);
   }
   let seeded = false;
   try {
