@@ -205,6 +205,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Discovery jobs queued here or on another instance, and those whose holder died, are run here.
   const discoveryWorker = config.discoveryWorker ? startDiscoveryWorker(deps) : undefined;
 
+  const deferred = [
+    'the demo database (first demo question)',
+    'the English language model (first question)',
+    'chart rendering (first PNG or SVG)',
+    ...(config.llm ? [] : ['no language model SDK (LLM_API_KEY is not set)']),
+    ...(config.stripe ? [] : ['no Stripe SDK (STRIPE_SECRET_KEY is not set)']),
+  ];
+  logger.info({ deferred }, `Loaded on first use: ${deferred.join('; ')}`);
+
   const maintenance = setInterval(() => {
     void Promise.all([
       deleteExpiredCounters(store.db),

@@ -191,6 +191,12 @@ describe('operations', () => {
     expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' });
   });
 
+  it('start-up says what it left for first use', () => {
+    expect(server.logs()).toMatch(
+      /Loaded on first use: the demo database.*no language model SDK.*no Stripe SDK/,
+    );
+  });
+
   it('the placeholder web page is served at /', async () => {
     const res = await fetch(`${server.url}/`);
     expect(res.status).toBe(200);
