@@ -6,6 +6,7 @@ import { fixtureDir, startTestCluster, type TestCluster } from '@aqs/es-test-clu
 import { signedInBrowser, startTestServer, type Browser, type TestServer } from '../src/testing.ts';
 import { startServerProcess } from './process.ts';
 import { readSse, type SseEvent } from './sse.ts';
+import { companyConnection } from './weblogs.ts';
 
 // What discovery finds and charges is tested in packages/api/test/discovery.test.ts; here, the REST
 // routes, the streams (replay, Last-Event-ID, follow) and a job surviving its server process.
@@ -188,19 +189,7 @@ describe('a discovery job outlives its server process', () => {
     let as: Browser;
     try {
       as = await signedInBrowser({ url: first.url } as TestServer);
-      const created = await as.post('/api/v1/connections', {
-        name: 'Company',
-        dialect: 'elasticsearch',
-        auth_mode: 'basic',
-        config: {
-          cluster_url: cluster.url,
-          username: 'elastic',
-          password: 'changeme',
-          allowed_indices: ['employees', 'languages', 'logs-*', 'metrics-*'],
-        },
-      });
-      expect(created.status).toBe(201);
-      connectionId = created.json.id;
+      connectionId = await companyConnection(as, cluster.url);
       const started = await as.post(`/api/v1/connections/${connectionId}/discover/jobs`, {});
       expect(started.status).toBe(202);
       jobId = started.json.job.id;

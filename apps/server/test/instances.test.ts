@@ -8,7 +8,7 @@ import { createTestStore, testStoreKinds, type TestStore } from '@aqs/db/testing
 import { awaitMinuteRoom, Browser, PASSWORD, uniqueEmail } from '../src/testing.ts';
 import { startServerProcess, type ServerProcess } from './process.ts';
 import { readSse, type SseEvent } from './sse.ts';
-import { weblogsConnection } from './weblogs.ts';
+import { companyConnection, weblogsConnection } from './weblogs.ts';
 
 // Instances behind one address: every browser sends the origin of the shared APP_URL.
 const APP_URL = 'http://127.0.0.1:9';
@@ -43,22 +43,6 @@ function jobStream(as: Browser, connectionId: string, jobId: string) {
   return fetch(`${as.baseUrl}/api/v1/connections/${connectionId}/discover/jobs/${jobId}/stream`, {
     headers: { cookie: as.cookie ?? '' },
   });
-}
-
-async function companyConnection(as: Browser, clusterUrl: string): Promise<string> {
-  const created = await as.post('/api/v1/connections', {
-    name: 'Company',
-    dialect: 'elasticsearch',
-    auth_mode: 'basic',
-    config: {
-      cluster_url: clusterUrl,
-      username: 'elastic',
-      password: 'changeme',
-      allowed_indices: ['employees', 'languages', 'logs-*', 'metrics-*'],
-    },
-  });
-  expect(created.status).toBe(201);
-  return created.json.id as string;
 }
 
 /** Reads a stream's events until `until` says stop (the stream stays open). */
