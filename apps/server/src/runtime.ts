@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
-import { acquireDataDirLock, EMBEDDED_POSTGRES_CONF, openStore, type Store } from '@aqs/db';
+import { acquireDataDirLock, embeddedStartParams, openStore, type Store } from '@aqs/db';
 import {
   clearStreamLeases,
   createLocalAuth,
@@ -62,7 +62,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       return {
         db: await openDemoDatabase({
           dataDir: join(config.dataDir, 'demo'),
-          postgresqlConf: EMBEDDED_POSTGRES_CONF,
+          startParams: embeddedStartParams(),
         }),
         release,
       };

@@ -223,4 +223,34 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
     expect((await persistRun(store.db, run)).id).toBe(runId);
     expect(await used(principal.workspaceId)).toBe(1);
   });
+
+  it('runs finishing together in one conversation are all stored, each with its own turn', async () => {
+    const { principal, connectionId } = await workspace();
+    const runOf = (conversationId: string | undefined, question: string): FinishedRun => ({
+      id: newId('run'),
+      charged: false,
+      principal,
+      conversationId,
+      connectionId,
+      question,
+      chartRequested: false,
+      overrides: null,
+      status: 'failed',
+      planner: null,
+      query: null,
+      querySpec: null,
+      warnings: [],
+      error: { type: 'timeout', message: 'slow' },
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      timings: { building_context: 0, planning: 0, executing: 0 },
+      artifacts: [],
+      createdAt: new Date(),
+    });
+    const first = await persistRun(store.db, runOf(undefined, 'first'));
+    expect(first.turn_index).toBe(0);
+    const stored = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => persistRun(store.db, runOf(first.conversation_id, `next ${i}`))),
+    );
+    expect(stored.map((r) => r.turn_index).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+  });
 });

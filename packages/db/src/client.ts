@@ -9,7 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { EMBEDDED_POSTGRES_CONF } from './embedded-postgres.ts';
+import { embeddedStartParams } from './embedded-postgres.ts';
 import * as schema from './schema.ts';
 import { acquireDataDirLock } from './lock.ts';
 
@@ -53,9 +53,9 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
     if (dataDir) {
       const pgDir = join(dataDir, 'pglite');
       mkdirSync(pgDir, { recursive: true });
-      client = await PGlite.create(pgDir, { postgresqlconf: [...EMBEDDED_POSTGRES_CONF] });
+      client = await PGlite.create(pgDir, { startParams: embeddedStartParams() });
     } else {
-      client = await PGlite.create({ postgresqlconf: [...EMBEDDED_POSTGRES_CONF] });
+      client = await PGlite.create({ startParams: embeddedStartParams() });
     }
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(db as never, { migrationsFolder });

@@ -4,4 +4,4 @@ export { openStore, migrationsFolder, executeRows, isStoreUnavailable } from './
 export type { Database, Transaction, Executor, Store, StoreOptions, Schema } from './client.ts';
 export { acquireDataDirLock, DataDirLockedError } from './lock.ts';
 export { newId, randomChars } from './ids.ts';
-export { EMBEDDED_POSTGRES_CONF } from './embedded-postgres.ts';
+export { embeddedStartParams, EMBEDDED_POSTGRES_SETTINGS } from './embedded-postgres.ts';

@@ -50,11 +50,11 @@ export async function seedDemo(db: PGlite): Promise<void> {
 export async function openDemoDatabase(
   options: {
     dataDir?: string;
-    /** Lines of its postgresql.conf (PGlite writes them as the whole file). */
-    postgresqlConf?: readonly string[];
+    /** PGlite's start parameters (the server adds its embedded PostgreSQL settings); PGlite's own otherwise. */
+    startParams?: readonly string[];
   } = {},
 ): Promise<DemoDatabase> {
-  const settings = options.postgresqlConf ? { postgresqlconf: [...options.postgresqlConf] } : {};
+  const settings = options.startParams ? { startParams: [...options.startParams] } : {};
   let db: PGlite;
   if (options.dataDir) {
     const dir = resolve(options.dataDir);

@@ -133,9 +133,10 @@ export async function persistRun(
     try {
       return await db.transaction(async (tx) => {
         let conversationId = run.conversationId;
-        // A new conversation's first turn is 0 and it has no style yet; an existing one is touched and
-        // its next turn read in the same statement.
-        let turnIndex = 0;
+        // A new conversation's first turn is 0 and it has no style yet. An existing one is touched
+        // first (its row lock makes runs finishing together in it take turns), and the run's insert
+        // reads the next turn itself, after that lock: a statement before the lock would not see a
+        // turn committed while it waited.
         const created = !conversationId;
         if (!conversationId) {
           conversationId = newId('cnv');
@@ -149,15 +150,14 @@ export async function persistRun(
             updatedAt: finishedAt,
           });
         } else {
-          const [touched] = await tx
+          await tx
             .update(conversations)
             .set({ updatedAt: finishedAt })
-            .where(eq(conversations.id, conversationId))
-            .returning({
-              next: sql<number>`(select coalesce(max(${runs.turnIndex}), -1) + 1 from ${runs} where ${runs.conversationId} = ${conversationId})`,
-            });
-          turnIndex = Number(touched?.next ?? 0);
+            .where(eq(conversations.id, conversationId));
         }
+        const turnIndex = created
+          ? 0
+          : sql<number>`(select coalesce(max(${runs.turnIndex}), -1) + 1 from ${runs} where ${runs.conversationId} = ${conversationId})`;
         if (alsoInTransaction) await alsoInTransaction(tx, conversationId);
         const [row] = await tx
           .insert(runs)

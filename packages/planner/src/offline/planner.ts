@@ -2507,7 +2507,7 @@ function refuseFollowUpWithNothingToRefine(intent: Intent, request: PlanRequest)
       request.lastTurnUnanswered
         ? 'The previous question got no answer, so there is nothing for this follow-up to refine: ask it as a full question.'
         : 'This reads as a follow-up, but there is no earlier answer to refine: ask it as a full question.',
-      { suggestions: suggestQuestions(request.schema) },
+      { suggestions: suggestQuestions(buildLexicon(request.schema).schema) },
     );
   }
 }
