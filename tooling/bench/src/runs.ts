@@ -71,6 +71,8 @@ export async function benchRuns(): Promise<void> {
     const cases = [
       { name: 'Elasticsearch', connection: es.id, question: 'number of requests per country' },
       { name: 'demo PostgreSQL', connection: demoId, question: 'how many orders per status' },
+      // Every order item, up to the 5000-row cap: what moving a large result costs.
+      { name: 'demo PostgreSQL, 5000 rows', connection: demoId, question: 'list order items' },
     ];
     const demo = await server.deps.dataSources.demoDatabase();
     for (const c of cases) {
