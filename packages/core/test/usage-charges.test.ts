@@ -24,6 +24,35 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
+/** A run that timed out, ready to store (uncharged unless the caller says otherwise). */
+function failedRun(
+  principal: Principal,
+  connectionId: string,
+  conversationId: string | undefined,
+  question: string,
+): FinishedRun {
+  return {
+    id: newId('run'),
+    charged: false,
+    principal,
+    conversationId,
+    connectionId,
+    question,
+    chartRequested: false,
+    overrides: null,
+    status: 'failed',
+    planner: null,
+    query: null,
+    querySpec: null,
+    warnings: [],
+    error: { type: 'timeout', message: 'slow' },
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    timings: { building_context: 0, planning: 0, executing: 0 },
+    artifacts: [],
+    createdAt: new Date(),
+  };
+}
+
 describe.each(await testStoreKinds())('question charges on %s', (kind) => {
   let store: TestStore;
   let deps: RunDeps;
@@ -200,52 +229,15 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
       now: new Date(Date.now() + BOUND_MS + 1000),
     });
     expect(await used(principal.workspaceId)).toBe(0);
-    const run: FinishedRun = {
-      id: runId,
-      charged: true,
-      principal,
-      conversationId: undefined,
-      connectionId,
-      question: 'slow one',
-      chartRequested: false,
-      overrides: null,
-      status: 'failed',
-      planner: null,
-      query: null,
-      querySpec: null,
-      warnings: [],
-      error: { type: 'timeout', message: 'slow' },
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      timings: { building_context: 0, planning: 0, executing: 0 },
-      artifacts: [],
-      createdAt: new Date(),
-    };
+    const run = { ...failedRun(principal, connectionId, undefined, 'slow one'), id: runId, charged: true };
     expect((await persistRun(store.db, run)).id).toBe(runId);
     expect(await used(principal.workspaceId)).toBe(1);
   });
 
   it('runs finishing together in one conversation are all stored, each with its own turn', async () => {
     const { principal, connectionId } = await workspace();
-    const runOf = (conversationId: string | undefined, question: string): FinishedRun => ({
-      id: newId('run'),
-      charged: false,
-      principal,
-      conversationId,
-      connectionId,
-      question,
-      chartRequested: false,
-      overrides: null,
-      status: 'failed',
-      planner: null,
-      query: null,
-      querySpec: null,
-      warnings: [],
-      error: { type: 'timeout', message: 'slow' },
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      timings: { building_context: 0, planning: 0, executing: 0 },
-      artifacts: [],
-      createdAt: new Date(),
-    });
+    const runOf = (conversationId: string | undefined, question: string) =>
+      failedRun(principal, connectionId, conversationId, question);
     const first = await persistRun(store.db, runOf(undefined, 'first'));
     expect(first.turn_index).toBe(0);
     const stored = await Promise.all(
