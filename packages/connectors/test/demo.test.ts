@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTION, openDemoDatabase, type DemoDatabase } from '../src/demo/database.ts';
+import { embeddedStartParams } from '@aqs/db';
 import { generateDemoRows } from '../src/demo/seed.ts';
 import { postgresConnector } from '../src/postgres/connector.ts';
 import { runReadOnly } from '../src/postgres/session.ts';
@@ -69,6 +70,19 @@ describe('embedded demo database', () => {
   afterAll(async () => {
     await persisted?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("starts with the start parameters it is given (the server's small shared buffers), PGlite's own otherwise", async () => {
+    const small = await openDemoDatabase({ startParams: embeddedStartParams() });
+    try {
+      const [row] = (await small.query<{ s: string }>("select current_setting('shared_buffers') as s")).rows;
+      expect(row?.s).toBe('16MB');
+    } finally {
+      await small.close();
+    }
+    const [own] = (await persisted.query<{ s: string }>("select current_setting('shared_buffers') as s"))
+      .rows;
+    expect(own?.s).toBe('128MB');
   });
 
   it('creates the parent directory and seeds once', async () => {

@@ -243,6 +243,6 @@ describe.each(await testStoreKinds())('question charges on %s', (kind) => {
     const stored = await Promise.all(
       Array.from({ length: 6 }, (_, i) => persistRun(store.db, runOf(first.conversation_id, `next ${i}`))),
     );
-    expect(stored.map((r) => r.turn_index).sort()).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(stored.map((r) => r.turn_index).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });

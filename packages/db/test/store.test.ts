@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,29 +175,44 @@ describe('embedded store data directory', () => {
     acquireDataDirLock(dir, { lockName: 'demo.lock' })();
   });
 
-  it('runs with small shared buffers and the settings initdb wrote (UTC, ISO dates), in a new or an existing directory', async () => {
-    const fresh = join(dir, 'settings');
+  it('runs with small shared buffers and the settings initdb wrote (UTC, ISO dates), in a new or an existing directory, leaving postgresql.conf as initdb wrote it', async () => {
+    const settingsOf = async (store: Store) =>
+      (
+        await executeRows(
+          store.db,
+          sql`select current_setting('shared_buffers') as buffers, current_setting('timezone') as tz,
+                     current_setting('datestyle') as datestyle, current_setting('lc_numeric') as numeric`,
+        )
+      )[0];
+    const expected = { buffers: '16MB', tz: 'UTC', datestyle: 'ISO, MDY', numeric: 'C' };
+
+    const created = join(dir, 'settings-new');
+    const fresh = await openStore({ kind: 'pglite', dataDir: created });
+    try {
+      expect(await settingsOf(fresh)).toEqual(expected);
+    } finally {
+      await fresh.close();
+    }
+
     // A directory made before the settings were given: its postgresql.conf has initdb's defaults.
+    const existing = join(dir, 'settings-old');
     const { PGlite } = await import('@electric-sql/pglite');
-    mkdirSync(join(fresh, 'pglite'), { recursive: true });
-    const old = await PGlite.create(join(fresh, 'pglite'));
+    mkdirSync(join(existing, 'pglite'), { recursive: true });
+    const old = await PGlite.create(join(existing, 'pglite'));
     expect((await old.query<{ s: string }>("select current_setting('shared_buffers') as s")).rows[0]?.s).toBe(
       '128MB',
     );
     await old.close();
+    const conf = readFileSync(join(existing, 'pglite', 'postgresql.conf'), 'utf8');
     for (let open = 0; open < 2; open++) {
-      const store = await openStore({ kind: 'pglite', dataDir: fresh });
+      const store = await openStore({ kind: 'pglite', dataDir: existing });
       try {
-        const [settings] = await executeRows(
-          store.db,
-          sql`select current_setting('shared_buffers') as buffers, current_setting('timezone') as tz,
-                     current_setting('datestyle') as datestyle, current_setting('lc_numeric') as numeric`,
-        );
-        expect(settings).toEqual({ buffers: '16MB', tz: 'UTC', datestyle: 'ISO, MDY', numeric: 'C' });
+        expect(await settingsOf(store)).toEqual(expected);
       } finally {
         await store.close();
       }
     }
+    expect(readFileSync(join(existing, 'pglite', 'postgresql.conf'), 'utf8')).toBe(conf);
   });
 
   it('creates a missing parent directory', async () => {

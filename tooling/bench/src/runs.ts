@@ -10,7 +10,12 @@ const weblogs = fixtureDir('weblogs');
 const ROUNDS = 15;
 
 // eslint-friendly loose shape of the few answer fields the bench reads.
-type Answer = { id: string; query: { text: string }; connections: { id: string; is_demo: boolean }[] };
+type Answer = {
+  id: string;
+  query: { text: string };
+  artifacts: { kind: string; rows?: unknown[] }[];
+  connections: { id: string; is_demo: boolean }[];
+};
 
 async function json(res: Response): Promise<Answer> {
   const body = (await res.json()) as Answer;
@@ -81,6 +86,11 @@ export async function benchRuns(): Promise<void> {
         await post('/api/v1/run', { question: c.question, connection_id: c.connection }, cookie),
       );
       const query = first.query.text;
+      const rows = (first.artifacts as { kind: string; rows?: unknown[] }[]).find(
+        (a) => a.kind === 'table',
+      )?.rows;
+      if (c.name.endsWith('5000 rows') && rows?.length !== 5000)
+        throw new Error(`${c.question} answered ${rows?.length ?? 'no'} rows, not the 5000 measured`);
       const endToEnd: number[] = [];
       const raw: number[] = [];
       const firstEvent: number[] = [];

@@ -204,10 +204,21 @@ export async function persistRun(
         return toRunResult(row!, artifactRows, styles?.get(conversationId) ?? null);
       });
     } catch (error) {
-      // Two runs finishing at once in one conversation race for a turn index: take the next one.
-      if (attempt < 2 && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505')
-        continue;
-      if (attempt < 2 && (error as { code?: string }).code === '23505') continue;
+      // The conversation's row lock orders runs finishing together in it, so their turns differ; a
+      // turn taken anyway (a writer that skipped the lock) is retried with the next one.
+      // postgres.js names the constraint `constraint_name`, PGlite `constraint`.
+      const failure = error as {
+        code?: string;
+        constraint_name?: string;
+        constraint?: string;
+        cause?: typeof failure;
+      };
+      const cause = failure.cause ?? failure;
+      const turnTaken =
+        cause.code === '23505' &&
+        (cause.constraint_name ?? cause.constraint ?? 'runs_conversation_turn_key') ===
+          'runs_conversation_turn_key';
+      if (attempt < 2 && turnTaken) continue;
       throw error;
     }
   }
