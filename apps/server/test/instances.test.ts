@@ -143,9 +143,21 @@ describe.runIf(postgresHere)('several instances on one PostgreSQL', () => {
         runStream(onB, question, controllers[2]!.signal),
       ]);
       expect(open.map((r) => r.status)).toEqual([200, 200, 200]);
-      const readers = open.map((r) => readSse(r).catch(() => undefined));
+      const seen: string[][] = [[], [], []];
+      const readers = open.map((r, i) =>
+        readSse(r, (e) => seen[i]!.push(`${e.event} ${JSON.stringify(e.data).slice(0, 160)}`)).catch(
+          () => undefined,
+        ),
+      );
+      // All three runs are in flight on the engine (none ended and gave its place back).
+      await weblogs.waitForActiveQueries(3, 8000).catch((error: unknown) => {
+        throw new Error(`${String(error)}; the three open streams said: ${JSON.stringify(seen)}`);
+      });
       const fourth = await runStream(onB, question);
-      expect(fourth.status).toBe(429);
+      expect(
+        fourth.status,
+        `the 4th stream was answered ${fourth.status}; the three open ones said: ${JSON.stringify(seen)}`,
+      ).toBe(429);
       expect(((await fourth.json()) as { detail: string }).detail).toMatch(/At most 3 run streams/);
       controllers[0]!.abort();
       await readers[0];
