@@ -414,6 +414,20 @@ describe('the client cache', () => {
     await expect.poll(() => a.open(), { timeout: 1000 }).toBe(0);
   });
 
+  it('operations with different time budgets share the client: one does not close it under the other', async () => {
+    const slow = await goodServer();
+    const t = target(slow.url, { id: 'two-budgets' });
+    await es.execute(t, QUERY, { ...ctx, requestTimeoutMs: 30_000 }, { rowCap: 10, timeoutMs: 5000 });
+    const first = cachedClient(t.id);
+    // A run's sampling passes what is left of its budget; another run on the connection passes the full one.
+    const both = await Promise.all([
+      es.execute(t, QUERY, { ...ctx, requestTimeoutMs: 9_999 }, { rowCap: 10, timeoutMs: 5000 }),
+      es.execute(t, QUERY, { ...ctx, requestTimeoutMs: 30_000 }, { rowCap: 10, timeoutMs: 5000 }),
+    ]);
+    expect(both.map((r) => r.rows)).toEqual([[['xxxxxxxxxx', 0]], [['xxxxxxxxxx', 0]]]);
+    expect(cachedClient(t.id)).toBe(first);
+  });
+
   it('a forgotten (deleted) connection has its client closed and is rebuilt on next use', async () => {
     const a = await goodServer();
     const t = target(a.url, { id: 'deleted' });

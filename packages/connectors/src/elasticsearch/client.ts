@@ -375,17 +375,15 @@ export function createGuardedAgent(
   return protocol === 'http:' ? new http.Agent(base) : new https.Agent({ ...base, ...tls });
 }
 
+/**
+ * What a cached client is built from. Not the time budget: every request carries its own timeout
+ * (`esRequest`), and operations with different budgets run at once on one connection (a run's
+ * sampling alongside another run's introspection), so a budget that rebuilt the client would close
+ * it under the other operation's feet.
+ */
 function cacheKey(target: ConnectionTarget, config: EsConfig, ctx: ConnectorContext): string {
   return createHash('sha256')
-    .update(
-      JSON.stringify([
-        target.authMode,
-        config,
-        target.secrets,
-        ctx.allowPrivateNetworks,
-        ctx.requestTimeoutMs,
-      ]),
-    )
+    .update(JSON.stringify([target.authMode, config, target.secrets, ctx.allowPrivateNetworks]))
     .digest('hex');
 }
 
