@@ -130,6 +130,21 @@ export async function executeRows<Row extends Record<string, unknown>>(
 }
 
 /**
+ * Whether an error (or one it wraps) is a unique violation (SQLSTATE 23505), of `constraint` when
+ * given. postgres.js names the constraint `constraint_name`, PGlite `constraint`; an error naming
+ * none counts as any constraint's.
+ */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const found = e as { code?: unknown; constraint_name?: string; constraint?: string; cause?: unknown };
+    if (found.code === '23505')
+      return !constraint || (found.constraint_name ?? found.constraint ?? constraint) === constraint;
+    e = found.cause;
+  }
+  return false;
+}
+
+/**
  * SQLSTATEs that say the store is down or restarting: connection exceptions (not 08P01, a protocol
  * violation, which is a bug), shutdown, cannot connect now, too many clients.
  */

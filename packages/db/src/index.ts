@@ -1,6 +1,6 @@
 export * from './schema.ts';
 export * as tables from './schema.ts';
-export { openStore, migrationsFolder, executeRows, isStoreUnavailable } from './client.ts';
+export { openStore, migrationsFolder, executeRows, isStoreUnavailable, isUniqueViolation } from './client.ts';
 export type { Database, Transaction, Executor, Store, StoreOptions, Schema } from './client.ts';
 export { acquireDataDirLock, DataDirLockedError } from './lock.ts';
 export { newId, randomChars } from './ids.ts';

@@ -7,6 +7,7 @@ import {
   DataDirLockedError,
   acquireDataDirLock,
   executeRows,
+  isUniqueViolation,
   connections,
   newId,
   openStore,
@@ -81,6 +82,21 @@ describe.each(kinds)('app store on %s', (kind) => {
     await expect(
       store.db.insert(users).values({ id: newId('usr'), email, passwordHash: 'x' }),
     ).rejects.toThrow();
+  });
+
+  it('names a unique violation and its constraint, through the wrapping error', async () => {
+    const { email } = await seedUser(store);
+    const error = await store.db
+      .insert(users)
+      .values({ id: newId('usr'), email, passwordHash: 'x' })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(isUniqueViolation(error)).toBe(true);
+    expect(isUniqueViolation(error, 'users_email_key')).toBe(true);
+    expect(isUniqueViolation(error, 'runs_conversation_turn_key')).toBe(false);
+    expect(isUniqueViolation(new Error('something else'))).toBe(false);
   });
 
   it('counts 50 concurrent upserts on one key without losing any', async () => {

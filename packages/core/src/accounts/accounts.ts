@@ -2,6 +2,7 @@ import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   authTokens,
   connections,
+  isUniqueViolation,
   newId,
   runs,
   users,
@@ -96,13 +97,6 @@ async function consumeToken(
     )
     .returning({ userId: authTokens.userId });
   return row?.userId;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: string }).code === '23505') return true;
-  }
-  return false;
 }
 
 /**

@@ -1,5 +1,13 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
-import { artifacts, conversations, newId, runs, type Database, type Executor } from '@aqs/db';
+import {
+  artifacts,
+  conversations,
+  isUniqueViolation,
+  newId,
+  runs,
+  type Database,
+  type Executor,
+} from '@aqs/db';
 import type {
   Artifact,
   ChartArtifact,
@@ -206,18 +214,7 @@ export async function persistRun(
     } catch (error) {
       // The conversation's row lock orders runs finishing together in it, so their turns differ; a
       // turn taken anyway (a writer that skipped the lock) is retried with the next one.
-      // postgres.js names the constraint `constraint_name`, PGlite `constraint`.
-      const failure = error as {
-        code?: string;
-        constraint_name?: string;
-        constraint?: string;
-        cause?: typeof failure;
-      };
-      const cause = failure.cause ?? failure;
-      const turnTaken =
-        cause.code === '23505' &&
-        (cause.constraint_name ?? cause.constraint ?? 'runs_conversation_turn_key') ===
-          'runs_conversation_turn_key';
+      const turnTaken = isUniqueViolation(error, 'runs_conversation_turn_key');
       if (attempt < 2 && turnTaken) continue;
       throw error;
     }
