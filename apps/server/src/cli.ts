@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiKeys, billing, PLAN_LIMITS, type CoreDeps } from '@aqs/core';
 import { DataDirLockedError } from '@aqs/db';
-import { buildOpenApiDocument } from '@aqs/api';
 import { planIds, type ApiKeySummary, type PlanId } from '@aqs/contracts';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -108,6 +107,7 @@ export async function runCli(
         args: [sub, ...rest].filter((a): a is string => a !== undefined),
         options: { out: { type: 'string' }, 'base-url': { type: 'string' } },
       });
+      const { buildOpenApiDocument } = await import('@aqs/api/openapi');
       const text = `${JSON.stringify(buildOpenApiDocument(values['base-url'] ?? config.appUrl), null, 2)}\n`;
       if (values.out) writeFileSync(resolve(config.workingDir, values.out), text);
       else out(text.trimEnd());

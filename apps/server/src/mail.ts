@@ -1,7 +1,10 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
 import type { EmailMessage, Logger, MailTransport } from '@aqs/core';
 
+/** An SMTP sender. nodemailer loads only when SMTP is configured. */
 export function smtpTransport(smtpUrl: string, from: string): MailTransport {
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
   const transporter = nodemailer.createTransport(smtpUrl);
   return {
     kind: 'smtp',

@@ -14,7 +14,7 @@ const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export interface ServiceMetrics extends CoreMetrics {
   registry: Registry;
   requestAnswered(labels: { route: string; method: string; status: string }, seconds: number): void;
-  /** A 429 answered, by its code (`rate_limited`, `anon_rate_limited`, `quota_*`). */
+  /** A 429 answered (a call of a tRPC batch counts apart), by what refused it: `rate_limited`, `anon_rate_limited`, `stream_cap`, `sign_in_limit`, or the quota's code. */
   refused(code: string): void;
   /** An event stream opened (runs, discovery); call the answer when it ends. */
   streamOpened(kind: 'run' | 'discovery'): () => void;
@@ -24,20 +24,13 @@ export interface ServiceMetrics extends CoreMetrics {
  * The service's Prometheus metrics, on a registry of its own (several servers in one process keep
  * theirs apart): requests by route, method and status with their latency, runs by status and planner,
  * engine time by dialect, refusals by code, open streams, the discovery queue (read from the store at
- * each scrape, so it is the same on every instance) and the process's own (memory, CPU, event loop).
+ * each scrape, so it is the same on every instance), this instance's store connections (PostgreSQL)
+ * and the process's own (memory, CPU, event loop).
  */
 export function createMetrics(store: Store): ServiceMetrics {
   const registry = new Registry();
-  // One read of the store for both queue gauges of a scrape (they collect one after the other).
-  let queueRead: { at: number; value: Promise<QueueState> } | undefined;
-  const queue = (): Promise<QueueState> => {
-    const now = Date.now();
-    if (queueRead && now - queueRead.at < 1000) return queueRead.value;
-    const value = discoveryQueue(store);
-    queueRead = { at: now, value };
-    value.catch(() => (queueRead = undefined));
-    return value;
-  };
+  const queue = oneReadPerScrape(() => discoveryQueue(store));
+  const pool = oneReadPerScrape(() => store.pool());
   collectDefaultMetrics({ register: registry, prefix: 'aqs_' });
   const requests = new Counter({
     name: 'aqs_http_requests_total',
@@ -67,7 +60,7 @@ export function createMetrics(store: Store): ServiceMetrics {
   });
   const refusals = new Counter({
     name: 'aqs_refusals_total',
-    help: 'Requests refused with 429, by code: rate_limited, anon_rate_limited, or the quota code.',
+    help: 'Requests (and calls of a tRPC batch) refused with 429, by what refused them: rate_limited, anon_rate_limited, stream_cap, sign_in_limit, or the quota code.',
     labelNames: ['code'] as const,
     registers: [registry],
   });
@@ -99,6 +92,31 @@ export function createMetrics(store: Store): ServiceMetrics {
     },
   });
 
+  // PGlite is one session inside this process: there is no pool to report.
+  if (store.kind === 'postgres') {
+    new Gauge({
+      name: 'aqs_store_connections',
+      help: "This instance's connections to the PostgreSQL store, by state (active, idle, idle in transaction, ...; the scrape's own counts as idle). Absent on the embedded store.",
+      labelNames: ['state'] as const,
+      registers: [registry],
+      async collect() {
+        const state = await pool().catch(() => undefined);
+        if (!state) return;
+        this.reset();
+        for (const [name, n] of Object.entries(state.byState)) this.set({ state: name }, n);
+      },
+    });
+    new Gauge({
+      name: 'aqs_store_connections_max',
+      help: 'Most connections this instance opens to the PostgreSQL store. Absent on the embedded store.',
+      registers: [registry],
+      async collect() {
+        const state = await pool().catch(() => undefined);
+        if (state) this.set(state.max);
+      },
+    });
+  }
+
   return {
     registry,
     requestAnswered(labels, seconds) {
@@ -124,6 +142,22 @@ export function createMetrics(store: Store): ServiceMetrics {
   };
 }
 
+/**
+ * `read` at most once a second: the gauges one store read feeds collect one after the other in a
+ * scrape. A failed read is not kept.
+ */
+function oneReadPerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (last && now - last.at < 1000) return last.value;
+    const value = read();
+    last = { at: now, value };
+    value.catch(() => (last = undefined));
+    return value;
+  };
+}
+
 interface QueueState {
   queued: number;
   oldestSeconds: number;
@@ -140,7 +174,7 @@ async function discoveryQueue(store: Store): Promise<QueueState> {
 
 /**
  * Counts every request by a route label of bounded cardinality: the REST route's documented path,
- * `/trpc`, a plain route's pattern, or `unmatched`; records the 429s the guard or a problem marked.
+ * `/trpc`, a plain route's pattern, or `unmatched`; records the 429s the guard or a problem noted.
  */
 export function metricsMiddleware(metrics: ServiceMetrics): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -148,8 +182,7 @@ export function metricsMiddleware(metrics: ServiceMetrics): MiddlewareHandler<Ap
     await next();
     const labels = { route: routeLabel(c), method: c.req.method, status: String(c.res.status) };
     metrics.requestAnswered(labels, (performance.now() - started) / 1000);
-    const refusal = c.get('refusal');
-    if (c.res.status === 429 && refusal) metrics.refused(refusal);
+    for (const refusal of c.get('refusals') ?? []) metrics.refused(refusal);
   };
 }
 

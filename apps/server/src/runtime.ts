@@ -28,7 +28,6 @@ import {
 } from '@aqs/planner';
 import { closeConnectors, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
-import { buildOpenApiDocument } from '@aqs/api';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { logTransport, smtpTransport } from './mail.ts';
@@ -39,7 +38,7 @@ import { createStripeBilling, type StripeBilling } from './billing.ts';
 
 export async function openConfiguredStore(config: Config): Promise<Store> {
   return config.databaseUrl
-    ? openStore({ kind: 'postgres', url: config.databaseUrl })
+    ? openStore({ kind: 'postgres', url: config.databaseUrl, applicationName: `aqs ${INSTANCE_ID}` })
     : openStore({ kind: 'pglite', dataDir: config.dataDir });
 }
 
@@ -174,6 +173,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (!config.metricsToken && config.production)
     logger.warn('METRICS_TOKEN is not set: GET /metrics is open to anyone who reaches this port. Set it.');
   deps.metrics = metrics;
+  // Built by the first request for it (trpc-to-openapi and the document: about 300 ms), not at start.
+  let openApiDocument: Promise<object> | undefined;
   const app = createApp({
     metrics,
     metricsToken: config.metricsToken,
@@ -184,7 +185,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     appUrl: config.appUrl,
     rateLimitPerMinute: config.rateLimitPerMinute,
     anonRateLimitPerMinute: config.anonRateLimitPerMinute,
-    openApiDocument: buildOpenApiDocument(config.appUrl),
+    openApiDocument: () =>
+      (openApiDocument ??= import('@aqs/api/openapi').then((api) => api.buildOpenApiDocument(config.appUrl))),
     webDistDir: config.webDistDir,
     stripe: built.stripe,
     streamLeases,
@@ -207,8 +209,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   const deferred = [
     'the demo database (first demo question)',
-    'the English language model (first question)',
+    'the English language model and the date parser (first question)',
     'chart rendering (first PNG or SVG)',
+    'the Elasticsearch client (first Elasticsearch operation)',
+    'the PostgreSQL parser (first SQL query checked)',
+    'the MySQL driver and parser (first MySQL connection or query)',
+    'the OpenAPI document (first GET /openapi.json)',
     ...(config.llm ? [] : ['no language model SDK (LLM_API_KEY is not set)']),
     ...(config.stripe ? [] : ['no Stripe SDK (STRIPE_SECRET_KEY is not set)']),
   ];

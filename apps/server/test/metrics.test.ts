@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { apiKeys } from '@aqs/core';
+import { testStoreKinds } from '@aqs/db/testing';
 import {
   awaitMinuteRoom,
   signedInBrowser,
@@ -58,6 +60,8 @@ describe('GET /metrics', () => {
     expect(ok.text).toContain('aqs_process_resident_memory_bytes');
     expect(sample(ok.text, 'aqs_discovery_jobs_queued')).toBe(0);
     expect(sample(ok.text, 'aqs_open_streams{kind="run"}')).toBe(0);
+    // The embedded store is one session in this process: no connection pool to report.
+    expect(ok.text).not.toMatch(/^aqs_store_connections/m);
   });
 
   it('counts requests by documented route, method and status (never by an id), and refusals by code', async () => {
@@ -112,5 +116,58 @@ describe('GET /metrics', () => {
     expect(sample(after.text, runs) - sample(before.text, runs)).toBe(1);
     const engine = `aqs_engine_duration_seconds_count{dialect="${run.json.query.dialect}"}`;
     expect(sample(after.text, engine) - sample(before.text, engine)).toBe(1);
+  });
+});
+
+describe('refusals by what refused them', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ env: { METRICS_TOKEN: TOKEN, AUTH_RATE_LIMIT_PER_CLIENT: '2' } });
+  }, 60_000);
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('names the sign-in limit apart from the rate limit, and counts a refused call inside a tRPC batch', async () => {
+    const scrapeLimited = async () =>
+      (await fetch(`${limited.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+    const login = { email: uniqueEmail('refusals'), password: 'not the password 123' };
+    const post = (path: string, body: unknown) =>
+      fetch(`${limited.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: limited.url },
+        body: JSON.stringify(body),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post('/auth/email/login', login)).status);
+    expect(statuses).toEqual([401, 401, 429]);
+    // A batch whose one call is refused: answered 207, the refusal still counted.
+    const batch = await post('/trpc/auth.logout,auth.login?batch=1', { '1': login });
+    expect(batch.status).toBe(207);
+    const text = await scrapeLimited();
+    expect(sample(text, 'aqs_refusals_total{code="sign_in_limit"}')).toBe(2);
+    expect(sample(text, 'aqs_refusals_total{code="rate_limited"}')).toBe(0);
+  });
+});
+
+describe.runIf((await testStoreKinds()).includes('postgres'))('on a PostgreSQL store', () => {
+  it("reports this instance's store connections by state, and their maximum", async () => {
+    const onPostgres = await startTestServer({ storeKind: 'postgres', env: { METRICS_TOKEN: TOKEN } });
+    try {
+      const scrapeIt = async () =>
+        (await fetch(`${onPostgres.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();
+      // Two statements hold their connections while the scrape reads the pool.
+      const busy = Promise.all([1, 2].map(() => onPostgres.store.db.execute(sql`select pg_sleep(1.5)`)));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const during = await scrapeIt();
+      await busy;
+      expect(sample(during, 'aqs_store_connections_max')).toBe(20);
+      expect(sample(during, 'aqs_store_connections{state="active"}')).toBe(2);
+      expect(sample(during, 'aqs_store_connections{state="idle"}')).toBeGreaterThanOrEqual(1);
+      const after = await scrapeIt();
+      expect(sample(after, 'aqs_store_connections{state="active"}')).toBe(0);
+    } finally {
+      await onPostgres.close();
+    }
   });
 });

@@ -41,10 +41,17 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `main.ts serve` and waits for its "listening" log line. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts `main.ts serve` (or `entry`, a built bundle's main.mjs, as `npm start` runs it) and waits for
+ * its "listening" log line.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { entry?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const command = options.entry ? [options.entry, 'serve'] : ['--import', 'tsx', 'src/main.ts', 'serve'];
+  const child = spawn(process.execPath, command, {
     cwd: serverDir,
     env: baseEnv({ PORT: String(port), HOST: '127.0.0.1', ...env }),
   });

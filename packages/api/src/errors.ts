@@ -14,6 +14,11 @@ export interface ProblemResponse {
   status: number;
   body: Problem;
   headers: Record<string, string>;
+  /**
+   * For a 429, what refused it, for the metrics: the body's code (a quota), else the limit
+   * (`rate_limited`, `stream_cap`, `sign_in_limit`).
+   */
+  refusal?: string;
 }
 
 /** The one mapping of a domain error: to a tRPC code, and through it (tRPC's own table) to an HTTP status. */
@@ -137,7 +142,9 @@ function problemOf(error: unknown): ProblemResponse {
     if (cause.fields) body.errors = cause.fields.slice(0, MAX_LISTED_ERRORS);
     if (cause.dataSource) Object.assign(body, cause.dataSource);
     const code = TRPC_CODE_OF_KIND[cause.kind];
-    return { code, status: statusOf(code), body, headers };
+    const status = statusOf(code);
+    if (status !== 429) return { code, status, body, headers };
+    return { code, status, body, headers, refusal: cause.code ?? cause.limit ?? 'rate_limited' };
   }
   // A schema refusing the caller's input (tRPC says BAD_REQUEST; the code middleware, UNPROCESSABLE_CONTENT) is a 422 naming the fields; one refusing
   // a procedure's own output is a server fault, and says nothing about the output's fields.

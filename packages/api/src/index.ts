@@ -8,4 +8,3 @@ export {
   type ProblemResponse,
 } from './errors.ts';
 export { listProcedures, procedureMeta } from './procedures.ts';
-export { buildOpenApiDocument, API_TITLE, API_VERSION } from './openapi.ts';

@@ -280,8 +280,8 @@ export interface Connector {
   ): { text: string; fields: string[] } | null;
   test(target: ConnectionTarget, ctx: ConnectorContext): Promise<TestResult>;
   introspect(target: ConnectionTarget, ctx: ConnectorContext): Promise<Introspection>;
-  /** Parses and checks a generated query (read-only, in scope, row cap). Throws ConnectorError kind `query_rejected`. */
-  validateQuery(target: ConnectionTarget, text: string, options: { rowCap: number }): ValidatedQuery;
+  /** Parses and checks a generated query (read-only, in scope, row cap). Rejects with ConnectorError kind `query_rejected`. */
+  validateQuery(target: ConnectionTarget, text: string, options: { rowCap: number }): Promise<ValidatedQuery>;
   /** Forgets what it keeps for a connection (cached clients, pooled sockets): it was re-pointed or deleted. */
   release?(connectionId: string): void;
   /** Closes everything it keeps open, at shutdown. */

@@ -585,7 +585,7 @@ describe('introspect()', () => {
 describe('execute()', () => {
   it('runs a query and keeps the column types', async () => {
     const t = target(clusters.v815!);
-    const q = es.validateQuery(
+    const q = await es.validateQuery(
       t,
       'FROM employees | STATS avg_salary = AVG(salary), n = COUNT(*) BY gender | SORT gender',
       { rowCap: 5000 },

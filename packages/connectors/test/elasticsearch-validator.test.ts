@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parse, print } from '@aqs/esql';
-import { elasticsearchConnector as es } from '../src/elasticsearch/connector.ts';
+import { readConfig, scopePatterns } from '../src/elasticsearch/config.ts';
 import { covers, dateMathToGlob } from '../src/elasticsearch/patterns.ts';
+import { elasticsearchConnector as es } from '../src/elasticsearch/connector.ts';
 import { ConnectorError } from '../src/errors.ts';
+import { validateEsql } from '../src/elasticsearch/validator.ts';
 import type { ConnectionTarget } from '../src/types.ts';
 
 function target(allowed: string[], indexPattern: string | null = null): ConnectionTarget {
@@ -24,8 +26,9 @@ function target(allowed: string[], indexPattern: string | null = null): Connecti
 
 const scoped = target(['logs-*', 'employees', 'languages', '.internal-*']);
 
+// The connector's validateQuery is this, with the scope read from the connection.
 function validate(text: string, t = scoped, rowCap = 5000) {
-  return es.validateQuery(t, text, { rowCap });
+  return validateEsql(text, scopePatterns(readConfig(t)), rowCap);
 }
 
 function rejection(text: string, t = scoped): ConnectorError {
@@ -60,6 +63,17 @@ describe('pattern coverage', () => {
     expect(dateMathToGlob('<{now/d}>')).toBe('*');
     expect(dateMathToGlob('<logs-{now/d>')).toBeNull();
     expect(dateMathToGlob('plain')).toBe('plain');
+  });
+});
+
+describe('the connector validates with the scope of its connection', () => {
+  it('accepts in scope and refuses outside it', async () => {
+    await expect(es.validateQuery(scoped, 'FROM employees', { rowCap: 10 })).resolves.toMatchObject({
+      text: 'FROM employees | LIMIT 10',
+    });
+    await expect(es.validateQuery(target(['logs-*']), 'FROM employees', { rowCap: 10 })).rejects.toThrow(
+      "Index 'employees' is not in allowlist",
+    );
   });
 });
 

@@ -74,14 +74,14 @@ const spec = (value: string) =>
  * by the connector. The compiler now writes an escape string for such a value (tested below): this
  * keeps the session-side defence under test on its own.
  */
-function attackQuery(): string {
+async function attackQuery(): Promise<string> {
   const compiled = compileSql(spec('PLACEHOLDER')).replace(
     `'PLACEHOLDER'`,
     `'${MALICIOUS.replace(/'/g, "''")}'`,
   );
   expect(compiled).toContain(`'\\'' UNION SELECT 1, secret, now() FROM vault.secrets --'`);
   // The validator sees one string literal, in scope: it accepts the query.
-  return connectorFor('postgres')!.validateQuery(target, compiled, { rowCap: 100 }).text;
+  return (await connectorFor('postgres')!.validateQuery(target, compiled, { rowCap: 100 })).text;
 }
 
 describe.skipIf(!available)(
@@ -123,7 +123,7 @@ describe.skipIf(!available)(
       });
       try {
         expect((await raw`show standard_conforming_strings`)[0]?.standard_conforming_strings).toBe('off');
-        const rows = await raw.unsafe(attackQuery());
+        const rows = await raw.unsafe(await attackQuery());
         expect(JSON.stringify(rows)).toContain(SECRET);
       } finally {
         await raw.end();
@@ -133,7 +133,7 @@ describe.skipIf(!available)(
     it('the compiler writes a value with a backslash as an escape string: one literal even on an unpinned session', async () => {
       const compiled = compileSql(spec(MALICIOUS));
       expect(compiled).toContain(`E'\\\\'' UNION SELECT 1, secret, now() FROM vault.secrets --'`);
-      const text = connectorFor('postgres')!.validateQuery(target, compiled, { rowCap: 100 }).text;
+      const text = (await connectorFor('postgres')!.validateQuery(target, compiled, { rowCap: 100 })).text;
       const raw = postgres(dbUrl(reader), { max: 1, onnotice: () => undefined });
       try {
         expect((await raw`show standard_conforming_strings`)[0]?.standard_conforming_strings).toBe('off');
@@ -151,7 +151,7 @@ describe.skipIf(!available)(
     });
 
     it('execute (the real path) returns the one matching row and nothing from the vault', async () => {
-      const r = await connectorFor('postgres')!.execute(target, attackQuery(), ctx, {
+      const r = await connectorFor('postgres')!.execute(target, await attackQuery(), ctx, {
         rowCap: 100,
         timeoutMs: 5000,
       });
@@ -169,7 +169,7 @@ describe.skipIf(!available)(
         fetch_types: false,
       });
       try {
-        const r = await runReadOnly({ kind: 'postgres', sql: raw as never }, attackQuery(), {
+        const r = await runReadOnly({ kind: 'postgres', sql: raw as never }, await attackQuery(), {
           timeoutMs: 5000,
           schemas: ['app'],
         });

@@ -666,7 +666,7 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
         // 1. The validator rejects it.
         let rejected: unknown;
         try {
-          postgresConnector.validateQuery(target(), text, { rowCap: 100 });
+          await postgresConnector.validateQuery(target(), text, { rowCap: 100 });
         } catch (error) {
           rejected = error;
         }
@@ -715,7 +715,9 @@ describe.skipIf(!available)('postgres connector against a real server', () => {
         'SELECT * FROM information_schema.tables',
         'SELECT query FROM pg_stat_activity',
       ]) {
-        expect(() => postgresConnector.validateQuery(target(), text, { rowCap: 10 })).toThrow(ConnectorError);
+        await expect(postgresConnector.validateQuery(target(), text, { rowCap: 10 })).rejects.toThrow(
+          ConnectorError,
+        );
         await expect(
           postgresConnector.execute(target(), text, ctx, { rowCap: 10, timeoutMs: 1000 }),
         ).rejects.toMatchObject({ kind: 'out_of_scope' });

@@ -22,6 +22,11 @@ export class DomainError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** A data-source failure in the connector's words (kind `data_source`). */
   readonly dataSource: DataSourceFailure | undefined;
+  /**
+   * Which limit refused a `rate_limited` error whose body carries no code (the API's rate limits
+   * have none): named for the metrics only, never sent.
+   */
+  readonly limit: 'stream_cap' | 'sign_in_limit' | undefined;
 
   constructor(
     kind: DomainErrorKind,
@@ -31,6 +36,7 @@ export class DomainError extends Error {
       fields?: FieldError[];
       retryAfterSeconds?: number;
       dataSource?: DataSourceFailure;
+      limit?: 'stream_cap' | 'sign_in_limit';
     } = {},
   ) {
     super(message);
@@ -40,6 +46,7 @@ export class DomainError extends Error {
     this.fields = extra.fields;
     this.retryAfterSeconds = extra.retryAfterSeconds;
     this.dataSource = extra.dataSource;
+    this.limit = extra.limit;
   }
 }
 

@@ -22,7 +22,21 @@ export type Executor = Database | Transaction;
 export type StoreOptions =
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-memory' }
-  | { kind: 'postgres'; url: string; maxConnections?: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      maxConnections?: number;
+      /** Names this process's connections in pg_stat_activity (and reads them back for `pool()`). */
+      applicationName?: string;
+    };
+
+/** Connections of this process to the store, for the metrics. */
+export interface StorePool {
+  /** Most connections it opens. */
+  max: number;
+  /** Open connections by PostgreSQL's state (`active`, `idle`, `idle in transaction`, ...); the one asking counts as idle. */
+  byState: Record<string, number>;
+}
 
 export interface Store {
   readonly kind: 'pglite' | 'postgres';
@@ -34,6 +48,8 @@ export interface Store {
    * PGlite a notification raised by a statement arrives before that statement's promise settles.
    */
   listen(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
+  /** This process's connections to PostgreSQL (read from pg_stat_activity); undefined for PGlite, a single in-process session. */
+  pool(): Promise<StorePool | undefined>;
   close(): Promise<void>;
 }
 
@@ -42,7 +58,8 @@ const MIGRATION_LOCK_ID = 7_263_001;
 
 /** Opens the app store and applies the committed migrations. */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  if (options.kind === 'postgres') return openPostgres(options.url, options.maxConnections ?? 10);
+  if (options.kind === 'postgres')
+    return openPostgres(options.url, options.maxConnections ?? 10, options.applicationName ?? 'aqs');
   return openPglite(options.kind === 'pglite' ? options.dataDir : undefined);
 }
 
@@ -67,6 +84,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
         await client.query('select 1');
       },
       listen: async (channel, onNotice) => client.listen(channel, onNotice),
+      pool: async () => undefined,
       close: async () => {
         if (closed) return;
         closed = true;
@@ -83,8 +101,15 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
   }
 }
 
-async function openPostgres(url: string, max: number): Promise<Store> {
-  const sql = postgres(url, { max, onnotice: () => undefined, connect_timeout: 10 });
+async function openPostgres(url: string, max: number, name: string): Promise<Store> {
+  // PostgreSQL keeps 63 bytes of it, and only printable ASCII.
+  const applicationName = name.replace(/[^\x20-\x7e]/g, '?').slice(0, 63);
+  const sql = postgres(url, {
+    max,
+    onnotice: () => undefined,
+    connect_timeout: 10,
+    connection: { application_name: applicationName },
+  });
   try {
     const db = drizzlePostgres(sql, { schema }) as unknown as Database;
     // Several instances may start at once: serialise migrations with an advisory lock.
@@ -105,6 +130,15 @@ async function openPostgres(url: string, max: number): Promise<Store> {
       listen: async (channel, onNotice) => {
         const { unlisten } = await sql.listen(channel, onNotice);
         return unlisten;
+      },
+      pool: async () => {
+        const rows = await sql<{ state: string; n: number }[]>`
+          SELECT CASE WHEN pid = pg_backend_pid() THEN 'idle' ELSE coalesce(state, 'unknown') END AS state,
+                 count(*)::int AS n
+            FROM pg_stat_activity
+           WHERE application_name = ${applicationName} AND datname = current_database()
+           GROUP BY 1`;
+        return { max, byState: Object.fromEntries(rows.map((row) => [row.state, row.n])) };
       },
       close: async () => {
         await sql.end({ timeout: 5 });

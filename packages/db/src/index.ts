@@ -1,7 +1,7 @@
 export * from './schema.ts';
 export * as tables from './schema.ts';
 export { openStore, migrationsFolder, executeRows, isStoreUnavailable, isUniqueViolation } from './client.ts';
-export type { Database, Transaction, Executor, Store, StoreOptions, Schema } from './client.ts';
+export type { Database, Transaction, Executor, Store, StoreOptions, StorePool, Schema } from './client.ts';
 export { acquireDataDirLock, DataDirLockedError } from './lock.ts';
 export { newId, randomChars } from './ids.ts';
 export { embeddedStartParams, EMBEDDED_POSTGRES_SETTINGS } from './embedded-postgres.ts';

@@ -56,6 +56,7 @@ export async function createTestStore(kind: TestStoreKind): Promise<TestStore> {
     url: url.toString(),
     ping: () => store.ping(),
     listen: (channel, onNotice) => store.listen(channel, onNotice),
+    pool: () => store.pool(),
     close: async () => {
       await store.close();
       await admin.unsafe(`drop database if exists ${name} with (force)`);

@@ -34,17 +34,17 @@ const QUERIES = [
   'FROM bench | DISSECT message "%{verb} %{path} %{proto}" | STATS n = COUNT(*) BY verb, proto',
 ];
 
-function benchValidator(target: ConnectionTarget): void {
-  for (const q of QUERIES) elasticsearchConnector.validateQuery(target, q, { rowCap: ROWS }); // warm-up and sanity
+async function benchValidator(target: ConnectionTarget): Promise<void> {
+  for (const q of QUERIES) await elasticsearchConnector.validateQuery(target, q, { rowCap: ROWS }); // warm-up and sanity
   const perQuery = QUERIES.map(() => [] as number[]);
   const started = performance.now();
   let rounds = 0;
   while (performance.now() - started < VALIDATOR_BUDGET_MS) {
-    QUERIES.forEach((q, i) => {
+    for (const [i, q] of QUERIES.entries()) {
       const t0 = performance.now();
-      for (let k = 0; k < 20; k++) elasticsearchConnector.validateQuery(target, q, { rowCap: ROWS });
+      for (let k = 0; k < 20; k++) await elasticsearchConnector.validateQuery(target, q, { rowCap: ROWS });
       perQuery[i]?.push(((performance.now() - t0) * 1000) / 20);
-    });
+    }
     rounds++;
   }
   const medians = perQuery.map(median);
@@ -86,7 +86,7 @@ export async function benchElasticsearchConnector(): Promise<void> {
     requestTimeout: 30_000,
   });
   try {
-    benchValidator(target);
+    await benchValidator(target);
 
     const runConnector = async (): Promise<number> => {
       const r = await elasticsearchConnector.execute(target, `FROM bench | LIMIT ${ROWS}`, ctx, {

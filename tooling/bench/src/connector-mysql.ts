@@ -107,7 +107,7 @@ async function benchExecute(connector: Connector): Promise<void> {
 export async function benchMysqlConnector(): Promise<void> {
   const connector = connectorFor('mysql');
   if (!connector) throw new Error('mysql connector not registered');
-  benchValidator(
+  await benchValidator(
     'mysql',
     connector,
     target(

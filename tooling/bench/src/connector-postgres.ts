@@ -48,23 +48,23 @@ const scopeTarget: ConnectionTarget = {
 };
 
 /** Microseconds per validateQuery() over `queries`, printed with their average length. */
-export function benchValidator(
+export async function benchValidator(
   label: string,
   connector: Connector,
   target: ConnectionTarget,
   queries: readonly string[],
-): void {
-  const run = (ms: number): number => {
+): Promise<void> {
+  const run = async (ms: number): Promise<number> => {
     let n = 0;
     const start = performance.now();
     while (performance.now() - start < ms) {
-      for (const q of queries) connector.validateQuery(target, q, { rowCap: 5000 });
+      for (const q of queries) await connector.validateQuery(target, q, { rowCap: 5000 });
       n += queries.length;
     }
     return ((performance.now() - start) * 1000) / n;
   };
-  run(200);
-  const perQuery = run(1500);
+  await run(200);
+  const perQuery = await run(1500);
   const avgChars = queries.reduce((s, q) => s + q.length, 0) / queries.length;
   console.log(
     `${label} validator: ${perQuery.toFixed(1)} µs per query (${queries.length} queries, ${avgChars.toFixed(0)} chars on average)`,
@@ -165,7 +165,7 @@ async function benchDemoOpen(): Promise<void> {
 export async function benchPostgresConnector(): Promise<void> {
   const connector = connectorFor('postgres');
   if (!connector) throw new Error('postgres connector not registered');
-  benchValidator('postgres', connector, scopeTarget, QUERIES);
+  await benchValidator('postgres', connector, scopeTarget, QUERIES);
   await benchExecute(connector);
   await benchDemoOpen();
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GARBAGE, startHostileServer, type Behaviour, type HostileServer } from '@aqs/hostile-servers';
-import { serverDir, spawnReady } from './processes.ts';
+import { spawnService } from './processes.ts';
 
 /** Ordinary tenants asking at once, and accounts they draw from (a free plan holds 200 questions a month). */
 const TENANTS = 4;
@@ -153,21 +153,16 @@ export async function benchHostileLoad(): Promise<void> {
     ['elasticsearch', 'half-open', (peer) => peer.hang()],
   ];
   const hostile: HostileServer[] = [];
-  const service = await spawnReady(
-    'src/main.ts',
-    ['serve'],
-    {
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000',
-      ANON_RATE_LIMIT_PER_MINUTE: '1000000',
-      AUTH_RATE_LIMIT_PER_CLIENT: '100000',
-      ALLOW_PRIVATE_NETWORKS: 'true',
-      ALLOW_INSECURE_TRANSPORT: 'true',
-      QUERY_TIMEOUT_SECONDS: '5',
-    },
-    serverDir,
-  );
+  const service = await spawnService({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    ANON_RATE_LIMIT_PER_MINUTE: '1000000',
+    AUTH_RATE_LIMIT_PER_CLIENT: '100000',
+    ALLOW_PRIVATE_NETWORKS: 'true',
+    ALLOW_INSECURE_TRANSPORT: 'true',
+    QUERY_TIMEOUT_SECONDS: '5',
+  });
   try {
     const pool: Tenant[] = [];
     for (let i = 0; i < ACCOUNTS; i++) pool.push(await signUp(service.url, `tenant-${i}@example.com`));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createTestStore, isPostgresAvailable } from '@aqs/db/testing';
-import { ratio, serverDir, spawnReady, type Proc } from './processes.ts';
+import { ratio, spawnService, type Proc } from './processes.ts';
 import { userWithKey } from './server.ts';
 
 /** Seconds of load per measurement: four of them and two warm-ups, under a minute of load in all. */
@@ -92,10 +92,7 @@ export async function benchInstances(): Promise<void> {
   const instances: Proc[] = [];
   try {
     const apiKey = await userWithKey({ ...env, DATA_DIR: join(dir, 'setup') });
-    for (const name of ['a', 'b'])
-      instances.push(
-        await spawnReady('src/main.ts', ['serve'], { ...env, DATA_DIR: join(dir, name) }, serverDir),
-      );
+    for (const name of ['a', 'b']) instances.push(await spawnService({ ...env, DATA_DIR: join(dir, name) }));
     const [a, b] = instances as [Proc, Proc];
     const listed = (await (
       await fetch(`${a.url}/api/v1/connections`, { headers: { 'x-api-key': apiKey } })

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@aqs/server/testing';
+import { buildServerBundle } from '@aqs/server/build';
 
 export { freePort };
 
@@ -18,7 +19,7 @@ export interface Proc {
   stop(): Promise<void>;
 }
 
-/** Spawns a TypeScript entry point under tsx and polls /readyz until it answers. */
+/** Spawns an entry point (TypeScript under tsx, JavaScript as it is) and polls /readyz until it answers. */
 export async function spawnReady(
   script: string,
   args: string[],
@@ -29,7 +30,11 @@ export async function spawnReady(
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', script, ...args.map((a) => a.replace('{port}', String(port)))],
+    [
+      ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []),
+      script,
+      ...args.map((a) => a.replace('{port}', String(port))),
+    ],
     {
       cwd,
       env: {
@@ -71,6 +76,14 @@ export async function spawnReady(
         child.kill('SIGTERM');
       }),
   };
+}
+
+let bundle: Promise<string> | undefined;
+
+/** The service as `npm start` runs it (built once per bench run, inside the repository so its packages resolve), on `env`. */
+export async function spawnService(env: Record<string, string>): Promise<Proc> {
+  bundle ??= buildServerBundle(join(serverDir, 'test-output', 'bench-bundle'));
+  return spawnReady(await bundle, ['serve'], env, serverDir);
 }
 
 export function median(values: number[]): number {

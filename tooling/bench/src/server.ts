@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createTestStore, isPostgresAvailable } from '@aqs/db/testing';
-import { median, ratio, repoRoot, serverDir, spawnReady, type Proc } from './processes.ts';
+import { median, ratio, repoRoot, serverDir, spawnReady, spawnService, type Proc } from './processes.ts';
 
 const BENCH_SECONDS = 5;
-const baselineScript = join(repoRoot, 'tooling', 'bench', 'src', 'bare-server.ts');
+const baselineScript = join(repoRoot, 'tooling', 'bench', 'src', 'bare-server.mjs');
 
 async function requestsPerSecond(url: string, headers: Record<string, string>): Promise<number> {
   const result = await autocannon({ url, connections: 10, duration: BENCH_SECONDS, headers });
@@ -23,7 +23,7 @@ async function settleRss(proc: Proc): Promise<number> {
 
 /** Registers a user on a service started with `env` and issues an API key for them (not measured). */
 export async function userWithKey(env: Record<string, string>): Promise<string> {
-  const first = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+  const first = await spawnService(env);
   const email = 'bench@example.com';
   try {
     await fetch(`${first.url}/auth/email/register`, {
@@ -61,7 +61,7 @@ async function authMeOnPostgres(bareRps: number, base: Record<string, string>): 
   try {
     const env = { ...base, DATA_DIR: dataDir, DATABASE_URL: store.url ?? '' };
     const apiKey = await userWithKey(env);
-    const service = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+    const service = await spawnService(env);
     try {
       const rps = await requestsPerSecond(`${service.url}/auth/me`, { 'x-api-key': apiKey });
       console.log(
@@ -94,7 +94,7 @@ export async function benchServer(): Promise<void> {
       const bare = await spawnReady(baselineScript, ['{port}'], {}, repoRoot);
       bareStarts.push(bare.readyMs);
       await bare.stop();
-      const service = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+      const service = await spawnService(env);
       serviceStarts.push(service.readyMs);
       await service.stop();
     }
@@ -103,7 +103,7 @@ export async function benchServer(): Promise<void> {
     );
 
     const bare = await spawnReady(baselineScript, ['{port}'], {}, repoRoot);
-    const service = await spawnReady('src/main.ts', ['serve'], env, serverDir);
+    const service = await spawnService(env);
     try {
       const idleService = await settleRss(service);
       const idleBare = await settleRss(bare);

@@ -214,7 +214,7 @@ export async function evaluateSet(
       let expected: { rows: unknown[][]; columns: number } | null = null;
       if ('query' in c.expected) {
         try {
-          const validated = connector.validateQuery(target, c.expected.query, { rowCap: 5000 });
+          const validated = await connector.validateQuery(target, c.expected.query, { rowCap: 5000 });
           const result = await connector.execute(target, validated.text, ctx, {
             rowCap: 5000,
             timeoutMs: 30_000,

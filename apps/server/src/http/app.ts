@@ -29,7 +29,8 @@ export interface AppDeps {
   appUrl: string;
   rateLimitPerMinute: number;
   anonRateLimitPerMinute: number;
-  openApiDocument: object;
+  /** The OpenAPI document (built on first call, then the same one). */
+  openApiDocument: () => Promise<object>;
   /** The built web app served at `/`. */
   webDistDir: string;
   /** Stripe, when billing is configured (the webhook verifies with it). */
@@ -120,9 +121,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       createContext: ({ resHeaders }) => contextFor(c, (value) => resHeaders.append('Set-Cookie', value)),
       onError: ({ error }) => logFailure(c, error),
       responseMeta: ({ ctx, errors }) => {
+        for (const error of errors) noteRefusal(c, toProblem(error).refusal);
         if (errors.length > 0) {
           const problem = toProblem(errors[0]);
-          noteRefusal(c, problem);
           return { status: errors.length === 1 ? problem.status : undefined, headers: problem.headers };
         }
         return ctx?.response.status ? { status: ctx.response.status } : {};
@@ -164,7 +165,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       return c.json({ detail: 'The app store is not reachable.' }, 503);
     }
   });
-  app.get('/openapi.json', (c) => c.json(deps.openApiDocument));
+  app.get('/openapi.json', async (c) => c.json(await deps.openApiDocument()));
   mountDocs(app);
   mountWeb(app, deps.webDistDir);
   return app;

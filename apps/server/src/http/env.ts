@@ -16,7 +16,8 @@ export type AppEnv = {
     principal: Principal | undefined;
     log: PinoLogger;
     bodyText: string;
-    refusal?: string;
+    /** What refused the 429s answered (one for a request, one per refused call of a tRPC batch), for the metrics. */
+    refusals?: string[];
     /** route: the documented path of the REST route that served the request (for the metrics). */
     route?: string;
   };
@@ -25,7 +26,7 @@ export type AppEnv = {
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function problemResponse(c: HonoContext<AppEnv>, problem: ProblemResponse): Response {
-  noteRefusal(c, problem);
+  noteRefusal(c, problem.refusal);
   for (const [name, value] of Object.entries(problem.headers)) c.header(name, value);
   return c.json(problem.body, problem.status as 400);
 }
@@ -44,7 +45,7 @@ export function logProblem(log: PinoLogger, error: unknown): void {
   else log.info({ status: problem.status, detail: problem.body.detail.slice(0, 300) }, 'request refused');
 }
 
-/** Marks a 429 with its code (a quota's, else `rate_limited`) for the metrics. */
-export function noteRefusal(c: HonoContext<AppEnv>, problem: ProblemResponse): void {
-  if (problem.status === 429) c.set('refusal', problem.body.code ?? 'rate_limited');
+/** Notes what refused a 429 (a quota's code, or the limit) for the metrics. */
+export function noteRefusal(c: HonoContext<AppEnv>, refusal: string | undefined): void {
+  if (refusal) c.set('refusals', [...(c.get('refusals') ?? []), refusal]);
 }

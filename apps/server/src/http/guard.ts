@@ -3,7 +3,7 @@ import { procedureMeta } from '@aqs/api';
 import { authenticate, DomainError, hitFixedWindow, type Credential, type RunDeps } from '@aqs/core';
 import { readBodyText, withBody } from './body.ts';
 import { readCookie } from './cookies.ts';
-import { SAFE_METHODS, type AppEnv } from './env.ts';
+import { noteRefusal, SAFE_METHODS, type AppEnv } from './env.ts';
 import { assertSafeJsonText, assertSafeUrl } from './input-text.ts';
 
 /** Procedures one tRPC batch may hold; a batch is one request for the web app's sake, but a bounded one. */
@@ -128,7 +128,7 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       const hit = await hitFixedWindow(core.db, `anon:addr:${address}`, options.anonRateLimitPerMinute, 60);
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));
-        c.set('refusal', 'anon_rate_limited');
+        noteRefusal(c, 'anon_rate_limited');
         return c.json(
           {
             detail: `Too many requests without a credential from your address: ${hit.limit} per minute. Try again in ${hit.resetInSeconds} seconds, or sign in.`,
@@ -151,7 +151,7 @@ export function createGuard(options: GuardOptions): MiddlewareHandler<AppEnv> {
       c.header('X-RateLimit-Remaining', String(hit.remaining));
       if (!hit.allowed) {
         c.header('Retry-After', String(hit.resetInSeconds));
-        c.set('refusal', 'rate_limited');
+        noteRefusal(c, 'rate_limited');
         return c.json(
           {
             detail: `Rate limit exceeded: ${hit.limit} requests per minute. Try again in ${hit.resetInSeconds} seconds.`,

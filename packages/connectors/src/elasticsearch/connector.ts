@@ -11,14 +11,18 @@ import {
   VERIFY_TLS_OFF_WARNING,
   elasticsearchDescriptor,
 } from './descriptor.ts';
-import { executeEs } from './execute.ts';
-import { introspectEs } from './introspect.ts';
-import { testEs } from './test-connection.ts';
 import { validateEsql } from './validator.ts';
+import type * as Operations from './operations.ts';
 
-import { closeElasticsearchClients, dropElasticsearchClient } from './client.ts';
+let operations: typeof Operations | undefined;
+async function loadOperations(): Promise<typeof Operations> {
+  return (operations ??= await import('./operations.ts'));
+}
 
-export { closeElasticsearchClients };
+/** Closes every cached client (none when no operation has loaded the client yet). */
+export async function closeElasticsearchClients(): Promise<void> {
+  await operations?.closeElasticsearchClients();
+}
 
 function warnings(target: ConnectionTarget): string[] {
   const config = readConfig(target);
@@ -49,11 +53,11 @@ export const elasticsearchConnector: Connector = {
       ? null
       : { text: compileMultiValuedProbe(source, fields, limits.sample), fields };
   },
-  test: testEs,
-  introspect: introspectEs,
-  release: dropElasticsearchClient,
+  test: async (target, ctx) => (await loadOperations()).testEs(target, ctx),
+  introspect: async (target, ctx) => (await loadOperations()).introspectEs(target, ctx),
+  release: (connectionId) => operations?.dropElasticsearchClient(connectionId),
   close: closeElasticsearchClients,
-  validateQuery(target, text, options) {
+  async validateQuery(target, text, options) {
     const { text: canonical, warnings: w } = validateEsql(
       text,
       scopePatterns(readConfig(target)),
@@ -61,5 +65,6 @@ export const elasticsearchConnector: Connector = {
     );
     return { text: canonical, warnings: w };
   },
-  execute: executeEs,
+  execute: async (target, text, ctx, options) =>
+    (await loadOperations()).executeEs(target, text, ctx, options),
 };

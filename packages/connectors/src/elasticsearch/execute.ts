@@ -16,7 +16,8 @@ import type {
 import type { ClientHandle } from './client.ts';
 import { MAX_RESPONSE_BYTES, clientFor } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
-import { FIX_PARTIAL, errorInfo, invalidShape, mapClientError, scrub, warningText } from './errors-map.ts';
+import { FIX_PARTIAL, errorInfo, invalidShape, scrub, warningText } from './errors-map.ts';
+import { mapClientError } from './client-errors.ts';
 import { atLeast, esRequest, isObject, runOperation, startOperation, type Operation } from './request.ts';
 import { validateEsql, withFinalLimit } from './validator.ts';
 

@@ -16,7 +16,8 @@ import type {
 import type { ClientHandle } from './client.ts';
 import { clientFor } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
-import { FIX_EMPTY_SCHEMA, invalidShape, mapClientError } from './errors-map.ts';
+import { FIX_EMPTY_SCHEMA, invalidShape } from './errors-map.ts';
+import { mapClientError } from './client-errors.ts';
 import { matchesName } from './patterns.ts';
 import { esRequest, isObject, runOperation, serverInfo, startOperation, type Operation } from './request.ts';
 

@@ -17,14 +17,8 @@ import type { ClientHandle } from './client.ts';
 import { clientFor, insecureTransportError } from './client.ts';
 import { readConfig, scopePatterns, secretValues } from './config.ts';
 import { PLAIN_HTTP_WARNING, VERIFY_TLS_OFF_WARNING } from './descriptor.ts';
-import {
-  FIX_RECREATE_KEY,
-  errorInfo,
-  isMissingQueryEndpoint,
-  mapClientError,
-  scrub,
-  unknownQueryUri,
-} from './errors-map.ts';
+import { FIX_RECREATE_KEY, errorInfo, isMissingQueryEndpoint, scrub, unknownQueryUri } from './errors-map.ts';
+import { mapClientError } from './client-errors.ts';
 import { emptySchemaError, resolveScope } from './introspect.ts';
 import {
   atLeast,

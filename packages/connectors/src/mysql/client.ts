@@ -15,7 +15,9 @@
 import { createHash } from 'node:crypto';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Duplex } from 'node:stream';
-import { createConnection, type Connection, type ConnectionOptions, type FieldPacket } from 'mysql2';
+import { createRequire } from 'node:module';
+import type * as Mysql2 from 'mysql2';
+import type { Connection, ConnectionOptions, FieldPacket } from 'mysql2';
 import { guardedLookup } from '../network.ts';
 import { cleartextAllowed } from '../server-config.ts';
 import type { MysqlConfig } from './config.ts';
@@ -275,6 +277,12 @@ function tooManyRows(): SessionError {
 }
 
 /** A mysql2 connection, and a destroy that closes its socket (mysql2's own only half-closes it). */
+let driver: typeof Mysql2 | undefined;
+/** mysql2, loaded by the first MySQL connection (about 50 ms), not at start. */
+function mysqlDriver(): typeof Mysql2 {
+  return (driver ??= createRequire(import.meta.url)('mysql2') as typeof Mysql2);
+}
+
 function connectHard(settings: ConnectionOptions): {
   connection: Connection;
   destroy(): void;
@@ -283,7 +291,7 @@ function connectHard(settings: ConnectionOptions): {
 } {
   const openStream = settings.stream as () => BudgetedStream;
   let stream: BudgetedStream | undefined;
-  const connection = createConnection({ ...settings, stream: () => (stream = openStream()) });
+  const connection = mysqlDriver().createConnection({ ...settings, stream: () => (stream = openStream()) });
   return {
     connection,
     destroy: () => {

@@ -212,7 +212,7 @@ function capWarnings(ownLimit: number | null, cap: number): QueryWarning[] {
     : [];
 }
 
-function validate(target: ConnectionTarget, text: string, rowCap: number): ValidatedQuery {
+async function validate(target: ConnectionTarget, text: string, rowCap: number): Promise<ValidatedQuery> {
   const cap = Math.max(1, Math.floor(rowCap || DEFAULT_ROW_CAP));
   const result = validateMysql(text, readConfig(target).database, cap);
   return { text: result.text, warnings: capWarnings(result.ownLimit, cap) };

@@ -19,11 +19,17 @@ import type { AST, Parser as SqlParser } from 'node-sql-parser';
 import { ConnectorError } from '../errors.ts';
 import { ALLOWED_FUNCTIONS } from './functions.ts';
 
-// The MariaDB build alone (the full package bundles every dialect's grammar).
-const { Parser } = createRequire(import.meta.url)('node-sql-parser/build/mariadb.js') as {
-  Parser: new () => SqlParser;
-};
-const parser = new Parser();
+let loadedParser: SqlParser | undefined;
+/** The MariaDB build alone (the full package bundles every dialect's grammar), loaded by the first query. */
+function sqlParser(): SqlParser {
+  if (!loadedParser) {
+    const { Parser } = createRequire(import.meta.url)('node-sql-parser/build/mariadb.js') as {
+      Parser: new () => SqlParser;
+    };
+    loadedParser = new Parser();
+  }
+  return loadedParser;
+}
 const OPTIONS = { database: 'MariaDB' };
 
 /** Databases a query may never name, and that can never be the scope. */
@@ -332,7 +338,7 @@ function parse(text: string): AST {
   checkInputTokens(text);
   let ast: AST | AST[];
   try {
-    ast = parser.astify(quoteNameWords(text), OPTIONS);
+    ast = sqlParser().astify(quoteNameWords(text), OPTIONS);
   } catch (error) {
     const detail = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'syntax error';
     throw new ConnectorError({
@@ -420,7 +426,7 @@ export function validateMysql(
   const setOperation = isNode(ast._next);
   const own = setOperation ? null : limitOf(ast, text);
   if (!setOperation && (own === null || own.count >= rowCap)) setLimit(ast, fetchLimit, own?.offset ?? null);
-  const printed = parser.sqlify(ast as unknown as AST, OPTIONS);
+  const printed = sqlParser().sqlify(ast as unknown as AST, OPTIONS);
   // What runs must read, to MySQL and to the parser, as the tree that was checked: the printer writes
   // no comment, so one in its output (a name or a value it did not escape) is refused, and parsing the
   // output must give back the same tree. Text that prints back to itself is what was just parsed.

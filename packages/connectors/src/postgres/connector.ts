@@ -340,10 +340,10 @@ async function runIntrospect(target: ConnectionTarget, ctx: ConnectorContext): P
   }
 }
 
-function validate(target: ConnectionTarget, text: string, rowCap: number): ValidatedQuery {
+async function validate(target: ConnectionTarget, text: string, rowCap: number): Promise<ValidatedQuery> {
   const config = readConfig(target);
   const cap = Math.max(1, Math.floor(rowCap || DEFAULT_ROW_CAP));
-  const result = validateSql(text, { schemas: config.schemas }, cap);
+  const result = await validateSql(text, { schemas: config.schemas }, cap);
   const warnings: QueryWarning[] = [];
   if (typeof result.ownLimit === 'number' && result.ownLimit > cap) {
     warnings.push({
@@ -365,7 +365,7 @@ async function runExecute(
   const cap = Math.max(1, Math.floor(options.rowCap || DEFAULT_ROW_CAP));
   const timeoutMs = Math.max(1, Math.floor(options.timeoutMs || ctx.requestTimeoutMs));
   // Validate again here (defence in depth), fetching one row more than the cap to detect truncation.
-  const validated = validateSql(text, { schemas: config.schemas }, cap + 1);
+  const validated = await validateSql(text, { schemas: config.schemas }, cap + 1);
   const warnings: QueryWarning[] = [];
   if (typeof validated.ownLimit === 'number' && validated.ownLimit > cap) {
     warnings.push({

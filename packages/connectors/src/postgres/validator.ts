@@ -16,13 +16,21 @@
  *   user text on its own lines so a trailing `--` comment cannot swallow the limit, and the wrapped
  *   text is parsed and checked again.
  */
-import { loadModule, parseSync } from 'libpg-query';
+import type * as LibpgQuery from 'libpg-query';
 import { ConnectorError } from '../errors.ts';
 import { ALLOWED_FUNCTIONS, ALLOWED_TYPES } from './functions.ts';
 
-// The parser is WebAssembly: it loads asynchronously once (about 15 ms), then parses synchronously.
-// Loading it here, at module evaluation, keeps `validateQuery` synchronous as the interface wants.
-await loadModule();
+// The parser is WebAssembly with its JavaScript (about 150 ms to load): loaded by the first query
+// validated, not at start; it parses synchronously once loaded.
+type SqlParser = typeof LibpgQuery;
+let sqlParser: Promise<SqlParser> | undefined;
+function loadSqlParser(): Promise<SqlParser> {
+  sqlParser ??= import('libpg-query').then(async (parser) => {
+    await parser.loadModule();
+    return parser;
+  });
+  return sqlParser;
+}
 
 /** Schemas a query may never name, whatever the configuration says. */
 export const SYSTEM_SCHEMAS: ReadonlySet<string> = new Set(['pg_catalog', 'information_schema', 'pg_toast']);
@@ -146,9 +154,12 @@ function reject(
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-function parse(text: string): { stmts: Array<{ stmt?: Json; stmt_location?: number; stmt_len?: number }> } {
+function parse(
+  parser: SqlParser,
+  text: string,
+): { stmts: Array<{ stmt?: Json; stmt_location?: number; stmt_len?: number }> } {
   try {
-    return parseSync(text) as unknown as {
+    return parser.parseSync(text) as unknown as {
       stmts: Array<{ stmt?: Json; stmt_location?: number; stmt_len?: number }>;
     };
   } catch (error) {
@@ -284,8 +295,8 @@ function check(
 }
 
 /** The one statement of `text`, with its own text cut out (leading comments kept, `;` and anything after it dropped). */
-function single(text: string): { stmt: Json; text: string } {
-  const tree = parse(text);
+function single(parser: SqlParser, text: string): { stmt: Json; text: string } {
+  const tree = parse(parser, text);
   const stmts = tree.stmts ?? [];
   if (stmts.length === 0 || !stmts[0]?.stmt) throw reject('the query is empty.', text);
   if (stmts.length > 1)
@@ -329,19 +340,24 @@ export function wrapWithCap(inner: string, rowCap: number): string {
  * already wrapped is recognised and re-capped (so the executor can fetch cap+1 rows to detect
  * truncation), its inner query validated again from scratch.
  */
-export function validateSql(text: string, scope: ValidatorScope, rowCap: number): ValidationResult {
+export async function validateSql(
+  text: string,
+  scope: ValidatorScope,
+  rowCap: number,
+): Promise<ValidationResult> {
   if (!Number.isInteger(rowCap) || rowCap < 1) throw reject('the row cap must be a positive integer.', text);
+  const parser = await loadSqlParser();
   let inner = text;
   const unwrapped = unwrap(text);
   if (unwrapped !== undefined) {
     try {
-      single(unwrapped);
+      single(parser, unwrapped);
       inner = unwrapped;
     } catch {
       inner = text;
     }
   }
-  const one = single(inner);
+  const one = single(parser, inner);
   check(one.stmt, scope, text);
   const top = (
     one.stmt as { SelectStmt: { limitCount?: { A_Const?: { ival?: { ival?: number }; isnull?: boolean } } } }
@@ -354,7 +370,7 @@ export function validateSql(text: string, scope: ValidatorScope, rowCap: number)
         : 'expression';
   const wrapped = wrapWithCap(one.text, rowCap);
   // Check the final text too: it is what runs, so it must be one SELECT with our LIMIT on top.
-  const final = single(wrapped);
+  const final = single(parser, wrapped);
   const select = (
     final.stmt as {
       SelectStmt: { limitCount?: { A_Const?: { ival?: { ival?: number } } }; fromClause?: Json[] };

@@ -53,7 +53,7 @@ export async function enforceAuthLimit(
       scope === 'client'
         ? `Too many sign-in requests from this address. Try again in ${minutes} minute(s).`
         : `Too many sign-in attempts for this account. Try again in ${minutes} minute(s), or reset the password.`,
-      { retryAfterSeconds: hit.resetInSeconds },
+      { retryAfterSeconds: hit.resetInSeconds, limit: 'sign_in_limit' },
     );
   }
 }

@@ -206,7 +206,7 @@ export async function executeStoredQuery(
     );
   const target = targetOf(deps, row);
   try {
-    const validated = connector.validateQuery(target, stored.text, { rowCap: DEFAULT_ROW_CAP });
+    const validated = await connector.validateQuery(target, stored.text, { rowCap: DEFAULT_ROW_CAP });
     const ctx = await connectorContext(deps, row, options.signal);
     const result = await connector.execute(target, validated.text, ctx, {
       rowCap: DEFAULT_ROW_CAP,

@@ -42,7 +42,9 @@ export class Engine {
   async run(spec: QuerySpec, timeoutMs: number): Promise<{ columns: string[]; row: unknown[] }> {
     this.signal.throwIfAborted();
     this.queries += 1;
-    const validated = this.connector.validateQuery(this.target, this.connector.compile(spec), { rowCap: 1 });
+    const validated = await this.connector.validateQuery(this.target, this.connector.compile(spec), {
+      rowCap: 1,
+    });
     const bound = AbortSignal.any([this.signal, AbortSignal.timeout(timeoutMs)]);
     const result = await this.connector.execute(
       this.target,

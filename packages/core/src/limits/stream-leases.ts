@@ -67,7 +67,7 @@ export function createStreamLeases(
           throw new DomainError(
             'rate_limited',
             `At most ${max} ${what} may be open at once; close one (or wait for it to finish) first.`,
-            { retryAfterSeconds: 5 },
+            { retryAfterSeconds: 5, limit: 'stream_cap' },
           );
         await tx.insert(streamLeases).values({ id, key, instanceId, expiresAt: expiry });
       });

@@ -195,7 +195,7 @@ export async function ensureSamples(
       limit_per_group: null,
     };
     try {
-      const validated = connector.validateQuery(target, connector.compile(spec), { rowCap: VALUES });
+      const validated = await connector.validateQuery(target, connector.compile(spec), { rowCap: VALUES });
       const result = await connector.execute(
         target,
         validated.text,
@@ -321,7 +321,7 @@ export async function ensureMultiValued(
     const remaining = Math.floor(budgetMs - (performance.now() - started));
     if (bound.aborted || remaining <= 0) break;
     try {
-      const validated = connector.validateQuery(target, planned.text, { rowCap: 1 });
+      const validated = await connector.validateQuery(target, planned.text, { rowCap: 1 });
       const result = await connector.execute(
         target,
         validated.text,

@@ -1,4 +1,5 @@
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+import type * as Chrono from 'chrono-node';
 import type { TimeRange, TimeUnit } from '@aqs/contracts';
 import { parseNumberWord, wordTable } from '../text.ts';
 
@@ -315,8 +316,14 @@ const RULES: Rule[] = [
  * chrono-node, kept only when the text it read is clearly a date (a month, a weekday, a slash date or
  * `ago`), so that numbers in questions are never read as times.
  */
+let chronoModule: typeof Chrono | undefined;
+/** chrono-node, loaded by the first question (about 170 ms), not at start. */
+function chrono(): typeof Chrono {
+  return (chronoModule ??= createRequire(import.meta.url)('chrono-node') as typeof Chrono);
+}
+
 function chronoPhrase(text: string, now: Date): TimePhrase | null {
-  for (const result of chrono.en.parse(text, { instant: now, timezone: 0 }, { forwardDate: false })) {
+  for (const result of chrono().en.parse(text, { instant: now, timezone: 0 }, { forwardDate: false })) {
     if (
       !new RegExp(
         `\\b(?:${MONTH_RE}|monday|tuesday|wednesday|thursday|friday|saturday|sunday|ago)\\b|\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?`,

@@ -1,4 +1,5 @@
-// Baseline for the server benchmarks: a bare Hono app on @hono/node-server, nothing else.
+// Baseline for the server benchmarks: a bare Hono app on @hono/node-server, nothing else. Plain
+// JavaScript, started by node as the built service is.
 import { Hono } from 'hono';
 import { serve } from '@hono/node-server';
 
