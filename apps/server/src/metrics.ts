@@ -93,7 +93,7 @@ export function createMetrics(store: Store): ServiceMetrics {
   });
 
   // PGlite is one session inside this process: there is no pool to report.
-  if (store.kind === 'postgres') {
+  if (store.kind !== 'pglite') {
     new Gauge({
       name: 'aqs_store_connections',
       help: "This instance's connections to the PostgreSQL store, by state (active, idle, idle in transaction, ...; the scrape's own counts as idle). Absent on the embedded store.",
@@ -117,11 +117,22 @@ export function createMetrics(store: Store): ServiceMetrics {
     });
   }
 
+  // Each request's series by its labels, looked up once: prom-client would hash the labels every time.
+  const requestSeries = new Map<
+    string,
+    { count: Counter.Internal; time: Histogram.Internal<'route' | 'method' | 'status'> }
+  >();
   return {
     registry,
     requestAnswered(labels, seconds) {
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const key = `${labels.route} ${labels.method} ${labels.status}`;
+      let series = requestSeries.get(key);
+      if (!series) {
+        series = { count: requests.labels(labels), time: latency.labels(labels) };
+        requestSeries.set(key, series);
+      }
+      series.count.inc();
+      series.time.observe(seconds);
     },
     runFinished({ status, planner, dialect, executingMs }) {
       runs.inc({ status, planner: planner ?? 'none' });

@@ -186,6 +186,29 @@ describe('operations', () => {
     expect(server.logs()).toContain('"requestId":"trace-123"');
   });
 
+  it('every kind of response carries the request id and the security headers', async () => {
+    const browser = await signedInBrowser(server);
+    const responses = await Promise.all([
+      fetch(`${server.url}/healthz`),
+      fetch(`${server.url}/api/v1/nope`),
+      fetch(`${server.url}/auth/me`),
+      fetch(`${server.url}/healthz`, { method: 'PROPFIND' }),
+      fetch(`${server.url}/openapi.json`),
+      fetch(`${server.url}/`, { headers: { accept: 'text/html' } }),
+      fetch(`${server.url}/trpc/auth.me,auth.me?batch=1&input=%7B%7D`, {
+        headers: { cookie: browser.cookie ?? '' },
+      }),
+      fetch(`${server.url}/api/v1/runs?limit=two`, { headers: { cookie: browser.cookie ?? '' } }),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 404, 401, 405, 200, 200, 200, 422]);
+    for (const res of responses) {
+      expect(res.headers.get('x-request-id'), res.url).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), res.url).toBe('same-origin');
+      expect(res.headers.get('x-frame-options'), res.url).toBe('DENY');
+    }
+  });
+
   it('healthz and readyz answer', async () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'ok' });

@@ -12,8 +12,11 @@ export interface Context {
     set(token: string, expiresAt: Date): void;
     clear(): void;
   };
-  /** Aborts when the client goes away, for tRPC and REST alike: work toward data sources and runs stops with it. */
-  signal: AbortSignal;
+  /**
+   * Aborts when the client goes away, for tRPC and REST alike: work toward data sources and runs stops
+   * with it. Made on first call (most requests never need one, and each costs).
+   */
+  signal(): AbortSignal;
   /** A procedure may set a success status other than 200 (201, 202); the adapters send it. */
   response: { status?: number };
 }

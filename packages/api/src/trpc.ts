@@ -39,17 +39,14 @@ const t = initTRPC
 export const router = t.router;
 export const middleware = t.middleware;
 
-const withStatus = t.middleware(async ({ ctx, meta, next }) => {
-  if (meta?.successStatus) ctx.response.status = meta.successStatus;
-  return next();
-});
-
 /**
- * A failed procedure leaves with the tRPC code its problem maps to (a domain error's NOT_FOUND,
- * CONFLICT, ...; a refused input's UNPROCESSABLE_CONTENT), for server-side callers as for HTTP ones,
- * rather than tRPC's INTERNAL_SERVER_ERROR wrapping.
+ * The procedure's success status (201, 202) for the adapters; and a failed procedure leaves with the
+ * tRPC code its problem maps to (a domain error's NOT_FOUND, CONFLICT, ...; a refused input's
+ * UNPROCESSABLE_CONTENT), for server-side callers as for HTTP ones, rather than tRPC's
+ * INTERNAL_SERVER_ERROR wrapping. One middleware: each level copies the call's options again.
  */
-const withProblemCodes = t.middleware(async ({ next }) => {
+const withStatusAndProblemCodes = t.middleware(async ({ ctx, meta, next }) => {
+  if (meta?.successStatus) ctx.response.status = meta.successStatus;
   const result = await next();
   if (result.ok) return result;
   const problem = toProblem(result.error);
@@ -64,7 +61,7 @@ const withProblemCodes = t.middleware(async ({ next }) => {
   };
 });
 
-export const publicProcedure = t.procedure.use(withProblemCodes).use(withStatus);
+export const publicProcedure = t.procedure.use(withStatusAndProblemCodes);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.principal) {

@@ -106,7 +106,7 @@ export async function contextOf(
         session.cleared = true;
       },
     },
-    signal: options.signal ?? new AbortController().signal,
+    signal: () => options.signal ?? new AbortController().signal,
     response: {},
   };
 }

@@ -101,7 +101,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     requestId: c.get('requestId'),
     userAgent: c.req.header('user-agent') ?? null,
     clientAddress: c.get('clientAddress'),
-    signal: c.req.raw.signal,
+    signal: () => c.req.raw.signal,
     session: {
       set: (token, expiresAt) => setCookie(serializeSessionCookie(cookie, token, expiresAt)),
       clear: () => setCookie(clearSessionCookie(cookie)),

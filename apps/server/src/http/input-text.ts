@@ -87,6 +87,9 @@ function decodeComponent(raw: string, what: string): string {
  * invalid bytes). tRPC's `input` parameter is JSON, so its strings are checked like a body's.
  */
 export function assertSafeUrl(rawUrl: string): void {
+  // What the checks refuse can only arrive percent-encoded, or as a JSON escape (`\u0000`) in tRPC's
+  // input: the request line itself holds neither NUL nor surrogates.
+  if (!rawUrl.includes('%') && !rawUrl.includes('\\')) return;
   const url = new URL(rawUrl);
   const errors: FieldError[] = [];
   const path = decodeComponent(url.pathname, 'URL path');

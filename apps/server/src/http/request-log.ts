@@ -19,6 +19,15 @@ export function requestLog(logger: PinoLogger): MiddlewareHandler<AppEnv> {
     c.set('log', log);
     c.set('principal', undefined);
     const started = performance.now();
+    // Set before the response is made, so the context puts them on it as it makes it: set on a made
+    // response, they would have it copied whole (its body as a new stream) on every request.
+    const setHeaders = () => {
+      c.header('X-Request-Id', requestId);
+      c.header('X-Content-Type-Options', 'nosniff');
+      c.header('Referrer-Policy', 'same-origin');
+      c.header('X-Frame-Options', 'DENY');
+    };
+    setHeaders();
     // TRACE, TRACK, CONNECT and made-up methods: nothing here serves them (undici refuses some outright).
     if (!SERVED_METHODS.includes(c.req.method)) {
       c.res = c.json(
@@ -31,10 +40,8 @@ export function requestLog(logger: PinoLogger): MiddlewareHandler<AppEnv> {
     } else {
       await next();
     }
-    c.header('X-Request-Id', requestId);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'same-origin');
-    c.header('X-Frame-Options', 'DENY');
+    // A response made without the context (a handler returning its own) has not got them yet.
+    if (c.res.headers.get('X-Request-Id') !== requestId) setHeaders();
     const principal = c.get('principal');
     log.info(
       {

@@ -36,6 +36,6 @@ export const artifactsRouter = router({
     .input(z.strictObject({ run_id: idSchema, artifact_id: idSchema }))
     .output(artifactRecordSchema)
     .mutation(({ ctx, input }) =>
-      artifacts.refreshArtifact(ctx.deps, ctx.principal, input.run_id, input.artifact_id, ctx.signal),
+      artifacts.refreshArtifact(ctx.deps, ctx.principal, input.run_id, input.artifact_id, ctx.signal()),
     ),
 });

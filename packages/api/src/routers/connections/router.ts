@@ -134,7 +134,9 @@ export const connectionsRouter = router({
     })
     .input(idParamSchema)
     .output(testResultSchema)
-    .mutation(({ ctx, input }) => connections.testConnection(ctx.deps, ctx.principal, input.id, ctx.signal)),
+    .mutation(({ ctx, input }) =>
+      connections.testConnection(ctx.deps, ctx.principal, input.id, ctx.signal()),
+    ),
 
   duplicate: authedProcedure
     .meta({

@@ -29,7 +29,7 @@ export const discoveryRouter = router({
     .input(discoverInputSchema)
     .output(discoverySummarySchema)
     .mutation(({ ctx, input }) =>
-      discovery.discoverNow(ctx.deps, ctx.principal, input, 'analysis', ctx.signal),
+      discovery.discoverNow(ctx.deps, ctx.principal, input, 'analysis', ctx.signal()),
     ),
 
   crossSchema: authedProcedure
@@ -47,7 +47,7 @@ export const discoveryRouter = router({
     .input(discoverInputSchema)
     .output(discoverySummarySchema)
     .mutation(({ ctx, input }) =>
-      discovery.discoverNow(ctx.deps, ctx.principal, input, 'cross_schema', ctx.signal),
+      discovery.discoverNow(ctx.deps, ctx.principal, input, 'cross_schema', ctx.signal()),
     ),
 
   startJob: authedProcedure

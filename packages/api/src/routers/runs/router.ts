@@ -21,7 +21,7 @@ export const runsRouter = router({
     })
     .input(runRequestSchema)
     .output(runResultSchema)
-    .mutation(({ ctx, input }) => executeRun(ctx.deps, ctx.principal, input, undefined, ctx.signal)),
+    .mutation(({ ctx, input }) => executeRun(ctx.deps, ctx.principal, input, undefined, ctx.signal())),
 
   list: authedProcedure
     .meta({

@@ -32,7 +32,7 @@ export const schemaRouter = router({
     })
     .input(idParamSchema)
     .output(introspectionResultSchema)
-    .mutation(({ ctx, input }) => schema.introspect(ctx.deps, ctx.principal, input.id, ctx.signal)),
+    .mutation(({ ctx, input }) => schema.introspect(ctx.deps, ctx.principal, input.id, ctx.signal())),
 
   schemas: authedProcedure
     .meta({
@@ -47,7 +47,7 @@ export const schemaRouter = router({
     })
     .input(idParamSchema)
     .output(schemaListSchema)
-    .query(({ ctx, input }) => schema.listSchemas(ctx.deps, ctx.principal, input.id, ctx.signal)),
+    .query(({ ctx, input }) => schema.listSchemas(ctx.deps, ctx.principal, input.id, ctx.signal())),
 
   tables: authedProcedure
     .meta({
@@ -62,7 +62,7 @@ export const schemaRouter = router({
     })
     .input(connectionIdParamSchema)
     .output(tableListSchema)
-    .query(({ ctx, input }) => schema.listTables(ctx.deps, ctx.principal, input.connection_id, ctx.signal)),
+    .query(({ ctx, input }) => schema.listTables(ctx.deps, ctx.principal, input.connection_id, ctx.signal())),
 
   table: authedProcedure
     .meta({
@@ -78,7 +78,7 @@ export const schemaRouter = router({
     .input(tableParamSchema)
     .output(tableDetailSchema)
     .query(({ ctx, input }) =>
-      schema.getTable(ctx.deps, ctx.principal, input.connection_id, input.table_name, ctx.signal),
+      schema.getTable(ctx.deps, ctx.principal, input.connection_id, input.table_name, ctx.signal()),
     ),
 
   metadataStatus: authedProcedure
