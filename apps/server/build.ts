@@ -1,15 +1,21 @@
 /**
  * Builds what `npm start` runs: the server and the workspace packages it uses compiled to plain
- * JavaScript in `dist/` (ES modules; what loads on first use stays in its own chunk), with the npm
- * packages left as imports. Node then starts without compiling TypeScript at every start (tsx spent
- * more than a second of the start-up on it). The CLI and the tests keep running the sources.
+ * JavaScript in `dist/` (ES modules; the workspace code loaded on first use, the Elasticsearch
+ * connector's cluster half and the OpenAPI document, in chunks of their own), with the npm packages
+ * left as imports. Node then starts without compiling TypeScript (tsx spent more than a second of
+ * every start on it). The CLI and the tests keep running the sources.
+ *
+ * The server's `start` script builds before it runs, so it never runs a stale build. Several
+ * instances may build and run from one checkout at once: every file is written whole under a
+ * temporary name and renamed into place, and no chunk is deleted (chunks are named by their
+ * content), so a running instance still finds the chunks it loads later.
  *
  * `import.meta.url` in a workspace file is replaced by that file's own URL, so what it locates
  * beside itself (the migrations, the web build, packages it loads on first use) is found from the
  * bundle as from the sources. The bundle is therefore tied to this checkout; it is rebuilt by every
  * `npm start`.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -34,8 +40,7 @@ const workspaceSources: Plugin = {
 
 /** Writes `<outdir>/main.mjs` (run it as `node <outdir>/main.mjs serve`) and its chunks. */
 export async function buildServerBundle(outdir: string = DEFAULT_BUNDLE_DIR): Promise<string> {
-  await rm(outdir, { recursive: true, force: true });
-  await build({
+  const result = await build({
     entryPoints: { main: join(serverDir, 'src', 'main.ts') },
     outdir,
     bundle: true,
@@ -48,11 +53,21 @@ export async function buildServerBundle(outdir: string = DEFAULT_BUNDLE_DIR): Pr
     sourcemap: 'linked',
     logLevel: 'warning',
     plugins: [workspaceSources],
+    write: false,
   });
+  for (const file of result.outputFiles) {
+    await mkdir(dirname(file.path), { recursive: true });
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    await writeFile(temporary, file.contents);
+    await rename(temporary, file.path);
+  }
   return join(outdir, 'main.mjs');
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (
+  process.argv[1] &&
+  (await realpath(process.argv[1])) === (await realpath(fileURLToPath(import.meta.url)))
+) {
   const started = performance.now();
   const entry = await buildServerBundle();
   console.log(`Built ${entry} in ${Math.round(performance.now() - started)} ms.`);

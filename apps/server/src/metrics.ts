@@ -29,8 +29,14 @@ export interface ServiceMetrics extends CoreMetrics {
  */
 export function createMetrics(store: Store): ServiceMetrics {
   const registry = new Registry();
-  const queue = oneReadPerScrape(() => discoveryQueue(store));
-  const pool = oneReadPerScrape(() => store.pool());
+  // One after the other (prom-client collects the gauges at once): the queue's statement would
+  // otherwise show as one of this instance's active connections.
+  const storeState = oneReadPerScrape(async () => ({
+    pool: await store.pool().catch(() => undefined),
+    queue: await discoveryQueue(store).catch(() => undefined),
+  }));
+  const queue = async () => (await storeState()).queue;
+  const pool = async () => (await storeState()).pool;
   collectDefaultMetrics({ register: registry, prefix: 'aqs_' });
   const requests = new Counter({
     name: 'aqs_http_requests_total',
@@ -117,7 +123,7 @@ export function createMetrics(store: Store): ServiceMetrics {
     });
   }
 
-  // Each request's series by its labels, looked up once: prom-client would hash the labels every time.
+  // Each request's series by its labels, found once: prom-client would look them up and check them each time.
   const requestSeries = new Map<
     string,
     { count: Counter.Internal; time: Histogram.Internal<'route' | 'method' | 'status'> }
@@ -153,15 +159,15 @@ export function createMetrics(store: Store): ServiceMetrics {
   };
 }
 
-/**
- * `read` at most once a second: the gauges one store read feeds collect one after the other in a
- * scrape. A failed read is not kept.
- */
+/** Long enough for one scrape's gauges, short enough that the next scrape reads again. */
+const SCRAPE_MS = 250;
+
+/** `read` once for all the gauges of one scrape that it feeds. A failed read is not kept. */
 function oneReadPerScrape<T>(read: () => Promise<T>): () => Promise<T> {
   let last: { at: number; value: Promise<T> } | undefined;
   return () => {
     const now = Date.now();
-    if (last && now - last.at < 1000) return last.value;
+    if (last && now - last.at < SCRAPE_MS) return last.value;
     const value = read();
     last = { at: now, value };
     value.catch(() => (last = undefined));

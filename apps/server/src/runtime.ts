@@ -38,7 +38,12 @@ import { createStripeBilling, type StripeBilling } from './billing.ts';
 
 export async function openConfiguredStore(config: Config): Promise<Store> {
   return config.databaseUrl
-    ? openStore({ kind: 'postgres', url: config.databaseUrl, applicationName: `aqs ${INSTANCE_ID}` })
+    ? // The instance id's random part first: PostgreSQL keeps 63 bytes, and host names can be long.
+      openStore({
+        kind: 'postgres',
+        url: config.databaseUrl,
+        applicationName: `aqs ${INSTANCE_ID.split(':').at(-1)} ${INSTANCE_ID}`,
+      })
     : openStore({ kind: 'pglite', dataDir: config.dataDir });
 }
 
@@ -186,7 +191,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     rateLimitPerMinute: config.rateLimitPerMinute,
     anonRateLimitPerMinute: config.anonRateLimitPerMinute,
     openApiDocument: () =>
-      (openApiDocument ??= import('@aqs/api/openapi').then((api) => api.buildOpenApiDocument(config.appUrl))),
+      (openApiDocument ??= import('@aqs/api/openapi')
+        .then((api) => api.buildOpenApiDocument(config.appUrl))
+        .catch((error: unknown) => {
+          openApiDocument = undefined; // the next request tries again
+          throw error;
+        })),
     webDistDir: config.webDistDir,
     stripe: built.stripe,
     streamLeases,

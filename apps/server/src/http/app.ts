@@ -120,11 +120,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       allowMethodOverride: false,
       createContext: ({ resHeaders }) => contextFor(c, (value) => resHeaders.append('Set-Cookie', value)),
       onError: ({ error }) => logFailure(c, error),
-      responseMeta: ({ ctx, errors }) => {
+      responseMeta: ({ ctx, errors, info }) => {
         for (const error of errors) noteRefusal(c, toProblem(error).refusal);
         if (errors.length > 0) {
           const problem = toProblem(errors[0]);
-          return { status: errors.length === 1 ? problem.status : undefined, headers: problem.headers };
+          // One call answers with its problem's status; a batch keeps tRPC's (207 when they differ).
+          const single = (info?.calls.length ?? 1) === 1;
+          return { status: single ? problem.status : undefined, headers: problem.headers };
         }
         return ctx?.response.status ? { status: ctx.response.status } : {};
       },

@@ -276,13 +276,13 @@ function tooManyRows(): SessionError {
   );
 }
 
-/** A mysql2 connection, and a destroy that closes its socket (mysql2's own only half-closes it). */
 let driver: typeof Mysql2 | undefined;
 /** mysql2, loaded by the first MySQL connection (about 50 ms), not at start. */
 function mysqlDriver(): typeof Mysql2 {
   return (driver ??= createRequire(import.meta.url)('mysql2') as typeof Mysql2);
 }
 
+/** A mysql2 connection, and a destroy that closes its socket (mysql2's own only half-closes it). */
 function connectHard(settings: ConnectionOptions): {
   connection: Connection;
   destroy(): void;

@@ -25,10 +25,15 @@ import { ALLOWED_FUNCTIONS, ALLOWED_TYPES } from './functions.ts';
 type SqlParser = typeof LibpgQuery;
 let sqlParser: Promise<SqlParser> | undefined;
 function loadSqlParser(): Promise<SqlParser> {
-  sqlParser ??= import('libpg-query').then(async (parser) => {
-    await parser.loadModule();
-    return parser;
-  });
+  sqlParser ??= import('libpg-query')
+    .then(async (parser) => {
+      await parser.loadModule();
+      return parser;
+    })
+    .catch((error: unknown) => {
+      sqlParser = undefined; // the next query tries again
+      throw error;
+    });
   return sqlParser;
 }
 

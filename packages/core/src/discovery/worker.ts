@@ -11,7 +11,8 @@ export interface DiscoveryWorker {
 /**
  * Runs queued discovery jobs on this instance, one at a time: claims the oldest queued job (or one
  * whose holder went quiet for `staleMs`), runs it to its end, and looks again; idle, it polls the
- * store every `pollMs`. Jobs live in the store, so any instance sharing it may take them.
+ * store every `pollMs` (the first time one interval after it starts). Jobs live in the store, so any
+ * instance sharing it may take them.
  */
 export function startDiscoveryWorker(
   deps: DiscoveryDeps,
@@ -22,7 +23,21 @@ export function startDiscoveryWorker(
   const instanceId = options.instanceId ?? INSTANCE_ID;
   let stopped = false;
   let wake: (() => void) | undefined;
+  const pause = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, pollMs);
+      timer.unref?.();
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).then(() => {
+      wake = undefined;
+    });
   const loop = (async () => {
+    // The first look waits an interval too: a start's first statements are the store's slowest (cold
+    // caches), and the first requests the instance answers should not queue behind them.
+    await pause();
     while (!stopped) {
       try {
         const job = await claimJob(deps, instanceId, undefined, staleMs);
@@ -33,15 +48,7 @@ export function startDiscoveryWorker(
       } catch (error) {
         deps.logger.warn({ err: error }, 'the discovery worker could not take a job');
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs);
-        timer.unref?.();
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      wake = undefined;
+      await pause();
     }
   })();
   return {
