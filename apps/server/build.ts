@@ -15,7 +15,8 @@
  * bundle as from the sources. The bundle is therefore tied to this checkout; it is rebuilt by every
  * `npm start`.
  */
-import { mkdir, readFile, realpath, rename, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -55,19 +56,27 @@ export async function buildServerBundle(outdir: string = DEFAULT_BUNDLE_DIR): Pr
     plugins: [workspaceSources],
     write: false,
   });
-  for (const file of result.outputFiles) {
+  // The chunks before the entry: a process starting meanwhile finds every chunk its entry names.
+  const entries = new Set([join(outdir, 'main.mjs'), join(outdir, 'main.mjs.map')]);
+  const files = [...result.outputFiles].sort(
+    (a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)),
+  );
+  for (const file of files) {
     await mkdir(dirname(file.path), { recursive: true });
-    const temporary = `${file.path}.${process.pid}.tmp`;
-    await writeFile(temporary, file.contents);
-    await rename(temporary, file.path);
+    // Unique per write: processes in two containers may share a pid.
+    const temporary = `${file.path}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temporary, file.contents);
+      await rename(temporary, file.path);
+    } finally {
+      await rm(temporary, { force: true });
+    }
   }
   return join(outdir, 'main.mjs');
 }
 
-if (
-  process.argv[1] &&
-  (await realpath(process.argv[1])) === (await realpath(fileURLToPath(import.meta.url)))
-) {
+const invokedAs = process.argv[1] ? await realpath(process.argv[1]).catch(() => undefined) : undefined;
+if (invokedAs === (await realpath(fileURLToPath(import.meta.url)))) {
   const started = performance.now();
   const entry = await buildServerBundle();
   console.log(`Built ${entry} in ${Math.round(performance.now() - started)} ms.`);

@@ -191,12 +191,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     rateLimitPerMinute: config.rateLimitPerMinute,
     anonRateLimitPerMinute: config.anonRateLimitPerMinute,
     openApiDocument: () =>
-      (openApiDocument ??= import('@aqs/api/openapi')
-        .then((api) => api.buildOpenApiDocument(config.appUrl))
-        .catch((error: unknown) => {
-          openApiDocument = undefined; // the next request tries again
-          throw error;
-        })),
+      (openApiDocument ??= import('@aqs/api/openapi').then((api) => api.buildOpenApiDocument(config.appUrl))),
     webDistDir: config.webDistDir,
     stripe: built.stripe,
     streamLeases,

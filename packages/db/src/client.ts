@@ -136,7 +136,8 @@ async function openPostgres(url: string, max: number, name: string): Promise<Sto
           SELECT CASE WHEN pid = pg_backend_pid() THEN 'idle' ELSE coalesce(state, 'unknown') END AS state,
                  count(*)::int AS n
             FROM pg_stat_activity
-           WHERE application_name = current_setting('application_name') AND datname = current_database()
+           WHERE application_name = (SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid())
+             AND datname = current_database()
            GROUP BY 1`;
         return { max, byState: Object.fromEntries(rows.map((row) => [row.state, row.n])) };
       },

@@ -25,15 +25,10 @@ import { ALLOWED_FUNCTIONS, ALLOWED_TYPES } from './functions.ts';
 type SqlParser = typeof LibpgQuery;
 let sqlParser: Promise<SqlParser> | undefined;
 function loadSqlParser(): Promise<SqlParser> {
-  sqlParser ??= import('libpg-query')
-    .then(async (parser) => {
-      await parser.loadModule();
-      return parser;
-    })
-    .catch((error: unknown) => {
-      sqlParser = undefined; // the next query tries again
-      throw error;
-    });
+  sqlParser ??= import('libpg-query').then(async (parser) => {
+    await parser.loadModule();
+    return parser;
+  });
   return sqlParser;
 }
 
