@@ -84,7 +84,7 @@ export function createMetrics(store: Store): ServiceMetrics {
     registers: [registry],
     async collect() {
       // A store that does not answer leaves the last value: the rest of the scrape still answers.
-      const state = await queue().catch(() => undefined);
+      const state = await queue();
       if (state) this.set(state.queued);
     },
   });
@@ -93,7 +93,7 @@ export function createMetrics(store: Store): ServiceMetrics {
     help: 'Age of the oldest discovery job waiting for a worker, 0 when none waits.',
     registers: [registry],
     async collect() {
-      const state = await queue().catch(() => undefined);
+      const state = await queue();
       if (state) this.set(state.oldestSeconds);
     },
   });
@@ -106,7 +106,7 @@ export function createMetrics(store: Store): ServiceMetrics {
       labelNames: ['state'] as const,
       registers: [registry],
       async collect() {
-        const state = await pool().catch(() => undefined);
+        const state = await pool();
         if (!state) return;
         this.reset();
         for (const [name, n] of Object.entries(state.byState)) this.set({ state: name }, n);
@@ -117,7 +117,7 @@ export function createMetrics(store: Store): ServiceMetrics {
       help: 'Most connections this instance opens to the PostgreSQL store. Absent on the embedded store.',
       registers: [registry],
       async collect() {
-        const state = await pool().catch(() => undefined);
+        const state = await pool();
         if (state) this.set(state.max);
       },
     });
@@ -162,7 +162,7 @@ export function createMetrics(store: Store): ServiceMetrics {
 /** Long enough for one scrape's gauges, short enough that the next scrape reads again. */
 const SCRAPE_MS = 250;
 
-/** `read` once for all the gauges of one scrape that it feeds. A failed read is not kept. */
+/** `read` once for all the gauges of one scrape that it feeds (`read` answers failures as undefined). */
 function oneReadPerScrape<T>(read: () => Promise<T>): () => Promise<T> {
   let last: { at: number; value: Promise<T> } | undefined;
   return () => {
@@ -170,7 +170,6 @@ function oneReadPerScrape<T>(read: () => Promise<T>): () => Promise<T> {
     if (last && now - last.at < SCRAPE_MS) return last.value;
     const value = read();
     last = { at: now, value };
-    value.catch(() => (last = undefined));
     return value;
   };
 }
