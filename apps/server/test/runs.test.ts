@@ -53,6 +53,13 @@ describe('POST /api/v1/run', () => {
     expect(res.json).toMatchObject({ status: 'succeeded', connection_id: esId });
     expect(res.json.artifacts.map((a: any) => a.kind)).toEqual(expect.arrayContaining(['table', 'chart']));
     expect((await browser.get(`/api/v1/runs/${res.json.id}`)).json).toEqual(res.json);
+    const followUp = await browser.post('/api/v1/run', {
+      question: 'only the top 3',
+      connection_id: esId,
+      conversation_id: res.json.conversation_id,
+    });
+    expect(followUp.json).toMatchObject({ conversation_id: res.json.conversation_id, turn_index: 1 });
+    expect((await browser.get(`/api/v1/runs/${followUp.json.id}`)).json).toEqual(followUp.json);
     const history = await browser.get(`/api/v1/runs?connection_id=${esId}&status=succeeded&limit=5`);
     expect(history.status).toBe(200);
     expect(history.json.runs.map((r: any) => r.id)).toContain(res.json.id);

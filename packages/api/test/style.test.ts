@@ -158,6 +158,9 @@ describe('style requests in plain language', () => {
     });
     expect(line.planner).toBe('style');
     expect(chartOf(line)?.chart_type).toBe('line');
+    // What a style turn answers is what is stored, its chart in the conversation's new style.
+    expect(await caller.runs.get({ run_id: styled.id })).toEqual(styled);
+    expect(await caller.runs.get({ run_id: line.id })).toEqual(line);
     // The earlier answer keeps its own chart type.
     expect(chartOf(await caller.runs.get({ run_id: first.id }))?.chart_type).toBe(chartOf(first)?.chart_type);
   });

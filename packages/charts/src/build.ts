@@ -195,11 +195,15 @@ function suitable(plan: Plan, rows: unknown[][], spec: QuerySpec | null | undefi
     }
     case 'category': {
       if (plan.counted) return false;
+      if (plan.x.grouped) {
+        const first = rows.length > 0 ? toLabel(rows[0]![plan.x.index]) : null;
+        return rows.some((row) => toLabel(row[plan.x.index]) !== first);
+      }
+      // A plain listing: only when each row is its own bar and there are not too many (more rows
+      // than that are too many bars, or repeat a category).
+      if (rows.length > CHART_LIMITS.maxCategories) return false;
       const cats = combineCategories(rows, plan.x, plan.split, plan.measures);
-      if (cats.categories.length < 2) return false;
-      if (plan.x.grouped) return true;
-      // A plain listing: only when each row is its own bar and there are not too many.
-      return !cats.combined && cats.categories.length <= CHART_LIMITS.maxCategories;
+      return cats.categories.length >= 2 && !cats.combined;
     }
     case 'scatter':
       return rows.length >= 2 && !isAggregated(spec);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
-import { connectionSchemas } from '@aqs/db';
+import { and, eq, sql } from 'drizzle-orm';
+import { connectionSchemas, connections, queryTemplates } from '@aqs/db';
 import { connectorFor, type Introspection, type IntrospectedTable } from '@aqs/connectors';
 import type { z } from 'zod';
 import type {
@@ -106,16 +106,54 @@ export async function introspect(deps: CoreDeps, principal: Principal, id: strin
   };
 }
 
-/** The stored structure, introspecting first when the connection was never introspected. Takes an id, or a row already loaded for the caller. */
+type StoredSchema = typeof connectionSchemas.$inferSelect;
+
+/** A connection of the caller's workspace with its stored schema row (null before the first introspection). */
+export interface ConnectionWithSchema {
+  row: ConnectionRow;
+  schema: StoredSchema | null;
+  /** Whether any query template is saved on it. */
+  hasTemplates: boolean;
+}
+
+/** `loadOwnedConnection` and the connection's stored schema in one statement (what a run reads first). */
+export async function loadConnectionWithSchema(
+  deps: CoreDeps,
+  principal: Principal,
+  id: string,
+): Promise<ConnectionWithSchema> {
+  const [found] = await deps.db
+    .select({
+      row: connections,
+      schema: connectionSchemas,
+      hasTemplates: sql<boolean>`exists (select 1 from ${queryTemplates} where ${queryTemplates.connectionId} = ${connections.id})`,
+    })
+    .from(connections)
+    .leftJoin(connectionSchemas, eq(connectionSchemas.connectionId, connections.id))
+    .where(and(eq(connections.id, id), eq(connections.workspaceId, principal.workspaceId)))
+    .limit(1);
+  if (!found) throw new DomainError('not_found', `Connection ${id} was not found in your workspace.`);
+  return { row: found.row, schema: found.schema, hasTemplates: found.hasTemplates === true };
+}
+
+/**
+ * The stored structure, introspecting first when the connection was never introspected. Takes an id,
+ * a row already loaded for the caller, or one loaded with its schema (`loadConnectionWithSchema`).
+ */
 export async function loadStructure(
   deps: CoreDeps,
   principal: Principal,
-  connection: string | ConnectionRow,
+  connection: string | ConnectionRow | ConnectionWithSchema,
   signal?: AbortSignal,
 ) {
-  const row =
-    typeof connection === 'string' ? await loadOwnedConnection(deps.db, principal, connection) : connection;
-  let stored = await storedSchema(deps, row.id);
+  const loaded = typeof connection === 'object' && 'hasTemplates' in connection ? connection : null;
+  const row: ConnectionRow =
+    typeof connection === 'string'
+      ? await loadOwnedConnection(deps.db, principal, connection)
+      : 'hasTemplates' in connection
+        ? connection.row
+        : connection;
+  let stored = loaded ? (loaded.schema ?? undefined) : await storedSchema(deps, row.id);
   if (!stored?.structure || !stored.introspectedAt) {
     await runIntrospection(deps, row, signal);
     stored = await storedSchema(deps, row.id);
@@ -134,6 +172,8 @@ export async function loadStructure(
       {}) as Record<string, Record<string, unknown[]>>,
     /** The last schema analysis (discovery), whatever structure it was made from; null before the first. */
     discovery: (stored.analysis as { discovery?: DiscoverySummary } | null)?.discovery ?? null,
+    /** The stored analysis whole, as read (samples and probes read it again otherwise). */
+    analysis: { stored: stored.analysis as unknown },
   };
 }
 

@@ -82,18 +82,28 @@ export async function settleCharge(
   metric: UsageMetric,
   now = new Date(),
 ): Promise<void> {
-  const settled = await tx
-    .delete(usageCharges)
-    .where(eq(usageCharges.id, chargeId))
-    .returning({ id: usageCharges.id });
-  if (settled.length > 0) return;
-  await tx
-    .insert(usageCounters)
-    .values({ workspaceId, period: usagePeriod(now), metric, count: 1 })
-    .onConflictDoUpdate({
-      target: [usageCounters.workspaceId, usageCounters.period, usageCounters.metric],
-      set: { count: sql`${usageCounters.count} + 1` },
-    });
+  await executeRows(tx, sql`with ${settleChargeCtes(chargeId, workspaceId, metric, now)} select 1`);
+}
+
+/**
+ * `settleCharge` as two common table expressions (`settled_charge`, `recounted_charge`), for a
+ * statement that stores the charged work in the same round trip.
+ */
+export function settleChargeCtes(
+  chargeId: string,
+  workspaceId: string,
+  metric: UsageMetric,
+  now = new Date(),
+) {
+  return sql`settled_charge as (
+      delete from ${usageCharges} where ${usageCharges.id} = ${chargeId} returning 1
+    ), recounted_charge as (
+      insert into ${usageCounters} (workspace_id, period, metric, count)
+      select ${workspaceId}, ${usagePeriod(now)}, ${metric}, 1
+      where not exists (select 1 from settled_charge)
+      on conflict (workspace_id, period, metric) do update set count = ${usageCounters}.count + 1
+      returning 1
+    )`;
 }
 
 /**

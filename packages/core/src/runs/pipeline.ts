@@ -16,14 +16,13 @@ import { newId } from '@aqs/db';
 import { DomainError } from '../errors.ts';
 import { nowOf, type CoreDeps } from '../ports.ts';
 import type { Principal } from '../principal.ts';
+import { assertNotPaused, connectorContext, targetOf, type ConnectionRow } from '../connections/service.ts';
 import {
-  assertNotPaused,
-  connectorContext,
-  loadOwnedConnection,
-  targetOf,
-  type ConnectionRow,
-} from '../connections/service.ts';
-import { loadStructure, structureFingerprint } from '../connections/schema.ts';
+  loadConnectionWithSchema,
+  loadStructure,
+  structureFingerprint,
+  type ConnectionWithSchema,
+} from '../connections/schema.ts';
 import { consumeUsage, refundCharge } from '../limits/usage.ts';
 import { planLimitsOf } from '../limits/plans.ts';
 import { ensureMultiValued, ensureSamples, type MultiValued, type Samples } from './samples.ts';
@@ -265,7 +264,8 @@ export async function prepareRun(
   principal: Principal,
   request: RunRequest,
 ): Promise<PreparedRun> {
-  const row = await loadOwnedConnection(deps.db, principal, request.connection_id);
+  const loaded = await loadConnectionWithSchema(deps, principal, request.connection_id);
+  const { row } = loaded;
   assertNotPaused(row);
   if (request.conversation_id) {
     const conversation = await loadOwnedConversation(deps.db, principal, request.conversation_id);
@@ -293,7 +293,7 @@ export async function prepareRun(
     const styleTurn = await prepareStyleTurn(deps, principal, asked, row.id);
     if (styleTurn) return styleTurn;
   }
-  const bound = named ?? (await matchedTemplate(deps, question, row.id));
+  const bound = named ?? (loaded.hasTemplates ? await matchedTemplate(deps, question, row.id) : null);
   // The unit is taken with a pending charge under the id the run will be stored with: storing the run
   // settles it in the same transaction; if the process dies first, the maintenance refunds it.
   const runId = newId('run');
@@ -308,7 +308,7 @@ export async function prepareRun(
   );
   return {
     execute: (observer = silentObserver, signal) =>
-      runPipeline(deps, principal, asked, row, connector, observer, signal, runId, bound),
+      runPipeline(deps, principal, asked, loaded, connector, observer, signal, runId, bound),
   };
 }
 
@@ -394,24 +394,39 @@ async function buildRunContext(
   deps: RunDeps,
   principal: Principal,
   request: AskedRun,
-  row: ConnectionRow,
+  loaded: ConnectionWithSchema,
   connector: Connector,
   step: Step,
   signal: AbortSignal | undefined,
 ) {
-  const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, row, signal));
+  const { row } = loaded;
+  const structure = await step('load_schema', row.name, () => loadStructure(deps, principal, loaded, signal));
   const fingerprint = structureFingerprint(structure.introspection);
   const { full, multiValued } = await step(
     'sample_values',
     `${structure.introspection.tables.length} tables`,
     async () => {
-      const samples = await ensureSamples(deps, row, structure.introspection, fingerprint, signal);
+      const samples = await ensureSamples(
+        deps,
+        row,
+        structure.introspection,
+        fingerprint,
+        signal,
+        structure.analysis,
+      );
       const schema = fromIntrospection(
         structure.introspection,
         connector.descriptor.capabilities,
         plannerExtras(structure, samples, fingerprint),
       );
-      const fields = await ensureMultiValued(deps, row, schema.tables, fingerprint, signal);
+      const fields = await ensureMultiValued(
+        deps,
+        row,
+        schema.tables,
+        fingerprint,
+        signal,
+        structure.analysis,
+      );
       return { full: markMultiValued(schema, fields), multiValued: fields };
     },
   );
@@ -493,20 +508,21 @@ async function runPipeline(
   deps: RunDeps,
   principal: Principal,
   request: AskedRun,
-  row: ConnectionRow,
+  loaded: ConnectionWithSchema,
   connector: Connector,
   observer: RunObserver,
   signal: AbortSignal | undefined,
   runId: string,
   bound: BoundTemplate | null,
 ): Promise<RunResult> {
+  const { row } = loaded;
   const run = newRun(principal, request, row, runId);
   const { step, phase } = progress(observer, signal, run.timings);
   try {
     const target = targetOf(deps, row);
     const ctx = await connectorContext(deps, row, signal);
     const context = await phase('building_context', () =>
-      buildRunContext(deps, principal, request, row, connector, step, signal),
+      buildRunContext(deps, principal, request, loaded, connector, step, signal),
     );
 
     const fromTemplate = bound ? templatePlan(bound, context.full) : null;

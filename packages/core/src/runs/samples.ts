@@ -145,6 +145,9 @@ function candidates(
  * - when the caller's own signal ends it (the client went away, the run was stopped) nothing is
  *   recorded: that says nothing about the source.
  * Writes merge these keys into `analysis` (jsonb `||`) so a concurrent writer of other keys is kept.
+ *
+ * `analysis` is the connection's stored analysis when the caller has just read it (a run has, with
+ * the structure); without it, it is read here.
  */
 export async function ensureSamples(
   deps: CoreDeps,
@@ -152,8 +155,9 @@ export async function ensureSamples(
   introspection: Introspection,
   fingerprint: string,
   signal?: AbortSignal,
+  analysis?: { stored: unknown },
 ): Promise<Samples> {
-  const cached = await storedAnalysis(deps, row.id);
+  const cached = analysis ? (analysis.stored as SamplesAnalysis | null) : await storedAnalysis(deps, row.id);
   if (cached?.samples && cached.samples_fingerprint === fingerprint) return cached.samples;
   const pending = cached?.samples_pending?.fingerprint === fingerprint ? cached.samples_pending : undefined;
   if (pending && nowOf(deps).getTime() < Date.parse(pending.retry_at)) return pending.samples;
@@ -287,7 +291,7 @@ const MULTI_VALUED_SAMPLE = 10_000;
  * leaves out every document whose labels has more than one value, so the planner must know these
  * fields to refuse or expand such filters. One probe query per planning table (the connector writes
  * it) over its first 10,000 rows, within the sampling budget, kept per structure fingerprint. A probe stopped by a source that is down is not stored (the
- * next run probes again); one out of budget keeps what it found.
+ * next run probes again); one out of budget keeps what it found. `analysis` as for `ensureSamples`.
  */
 export async function ensureMultiValued(
   deps: CoreDeps,
@@ -295,13 +299,15 @@ export async function ensureMultiValued(
   tables: { name: string; columns: { name: string; type: string; queryable: boolean }[] }[],
   fingerprint: string,
   signal?: AbortSignal,
+  analysis?: { stored: unknown },
 ): Promise<MultiValued> {
   const connector = connectorFor(row.dialect);
   const probe = connector?.descriptor.capabilities.multi_valued_fields
     ? connector.multiValuedProbe?.bind(connector)
     : undefined;
   if (!connector || !probe) return {};
-  const cached = (await storedAnalysis(deps, row.id))?.multi_valued;
+  const cached = (analysis ? (analysis.stored as SamplesAnalysis | null) : await storedAnalysis(deps, row.id))
+    ?.multi_valued;
   if (cached?.fingerprint === fingerprint) return cached.fields;
   if (signal?.aborted) return {};
   const target = targetOf(deps, row);

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import {
   artifacts,
   conversations,
+  executeRows,
   isUniqueViolation,
   newId,
   runs,
@@ -20,8 +21,8 @@ import type {
 import { interpretSpec } from '@aqs/planner';
 import { DomainError } from '../errors.ts';
 import type { Principal } from '../principal.ts';
-import { settleCharge } from '../limits/usage.ts';
-import { styledOption, stylesOf } from '../style/service.ts';
+import { settleChargeCtes } from '../limits/usage.ts';
+import { conversationStyleOf, styledOption, stylesOf } from '../style/service.ts';
 
 export type RunRow = typeof runs.$inferSelect;
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -125,92 +126,137 @@ export interface FinishedRun {
 }
 
 /**
- * Persists a finished run with its conversation turn and artifacts in one transaction: a run is
- * stored whole or not at all. A new conversation is created when none was given. A run charged by
- * `prepareRun` is stored under its charge's id and settles the charge in the same transaction, so a
- * stored run is never refunded and a charge left pending means the run was never stored.
+ * Persists a finished run with its conversation turn and artifacts atomically: a run is stored whole
+ * or not at all. A new conversation is created when none was given. A run charged by `prepareRun` is
+ * stored under its charge's id and settles the charge in the same statement, so a stored run is never
+ * refunded and a charge left pending means the run was never stored.
+ *
+ * A run in a new conversation is one statement (one round trip). In an existing conversation the
+ * conversation row is touched first, in a transaction: its row lock makes runs finishing together in
+ * it take turns, and the storing statement reads the next turn after that lock (a statement that
+ * started before the lock would not see a turn committed while it waited). What is answered is built
+ * from what was stored, not read back.
  */
 export async function persistRun(
   db: Database,
   run: FinishedRun,
   alsoInTransaction?: (tx: Executor, conversationId: string) => Promise<void>,
 ): Promise<RunResult> {
-  const runId = run.id;
   const finishedAt = new Date();
+  const created = !run.conversationId;
+  const conversationId = run.conversationId ?? newId('cnv');
+  const artifactRows = run.artifacts.map((payload) => ({
+    id: newId('art'),
+    workspaceId: run.principal.workspaceId,
+    runId: run.id,
+    kind: payload.kind,
+    payload: payload as unknown as Record<string, unknown>,
+    version: 1,
+    createdAt: finishedAt,
+    refreshedAt: null,
+  }));
+  const newConversation = {
+    id: conversationId,
+    workspaceId: run.principal.workspaceId,
+    connectionId: run.connectionId,
+    createdBy: run.principal.userId,
+    title: run.question.slice(0, 120),
+    createdAt: run.createdAt,
+    updatedAt: finishedAt,
+  };
+  const store = async (executor: Executor, withConversation: boolean): Promise<number> => {
+    const ctes = [
+      ...(withConversation
+        ? [sql`new_conversation as (${db.insert(conversations).values(newConversation).getSQL()})`]
+        : []),
+      sql`stored_run as (${db
+        .insert(runs)
+        .values({
+          id: run.id,
+          workspaceId: run.principal.workspaceId,
+          conversationId,
+          turnIndex: withConversation
+            ? 0
+            : sql<number>`(select coalesce(max(${runs.turnIndex}), -1) + 1 from ${runs} where ${runs.conversationId} = ${conversationId})`,
+          connectionId: run.connectionId,
+          createdBy: run.principal.userId,
+          question: run.question,
+          status: run.status,
+          planner: run.planner,
+          queryDialect: run.query?.dialect ?? null,
+          queryText: run.query?.text ?? null,
+          querySpec: run.querySpec as unknown as Record<string, unknown> | null,
+          chartRequested: run.chartRequested,
+          overrides: run.overrides,
+          warnings: run.warnings,
+          error: run.error,
+          usage: run.usage,
+          timingsMs: run.timings,
+          createdAt: run.createdAt,
+          finishedAt,
+        })
+        .returning({ turnIndex: runs.turnIndex })
+        .getSQL()})`,
+      ...(run.charged ? [settleChargeCtes(run.id, run.principal.workspaceId, 'questions', finishedAt)] : []),
+      ...(artifactRows.length > 0
+        ? [sql`stored_artifacts as (${db.insert(artifacts).values(artifactRows).getSQL()})`]
+        : []),
+    ];
+    const [stored] = await executeRows<{ turn_index: number }>(
+      executor,
+      sql`with ${sql.join(ctes, sql`, `)} select turn_index from stored_run`,
+    );
+    return Number(stored!.turn_index);
+  };
+
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction(async (tx) => {
-        let conversationId = run.conversationId;
-        // A new conversation's first turn is 0 and it has no style yet. An existing one is touched
-        // first (its row lock makes runs finishing together in it take turns), and the run's insert
-        // reads the next turn itself, after that lock: a statement before the lock would not see a
-        // turn committed while it waited.
-        const created = !conversationId;
-        if (!conversationId) {
-          conversationId = newId('cnv');
-          await tx.insert(conversations).values({
-            id: conversationId,
-            workspaceId: run.principal.workspaceId,
-            connectionId: run.connectionId,
-            createdBy: run.principal.userId,
-            title: run.question.slice(0, 120),
-            createdAt: run.createdAt,
-            updatedAt: finishedAt,
-          });
-        } else {
-          await tx
-            .update(conversations)
-            .set({ updatedAt: finishedAt })
-            .where(eq(conversations.id, conversationId));
-        }
-        const turnIndex = created
-          ? 0
-          : sql<number>`(select coalesce(max(${runs.turnIndex}), -1) + 1 from ${runs} where ${runs.conversationId} = ${conversationId})`;
-        if (alsoInTransaction) await alsoInTransaction(tx, conversationId);
-        const [row] = await tx
-          .insert(runs)
-          .values({
-            id: runId,
-            workspaceId: run.principal.workspaceId,
-            conversationId,
-            turnIndex,
-            connectionId: run.connectionId,
-            createdBy: run.principal.userId,
-            question: run.question,
-            status: run.status,
-            planner: run.planner,
-            queryDialect: run.query?.dialect ?? null,
-            queryText: run.query?.text ?? null,
-            querySpec: run.querySpec as unknown as Record<string, unknown> | null,
-            chartRequested: run.chartRequested,
-            overrides: run.overrides,
-            warnings: run.warnings,
-            error: run.error,
-            usage: run.usage,
-            timingsMs: run.timings,
-            createdAt: run.createdAt,
-            finishedAt,
-          })
-          .returning();
-        if (run.charged) await settleCharge(tx, runId, run.principal.workspaceId, 'questions');
-        const artifactRows = run.artifacts.length
-          ? await tx
-              .insert(artifacts)
-              .values(
-                run.artifacts.map((payload) => ({
-                  id: newId('art'),
-                  workspaceId: run.principal.workspaceId,
-                  runId,
-                  kind: payload.kind,
-                  payload: payload as unknown as Record<string, unknown>,
-                  createdAt: finishedAt,
-                })),
-              )
-              .returning()
-          : [];
-        const styles = created && !alsoInTransaction ? null : await stylesOf(tx, [conversationId]);
-        return toRunResult(row!, artifactRows, styles?.get(conversationId) ?? null);
-      });
+      let turnIndex: number;
+      let style: ConversationStyle | null = null;
+      if (created && !alsoInTransaction) {
+        turnIndex = await store(db, true);
+      } else {
+        ({ turnIndex, style } = await db.transaction(async (tx) => {
+          let touched: unknown = null;
+          if (created) await tx.insert(conversations).values(newConversation);
+          else
+            [{ style: touched } = { style: null }] = await tx
+              .update(conversations)
+              .set({ updatedAt: finishedAt })
+              .where(eq(conversations.id, conversationId))
+              .returning({ style: conversations.style });
+          if (alsoInTransaction) await alsoInTransaction(tx, conversationId);
+          const turn = await store(tx, false);
+          // The style as this transaction leaves it: the extra work may have changed it.
+          const stored = alsoInTransaction
+            ? ((await stylesOf(tx, [conversationId])).get(conversationId) ?? null)
+            : conversationStyleOf(conversationId, touched);
+          return { turnIndex: turn, style: stored };
+        }));
+      }
+      const row: RunRow = {
+        id: run.id,
+        workspaceId: run.principal.workspaceId,
+        conversationId,
+        turnIndex,
+        connectionId: run.connectionId,
+        createdBy: run.principal.userId,
+        question: run.question,
+        status: run.status,
+        planner: run.planner,
+        queryDialect: run.query?.dialect ?? null,
+        queryText: run.query?.text ?? null,
+        querySpec: run.querySpec as unknown as RunRow['querySpec'],
+        chartRequested: run.chartRequested,
+        overrides: run.overrides as RunRow['overrides'],
+        warnings: run.warnings,
+        error: run.error,
+        usage: run.usage,
+        timingsMs: run.timings,
+        createdAt: run.createdAt,
+        finishedAt,
+      };
+      return toRunResult(row, artifactRows as (typeof artifacts.$inferSelect)[], style);
     } catch (error) {
       // The conversation's row lock orders runs finishing together in it, so their turns differ; a
       // turn taken anyway (a writer that skipped the lock) is retried with the next one.

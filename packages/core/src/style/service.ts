@@ -66,10 +66,16 @@ export async function stylesOf(
     .from(conversations)
     .where(inArray(conversations.id, [...new Set(conversationIds)]));
   for (const row of rows) {
-    const stored = storedStyleOf(row.style);
-    if (stored) styles.set(row.id, toConversationStyle(row.id, stored));
+    const style = conversationStyleOf(row.id, row.style);
+    if (style) styles.set(row.id, style);
   }
   return styles;
+}
+
+/** A conversation's style from its stored `style` column; null when it never had one. */
+export function conversationStyleOf(conversationId: string, value: unknown): ConversationStyle | null {
+  const stored = storedStyleOf(value);
+  return stored ? toConversationStyle(conversationId, stored) : null;
 }
 
 /** Parses a style patch from a request; an unknown setting or a bad value is a 422 naming it. */

@@ -1,0 +1,1 @@
+ALTER TABLE "artifacts" ALTER COLUMN "payload" SET DATA TYPE json;
