@@ -129,6 +129,24 @@ describe('POST /api/v1/run/stream', () => {
     expect(result.artifacts.find((a: any) => a.kind === 'chart').chart_type).toBe('line');
   });
 
+  it('sends each event as it happens, on the embedded demo too (whose work waits on no I/O)', async () => {
+    const connections = await browser.get('/api/v1/connections');
+    const demoId = connections.json.connections.find((c: any) => c.is_demo).id;
+    const question = { question: 'how many orders per status', connection_id: demoId };
+    // The first run opens the demo database and samples it (file reads); the next does no I/O.
+    expect((await browser.post('/api/v1/run', question)).status).toBe(200);
+    const res = await stream(question);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    const chunks: string[] = [];
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      chunks.push(decoder.decode(read.value, { stream: true }));
+    // Held back until the run ended, the whole stream arrived as one chunk.
+    expect(chunks[0]).toContain('event: status');
+    expect(chunks[0]).not.toContain('event: complete');
+    expect(chunks.join('')).toContain('event: complete');
+  });
+
   it('sends heartbeat comments while the engine is quiet', async () => {
     cluster.setQueryDelay(2500);
     try {

@@ -103,6 +103,7 @@ export function createRunStreamHandler(options: RunStreamOptions) {
         stepStart: (index, op, ref) => send('step_start', { index, op, ref }),
         stepComplete: (index, status, elapsed_ms) => send('step_complete', { index, status, elapsed_ms }),
         error: (error) => send('error', error),
+        flush: () => new Promise((resolve) => setImmediate(resolve)),
       };
       try {
         const result = await prepared.execute(observer, controller.signal);

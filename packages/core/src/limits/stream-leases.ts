@@ -1,6 +1,6 @@
-import { and, count, eq, inArray, lt, sql } from 'drizzle-orm';
+import { inArray, lt, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import { streamLeases, type Database } from '@aqs/db';
+import { executeRows, streamLeases, type Database } from '@aqs/db';
 import { DomainError } from '../errors.ts';
 import { INSTANCE_ID } from '../instance.ts';
 import type { Logger } from '../ports.ts';
@@ -57,20 +57,33 @@ export function createStreamLeases(
     take: async (key, max, what) => {
       if (closed) throw stopping();
       const id = randomUUID();
-      await db.transaction(async (tx) => {
+      // The key's lock first, in a statement of its own: the next one's snapshot then sees every
+      // take committed while this one waited. It drops the key's expired leases, counts the others
+      // and inserts this one when there is a place.
+      const taken = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${LEASE_LOCK_CLASS}, hashtext(${key}))`);
-        await tx
-          .delete(streamLeases)
-          .where(and(eq(streamLeases.key, key), lt(streamLeases.expiresAt, sql`now()`)));
-        const [open] = await tx.select({ n: count() }).from(streamLeases).where(eq(streamLeases.key, key));
-        if ((open?.n ?? 0) >= max)
-          throw new DomainError(
-            'rate_limited',
-            `At most ${max} ${what} may be open at once; close one (or wait for it to finish) first.`,
-            { retryAfterSeconds: 5, limit: 'stream_cap' },
-          );
-        await tx.insert(streamLeases).values({ id, key, instanceId, expiresAt: expiry });
+        const [row] = await executeRows<{ taken: boolean }>(
+          tx,
+          sql`with expired as (
+                delete from ${streamLeases} where ${streamLeases.key} = ${key} and ${streamLeases.expiresAt} < now()
+              ), open as (
+                select count(*) as n from ${streamLeases}
+                 where ${streamLeases.key} = ${key} and ${streamLeases.expiresAt} >= now()
+              ), inserted as (
+                insert into ${streamLeases} (id, key, instance_id, expires_at)
+                select ${id}, ${key}, ${instanceId}, ${expiry} from open where open.n < ${max}
+                returning 1
+              )
+              select exists (select 1 from inserted) as taken`,
+        );
+        return row?.taken === true;
       });
+      if (!taken)
+        throw new DomainError(
+          'rate_limited',
+          `At most ${max} ${what} may be open at once; close one (or wait for it to finish) first.`,
+          { retryAfterSeconds: 5, limit: 'stream_cap' },
+        );
       if (closed) {
         // Closed while this take was under way: nothing would renew or release it.
         await giveBack([id]);

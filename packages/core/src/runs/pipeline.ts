@@ -38,6 +38,12 @@ export interface RunObserver {
   stepStart(index: number, op: string, ref: string): void;
   stepComplete(index: number, status: 'ok' | 'error' | 'cancelled', elapsedMs: number): void;
   error(error: { type: string; message: string; recoverable: boolean }): void;
+  /**
+   * Lets what was told so far reach the client before the run goes on, for an observer that streams.
+   * Node writes a response to its socket only once no promise is left to settle, and a run on the
+   * embedded store waits on no I/O: without a pause its events would all go out at its end.
+   */
+  flush?(): Promise<void>;
 }
 
 export const silentObserver: RunObserver = { status() {}, stepStart() {}, stepComplete() {}, error() {} };
@@ -360,6 +366,7 @@ function progress(
     const index = stepIndex++;
     const started = performance.now();
     observer.stepStart(index, op, ref);
+    await observer.flush?.();
     try {
       const result = await work();
       observer.stepComplete(index, 'ok', Math.round(performance.now() - started));
@@ -376,6 +383,7 @@ function progress(
   };
   const phase: Phase = async (name, work) => {
     observer.status(name);
+    await observer.flush?.();
     const started = performance.now();
     try {
       return await work();
