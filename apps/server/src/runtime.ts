@@ -97,6 +97,7 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       billing: stripe?.provider,
       discoveryJobStaleMs: config.discoveryJobStaleMs,
       db: store.db,
+      relaxedDb: store.relaxed,
       logger,
       mail: mail ?? (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : logTransport(logger)),
       auth: {

@@ -164,7 +164,8 @@ describe.runIf((await testStoreKinds()).includes('postgres'))('on a PostgreSQL s
       const during = await scrapeIt();
       await busy;
       await new Promise((resolve) => setTimeout(resolve, 300)); // past the one read a scrape shares
-      expect(sample(during, 'aqs_store_connections_max')).toBe(20);
+      // The test store's 20, and half as many relaxed ones (counters and touches).
+      expect(sample(during, 'aqs_store_connections_max')).toBe(30);
       expect(sample(during, 'aqs_store_connections{state="active"}')).toBe(2);
       expect(sample(during, 'aqs_store_connections{state="idle"}')).toBeGreaterThanOrEqual(1);
       const after = await scrapeIt();

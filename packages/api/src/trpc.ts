@@ -1,7 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import type { Principal } from '@aqs/core';
 import type { Context } from './context.ts';
 import { toProblem } from './errors.ts';
 
@@ -40,14 +39,11 @@ export const router = t.router;
 export const middleware = t.middleware;
 
 /**
- * The procedure's success status (201, 202) for the adapters; and a failed procedure leaves with the
- * tRPC code its problem maps to (a domain error's NOT_FOUND, CONFLICT, ...; a refused input's
- * UNPROCESSABLE_CONTENT), for server-side callers as for HTTP ones, rather than tRPC's
- * INTERNAL_SERVER_ERROR wrapping. One middleware: each level copies the call's options again.
+ * A failed procedure leaves with the tRPC code its problem maps to (a domain error's NOT_FOUND,
+ * CONFLICT, ...; a refused input's UNPROCESSABLE_CONTENT), for server-side callers as for HTTP ones,
+ * rather than tRPC's INTERNAL_SERVER_ERROR wrapping.
  */
-const withStatusAndProblemCodes = t.middleware(async ({ ctx, meta, next }) => {
-  if (meta?.successStatus) ctx.response.status = meta.successStatus;
-  const result = await next();
+function withProblemCode<R extends { ok: true } | { ok: false; error: TRPCError }>(result: R): R {
   if (result.ok) return result;
   const problem = toProblem(result.error);
   if (problem.code === result.error.code) return result;
@@ -59,16 +55,23 @@ const withStatusAndProblemCodes = t.middleware(async ({ ctx, meta, next }) => {
       cause: result.error.cause ?? result.error,
     }),
   };
+}
+
+// One middleware per procedure (each level copies the call's options again): the success status
+// (201, 202) for the adapters, the problem's code on failure, and for `authedProcedure` the principal.
+
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  if (meta?.successStatus) ctx.response.status = meta.successStatus;
+  return withProblemCode(await next());
 });
 
-export const publicProcedure = t.procedure.use(withStatusAndProblemCodes);
-
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.principal) {
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, next }) => {
+  const principal = ctx.principal;
+  if (!principal)
     throw new TRPCError({
       code: 'UNAUTHORIZED',
       message: 'Sign in, or send an API key in the X-API-Key header.',
     });
-  }
-  return next({ ctx: { ...ctx, principal: ctx.principal as Principal } });
+  if (meta?.successStatus) ctx.response.status = meta.successStatus;
+  return withProblemCode(await next({ ctx: { principal } }));
 });

@@ -52,6 +52,8 @@ export interface DataSourceSettings {
 
 export interface CoreDeps {
   db: Database;
+  /** The store's `relaxed` handle: for writes a crash of the database may lose without harm. */
+  relaxedDb?: Database;
   logger: Logger;
   mail: MailTransport;
   auth: AuthSettings;

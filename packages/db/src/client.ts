@@ -41,6 +41,13 @@ export interface StorePool {
 export interface Store {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Database;
+  /**
+   * The same database, for writes a crash of PostgreSQL may lose without harm (rate-limit hits,
+   * last-used touches): on PostgreSQL its connections do not wait for the disk at commit
+   * (`synchronous_commit = off`; a crash loses at most the last fraction of a second of them, never
+   * leaves them half done). Never for what a user or the bill would miss. `db` itself on PGlite.
+   */
+  readonly relaxed: Database;
   /** Runs a trivial query; throws when the store is unreachable. */
   ping(): Promise<void>;
   /**
@@ -80,6 +87,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
     return {
       kind: 'pglite',
       db,
+      relaxed: db,
       ping: async () => {
         await client.query('select 1');
       },
@@ -110,8 +118,16 @@ async function openPostgres(url: string, max: number, name: string): Promise<Sto
     connect_timeout: 10,
     connection: { application_name: applicationName },
   });
+  const relaxedMax = Math.max(2, Math.ceil(max / 2));
+  const relaxedSql = postgres(url, {
+    max: relaxedMax,
+    onnotice: () => undefined,
+    connect_timeout: 10,
+    connection: { application_name: applicationName, synchronous_commit: 'off' },
+  });
   try {
-    const db = drizzlePostgres(sql, { schema }) as unknown as Database;
+    const db = drizzlePostgres(preparedByDefault(sql), { schema }) as unknown as Database;
+    const relaxed = drizzlePostgres(preparedByDefault(relaxedSql), { schema }) as unknown as Database;
     // Several instances may start at once: serialise migrations with an advisory lock.
     const reserved = await sql.reserve();
     try {
@@ -124,6 +140,7 @@ async function openPostgres(url: string, max: number, name: string): Promise<Sto
     return {
       kind: 'postgres',
       db,
+      relaxed,
       ping: async () => {
         await sql`select 1`;
       },
@@ -139,16 +156,54 @@ async function openPostgres(url: string, max: number, name: string): Promise<Sto
            WHERE application_name = (SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid())
              AND datname = current_database()
            GROUP BY 1`;
-        return { max, byState: Object.fromEntries(rows.map((row) => [row.state, row.n])) };
+        return {
+          max: max + relaxedMax,
+          byState: Object.fromEntries(rows.map((row) => [row.state, row.n])),
+        };
       },
       close: async () => {
-        await sql.end({ timeout: 5 });
+        await Promise.all([sql.end({ timeout: 5 }), relaxedSql.end({ timeout: 5 })]);
       },
     };
   } catch (error) {
-    await sql.end({ timeout: 1 }).catch(() => undefined);
+    await Promise.all([
+      sql.end({ timeout: 1 }).catch(() => undefined),
+      relaxedSql.end({ timeout: 1 }).catch(() => undefined),
+    ]);
     throw error;
   }
+}
+
+/**
+ * Makes the statements drizzle sends named prepared statements. Drizzle sends them unnamed, and for an
+ * unnamed statement with parameters postgres.js first asks PostgreSQL for their types: two round trips
+ * per statement. Named, a text is parsed once per connection and each later run is one round trip
+ * (and PostgreSQL may keep its plan). `prepare=false` in the connection URL still turns it off, for
+ * a pooler that cannot keep statements (PgBouncer in transaction mode before 1.21).
+ */
+function preparedByDefault(client: postgres.Sql): postgres.Sql {
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, parameters?: never[], options?: object) =>
+    unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
+  // Transactions and savepoints run on a client of their own.
+  const begin = client.begin.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  client.begin = ((...args: unknown[]) => {
+    const work = args.pop() as (tx: postgres.TransactionSql) => unknown;
+    return begin(...args, (tx: postgres.TransactionSql) => work(preparedTransaction(tx)));
+  }) as typeof client.begin;
+  return client;
+}
+
+function preparedTransaction(tx: postgres.TransactionSql): postgres.TransactionSql {
+  const unsafe = tx.unsafe.bind(tx);
+  tx.unsafe = ((query: string, parameters?: never[], options?: object) =>
+    unsafe(query, parameters, { ...options, prepare: true })) as typeof tx.unsafe;
+  const savepoint = tx.savepoint.bind(tx) as (...args: unknown[]) => Promise<unknown>;
+  tx.savepoint = ((...args: unknown[]) => {
+    const work = args.pop() as (inner: postgres.TransactionSql) => unknown;
+    return savepoint(...args, (inner: postgres.TransactionSql) => work(preparedTransaction(inner)));
+  }) as typeof tx.savepoint;
+  return tx;
 }
 
 /**
@@ -184,8 +239,9 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
  * violation, which is a bug), shutdown, cannot connect now, too many clients.
  */
 const STORE_DOWN_STATES = /^(0800[01346]|57P0[123]|53300)$/;
-/** Node and postgres.js codes of a connection that could not be made or was lost. */
+/** Node and postgres.js codes of a connection that could not be made or was lost; and `answeredWithin`'s. */
 const STORE_DOWN_CODES = new Set([
+  'STORE_NO_ANSWER',
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
@@ -197,6 +253,31 @@ const STORE_DOWN_CODES = new Set([
   'CONNECTION_DESTROYED',
   'CONNECT_TIMEOUT',
 ]);
+
+/**
+ * The statement's answer, or a store-unavailable error after `ms`. postgres.js (3.4) never settles a
+ * statement sent on a connection between its socket's error and close (a database that restarts
+ * resets every connection): a request must not wait on it forever.
+ */
+export async function answeredWithin<T>(statement: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error(`The app store did not answer within ${ms} ms.`), {
+            code: 'STORE_NO_ANSWER',
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([statement, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Whether an error (or one it wraps) says the app store could not be reached: PostgreSQL down,

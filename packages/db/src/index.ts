@@ -1,6 +1,13 @@
 export * from './schema.ts';
 export * as tables from './schema.ts';
-export { openStore, migrationsFolder, executeRows, isStoreUnavailable, isUniqueViolation } from './client.ts';
+export {
+  openStore,
+  migrationsFolder,
+  executeRows,
+  answeredWithin,
+  isStoreUnavailable,
+  isUniqueViolation,
+} from './client.ts';
 export type { Database, Transaction, Executor, Store, StoreOptions, StorePool, Schema } from './client.ts';
 export { acquireDataDirLock, DataDirLockedError } from './lock.ts';
 export { newId, randomChars } from './ids.ts';

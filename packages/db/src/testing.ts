@@ -53,6 +53,7 @@ export async function createTestStore(kind: TestStoreKind): Promise<TestStore> {
   return {
     kind: store.kind,
     db: store.db,
+    relaxed: store.relaxed,
     url: url.toString(),
     ping: () => store.ping(),
     listen: (channel, onNotice) => store.listen(channel, onNotice),

@@ -6,6 +6,8 @@ import { eq, sql } from 'drizzle-orm';
 import {
   DataDirLockedError,
   acquireDataDirLock,
+  answeredWithin,
+  isStoreUnavailable,
   executeRows,
   isUniqueViolation,
   connections,
@@ -118,6 +120,43 @@ describe.each(kinds)('app store on %s', (kind) => {
       Array.from({ length: 50 }, (_, i) => i + 1),
     );
   });
+
+  it('writes through the relaxed handle to the same database, without waiting for the disk on PostgreSQL', async () => {
+    const key = `test:${newId('k')}`;
+    const windowStart = new Date();
+    await store.relaxed
+      .insert(rateLimitCounters)
+      .values({ key, windowStart, count: 7, expiresAt: new Date(windowStart.getTime() + 60_000) });
+    const [row] = await store.db
+      .select({ count: rateLimitCounters.count })
+      .from(rateLimitCounters)
+      .where(eq(rateLimitCounters.key, key));
+    expect(row?.count).toBe(7);
+    const setting = async (db: Store['db']) =>
+      (
+        await executeRows<{ value: string }>(db, sql`select current_setting('synchronous_commit') as value`)
+      )[0]?.value;
+    if (kind === 'postgres') {
+      expect(await setting(store.relaxed)).toBe('off');
+      expect(await setting(store.db)).toBe('on');
+    } else expect(store.relaxed).toBe(store.db);
+  });
+
+  it.runIf(kind === 'postgres')(
+    'names its statements, so a text is parsed once per connection (here, in a transaction)',
+    async () => {
+      const marker = newId('m');
+      const prepared = await store.db.transaction(async (tx) => {
+        for (let i = 0; i < 2; i++)
+          await executeRows(tx, sql`select ${marker}::text as marker, ${i}::int as i`);
+        return executeRows<{ n: number }>(
+          tx,
+          sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%::text as marker%`}`,
+        );
+      });
+      expect(prepared[0]?.n).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('keeps one turn index per conversation and deletes a workspace with everything it owns', async () => {
     const { userId, workspaceId } = await seedUser(store);
@@ -235,5 +274,14 @@ describe('embedded store data directory', () => {
     const nested = join(dir, 'a', 'b', 'c');
     const store = await openStore({ kind: 'pglite', dataDir: nested });
     await store.close();
+  });
+});
+
+describe('answeredWithin', () => {
+  it('passes an answer on, and turns a statement that never settles into a store-unavailable error', async () => {
+    expect(await answeredWithin(Promise.resolve(3), 50)).toBe(3);
+    const lost = answeredWithin(new Promise(() => undefined), 30);
+    await expect(lost).rejects.toMatchObject({ code: 'STORE_NO_ANSWER' });
+    expect(isStoreUnavailable(await lost.catch((error: unknown) => error))).toBe(true);
   });
 });

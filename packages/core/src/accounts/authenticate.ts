@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { executeRows, type Executor } from '@aqs/db';
+import { answeredWithin, executeRows, type Executor } from '@aqs/db';
 import type { PlanId, WorkspaceRole } from '@aqs/contracts';
 import { sha256Hex } from '../crypto.ts';
 import { nowOf, type AuthSettings } from '../ports.ts';
@@ -12,6 +12,8 @@ export const API_KEY_PATTERN = /^aqs_([0-9a-z]{10})_([A-Za-z0-9_-]{43})$/;
 
 /** `last_used_at` and `last_seen_at` are written at most this often. */
 const TOUCH_PRECISION_MS = 60_000;
+/** The caller's statement answers within this, or the request is a 503 (the store is unreachable). */
+const CALLER_STATEMENT_MS = 5_000;
 
 export type Credential = { apiKey: string } | { sessionToken: string };
 
@@ -47,6 +49,8 @@ interface CallerRow extends Record<string, unknown> {
 
 export interface AuthenticateDeps {
   db: Executor;
+  /** Where the statement with the window's hit and the last-used touch runs (`Store.relaxed`); `db` when absent. */
+  relaxedDb?: Executor;
   auth: AuthSettings;
   now?: () => Date;
   localAuth?: LocalAuth;
@@ -62,7 +66,8 @@ export interface AuthenticateDeps {
  * written at most once a minute.
  *
  * On a shared store (PostgreSQL, any number of instances) it is one statement: one round trip per
- * request, the window's increment the same atomic upsert `hitFixedWindow` does. With `localAuth` (a
+ * request, the window's increment the same atomic upsert `hitFixedWindow` does, on a connection whose
+ * commit does not wait for the disk (its writes are counters and touches). With `localAuth` (a
  * process that owns its store: the embedded one) a principal read in the last minute is answered from
  * memory (forgotten at once when the store announces a change) and the window is counted in memory.
  */
@@ -77,14 +82,14 @@ export async function authenticate(
   const hash = sha256Hex(secret);
   const local = deps.localAuth;
   if (!local) {
-    const read = await readCaller(deps.db, deps.auth, credential, hash, now, rate);
+    const read = await readCaller(deps.relaxedDb ?? deps.db, deps.auth, credential, hash, now, rate);
     return read && { principal: read.principal, ...(read.hit ? { hit: read.hit } : {}) };
   }
   const cacheKey = `${'apiKey' in credential ? 'key' : 'session'}:${hash}`;
   let principal = local.recall(cacheKey, now);
   if (!principal) {
     const generation = local.generation();
-    const read = await readCaller(deps.db, deps.auth, credential, hash, now, undefined);
+    const read = await readCaller(deps.relaxedDb ?? deps.db, deps.auth, credential, hash, now, undefined);
     if (!read) return undefined;
     principal = read.principal;
     const until = Math.min(now.getTime() + TOUCH_PRECISION_MS, read.expiresAt ?? Infinity);
@@ -192,7 +197,7 @@ async function readCaller(
       FROM caller`;
   }
 
-  const [row] = await executeRows<CallerRow>(db, query);
+  const [row] = await answeredWithin(executeRows<CallerRow>(db, query), CALLER_STATEMENT_MS);
   if (!row) return undefined;
   const principal: Principal = {
     userId: row.user_id,
