@@ -199,9 +199,9 @@ function suitable(plan: Plan, rows: unknown[][], spec: QuerySpec | null | undefi
         const first = rows.length > 0 ? toLabel(rows[0]![plan.x.index]) : null;
         return rows.some((row) => toLabel(row[plan.x.index]) !== first);
       }
-      // A plain listing: only when each row is its own bar and there are not too many (more rows
-      // than that are too many bars, or repeat a category).
-      if (rows.length > CHART_LIMITS.maxCategories) return false;
+      // A plain listing: only when each row is its own bar and there are not too many. Without a
+      // split, more rows than that are too many bars or repeat a category.
+      if (!plan.split && rows.length > CHART_LIMITS.maxCategories) return false;
       const cats = combineCategories(rows, plan.x, plan.split, plan.measures);
       return cats.categories.length >= 2 && !cats.combined;
     }

@@ -418,6 +418,24 @@ describe('chart type choice', () => {
     expect(chart.notes).toEqual(['Repeated store values summed.']);
   });
 
+  it('a listing split by a second column is charted when its categories fit, however many rows', () => {
+    const stores = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'];
+    const regions = Array.from(
+      { length: Math.ceil((CHART_LIMITS.maxCategories + 1) / stores.length) },
+      (_, i) => `r${i}`,
+    );
+    const chart = build({
+      columns: [
+        { name: 'store', type: 'keyword' },
+        { name: 'region', type: 'keyword' },
+        { name: 'amount', type: 'double' },
+      ],
+      rows: stores.flatMap((store, i) => regions.map((region, j) => [store, region, i * 10 + j])),
+    });
+    expect(chart).not.toBeNull();
+    expect((chart!.option as Obj).xAxis.data).toEqual(stores);
+  });
+
   it('a single category is not worth a chart unless requested', () => {
     const input = {
       columns: [

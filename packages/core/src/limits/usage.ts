@@ -28,7 +28,8 @@ export function usagePeriod(now: Date): string {
  *
  * With `chargeId`, the unit is also recorded as a pending charge (`usage_charges`, id = the id the
  * work will be stored under) in the same transaction: the counter and the charge exist together or
- * not at all. Storing the work settles the charge (`settleCharge`, in the storing transaction); a
+ * not at all. Storing the work settles the charge (`settleCharge`, or `settleChargeCtes` in the
+ * statement that stores it); a
  * charge never settled is refunded by `refundStaleCharges` once no run could still be alive.
  */
 export async function consumeUsage(
