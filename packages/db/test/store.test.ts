@@ -142,22 +142,6 @@ describe.each(kinds)('app store on %s', (kind) => {
     } else expect(store.relaxed).toBe(store.db);
   });
 
-  it.runIf(kind === 'postgres')(
-    'names its statements, so a text is parsed once per connection (here, in a transaction)',
-    async () => {
-      const marker = newId('m');
-      const prepared = await store.db.transaction(async (tx) => {
-        for (let i = 0; i < 2; i++)
-          await executeRows(tx, sql`select ${marker}::text as marker, ${i}::int as i`);
-        return executeRows<{ n: number }>(
-          tx,
-          sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%::text as marker%`}`,
-        );
-      });
-      expect(prepared[0]?.n).toBeGreaterThanOrEqual(1);
-    },
-  );
-
   it('keeps one turn index per conversation and deletes a workspace with everything it owns', async () => {
     const { userId, workspaceId } = await seedUser(store);
     const connectionId = newId('con');
@@ -189,6 +173,26 @@ describe.each(kinds)('app store on %s', (kind) => {
     await store.db.update(users).set({ emailVerifiedAt: at }).where(eq(users.id, userId));
     const [row] = await store.db.select().from(users).where(eq(users.id, userId));
     expect(row!.emailVerifiedAt!.toISOString()).toBe(at.toISOString());
+  });
+});
+
+describe.runIf(kinds.includes('postgres'))('app store on postgres, its statements', () => {
+  it('are named prepared statements, so a text is parsed once per connection (here, in a transaction)', async () => {
+    const store = await createTestStore('postgres');
+    try {
+      const marker = newId('m');
+      const prepared = await store.db.transaction(async (tx) => {
+        for (let i = 0; i < 2; i++)
+          await executeRows(tx, sql`select ${marker}::text as marker, ${i}::int as i`);
+        return executeRows<{ n: number }>(
+          tx,
+          sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%::text as marker%`}`,
+        );
+      });
+      expect(prepared[0]?.n).toBeGreaterThanOrEqual(1);
+    } finally {
+      await store.close();
+    }
   });
 });
 
