@@ -364,11 +364,8 @@ function shapeCategories(
   let other: number[] = [];
   const max = CHART_LIMITS.maxCategories;
   if (order.length > max) {
-    const rank = [...order].sort((a, b) => {
-      const ta = Math.abs(total(data.values.map((s) => s[a] ?? null)));
-      const tb = Math.abs(total(data.values.map((s) => s[b] ?? null)));
-      return tb - ta || a - b;
-    });
+    const size = new Map(order.map((i) => [i, Math.abs(total(data.values.map((s) => s[i] ?? null)))]));
+    const rank = [...order].sort((a, b) => size.get(b)! - size.get(a)! || a - b);
     const kept = new Set(rank.slice(0, additive ? max - 1 : max));
     keep = order.filter((i) => kept.has(i));
     other = order.filter((i) => !kept.has(i));
