@@ -212,6 +212,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
 
   // Discovery jobs queued here or on another instance, and those whose holder died, are run here.
   const discoveryWorker = config.discoveryWorker ? startDiscoveryWorker(deps) : undefined;
+  if (discoveryWorker) deps.discoveryQueued = () => discoveryWorker.kick();
 
   const deferred = [
     'the demo database (first demo question)',

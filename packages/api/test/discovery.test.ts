@@ -3,12 +3,12 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { discoveryJobs, usageCounters } from '@aqs/db';
 import { isPostgresAvailable, testDatabaseUrl } from '@aqs/db/testing';
 import { fixtureDir, startTestCluster } from '@aqs/es-test-cluster';
-import { discovery } from '@aqs/core';
+import { discovery, startDiscoveryWorker } from '@aqs/core';
 import { offlinePlanner, type SchemaDescriber } from '@aqs/planner';
 import {
   callerOf,
@@ -254,6 +254,25 @@ describe('schema discovery on the demo shop', () => {
         (e) => e.event === 'status' && (e.payload as { phase: string }).phase === 'introspecting',
       ),
     ).toHaveLength(1);
+  });
+
+  it("a job started in the background is taken at once by this instance's worker, not at its next look", async () => {
+    const { caller: own } = await signedIn();
+    const id = await demoConnectionId(own);
+    const { deps } = await harness();
+    // A worker that would look again only after a minute: the start must wake it.
+    const worker = startDiscoveryWorker(deps, { pollMs: 60_000, instanceId: 'woken-worker' });
+    deps.discoveryQueued = () => worker.kick();
+    try {
+      const { job } = await own.discovery.startJob({ id });
+      await vi.waitFor(
+        async () => expect((await own.discovery.getJob({ id, job_id: job.id })).state).toBe('succeeded'),
+        { timeout: 20_000, interval: 100 },
+      );
+    } finally {
+      delete deps.discoveryQueued;
+      await worker.stop();
+    }
   });
 
   it('a job cancelled before it did anything gives its unit back', async () => {

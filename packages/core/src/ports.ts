@@ -71,6 +71,8 @@ export interface CoreDeps {
   metrics?: CoreMetrics;
   /** Fired when this instance begins to stop: the discovery jobs it holds are handed back to the queue. */
   shutdown?: AbortSignal;
+  /** Told that a discovery job was queued here to run in the background: this instance's worker looks now. */
+  discoveryQueued?: () => void;
 }
 
 export interface CoreMetrics {

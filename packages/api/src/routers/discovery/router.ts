@@ -63,7 +63,11 @@ export const discoveryRouter = router({
     })
     .input(discoverInputSchema)
     .output(discoveryJobStartSchema)
-    .mutation(({ ctx, input }) => discovery.startJob(ctx.deps, ctx.principal, input)),
+    .mutation(async ({ ctx, input }) => {
+      const started = await discovery.startJob(ctx.deps, ctx.principal, input);
+      if (!started.attached) ctx.deps.discoveryQueued?.();
+      return started;
+    }),
 
   activeJob: authedProcedure
     .meta({
