@@ -15,13 +15,16 @@ import { validateEsql } from './validator.ts';
 import type * as Operations from './operations.ts';
 
 let operations: typeof Operations | undefined;
-async function loadOperations(): Promise<typeof Operations> {
-  return (operations ??= await import('./operations.ts'));
+let loading: Promise<typeof Operations> | undefined;
+function loadOperations(): Promise<typeof Operations> {
+  loading ??= import('./operations.ts').then((loaded) => (operations = loaded));
+  return loading;
 }
 
-/** Closes every cached client (none when no operation has loaded the client yet). */
+/** Closes every cached client (none when no operation has started loading the client). */
 export async function closeElasticsearchClients(): Promise<void> {
-  await operations?.closeElasticsearchClients();
+  // A first operation may still be loading the client: its clients are closed too.
+  await (await loading?.catch(() => undefined))?.closeElasticsearchClients();
 }
 
 function warnings(target: ConnectionTarget): string[] {
