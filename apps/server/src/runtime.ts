@@ -2,7 +2,14 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DestinationStream, Logger } from 'pino';
-import { acquireDataDirLock, embeddedStartParams, openStore, type Store } from '@aqs/db';
+import {
+  acquireDataDirLock,
+  createClusterApart,
+  embeddedStartParams,
+  hasCluster,
+  openStore,
+  type Store,
+} from '@aqs/db';
 import {
   clearStreamLeases,
   createLocalAuth,
@@ -26,7 +33,7 @@ import {
   createOpenAiCompatibleModel,
   offlinePlanner,
 } from '@aqs/planner';
-import { closeConnectors, openDemoDatabase } from '@aqs/connectors';
+import { closeConnectors, demoSeedStatements, openDemoDatabase } from '@aqs/connectors';
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -63,11 +70,12 @@ export function buildCoreDeps(config: Config, store: Store, logger: Logger, mail
       purpose: 'the demo database',
     });
     try {
+      const dataDir = join(config.dataDir, 'demo');
+      // Created and seeded in a child process the first time: this one keeps only what opening takes.
+      if (!hasCluster(dataDir))
+        await createClusterApart(dataDir, embeddedStartParams(), demoSeedStatements());
       return {
-        db: await openDemoDatabase({
-          dataDir: join(config.dataDir, 'demo'),
-          startParams: embeddedStartParams(),
-        }),
+        db: await openDemoDatabase({ dataDir, startParams: embeddedStartParams() }),
         release,
       };
     } catch (error) {

@@ -8,7 +8,7 @@ export * from './types.ts';
 export { ConnectorError, type ConnectorErrorKind } from './errors.ts';
 export { abortedError, deadlinePassed, DEADLINE_GRACE_MS } from './bounded.ts';
 export { isBlockedAddress, guardedLookup, assertHostAllowed } from './network.ts';
-export { openDemoDatabase, DEMO_CONNECTION } from './demo/database.ts';
+export { openDemoDatabase, demoSeedStatements, DEMO_CONNECTION } from './demo/database.ts';
 export { CompileError, pinRange, type CompileOptions } from './compile/index.ts';
 
 // Every operation of every connector has a total deadline and ends with the caller's signal.

@@ -12,6 +12,7 @@ import postgres from 'postgres';
 import { embeddedStartParams } from './embedded-postgres.ts';
 import * as schema from './schema.ts';
 import { acquireDataDirLock } from './lock.ts';
+import { createClusterApart, hasCluster } from './create-apart.ts';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -77,6 +78,7 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
     if (dataDir) {
       const pgDir = join(dataDir, 'pglite');
       mkdirSync(pgDir, { recursive: true });
+      if (!hasCluster(pgDir)) await createClusterApart(pgDir, embeddedStartParams());
       client = await PGlite.create(pgDir, { startParams: embeddedStartParams() });
     } else {
       client = await PGlite.create({ startParams: embeddedStartParams() });

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +274,26 @@ describe('embedded store data directory', () => {
     }
     expect(readFileSync(join(existing, 'pglite', 'postgresql.conf'), 'utf8')).toBe(conf);
   });
+
+  it('creates a new cluster in a child process: the process that opens it holds only what opening takes', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'aqs-apart-'));
+    try {
+      const externalMb = (dir: string) =>
+        Number(
+          execFileSync(
+            process.execPath,
+            ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'open-new-store.ts'), dir],
+            { encoding: 'utf8' },
+          ).trim(),
+        );
+      // initdb in the opening process grows its WebAssembly heap to about 600 MB; opening takes about 150.
+      expect(externalMb(dataDir)).toBeLessThan(350);
+      expect(externalMb(dataDir)).toBeLessThan(350);
+      expect(readdirSync(dataDir).filter((name) => name.startsWith('pglite.creating-'))).toEqual([]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('creates a missing parent directory', async () => {
     const nested = join(dir, 'a', 'b', 'c');

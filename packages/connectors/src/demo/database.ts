@@ -30,12 +30,15 @@ async function isSeeded(db: PGlite): Promise<boolean> {
   return r.rows[0]?.comment === DEMO_SCHEMA_VERSION;
 }
 
+/** The statements that create the `shop` schema and load its rows (run in one transaction). */
+export function demoSeedStatements(): string[] {
+  return ['DROP SCHEMA IF EXISTS shop CASCADE', DEMO_DDL, ...insertStatements(generateDemoRows())];
+}
+
 /** Creates the schema and loads the rows in one transaction (all or nothing), then ANALYZE for row estimates. */
 export async function seedDemo(db: PGlite): Promise<void> {
-  const statements = insertStatements(generateDemoRows());
+  const statements = demoSeedStatements();
   await db.transaction(async (tx) => {
-    await tx.exec('DROP SCHEMA IF EXISTS shop CASCADE');
-    await tx.exec(DEMO_DDL);
     for (const s of statements) await tx.exec(s);
   });
   await db.exec('ANALYZE');
