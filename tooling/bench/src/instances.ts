@@ -6,9 +6,8 @@ import { createTestStore, isPostgresAvailable } from '@aqs/db/testing';
 import { ratio, spawnService, type Proc } from './processes.ts';
 import { userWithKey } from './server.ts';
 
-/** Seconds of load per measurement: four of them and two warm-ups, under a minute of load in all. */
-const LOAD_SECONDS = 8;
-const WARM_UP_SECONDS = 4;
+/** Seconds of load per measurement: four of them, after a warm-up round of the same four (48 s in all). */
+const LOAD_SECONDS = 6;
 const CONNECTIONS_PER_INSTANCE = 10;
 
 interface Load {
@@ -104,8 +103,9 @@ export async function benchInstances(): Promise<void> {
     const run = JSON.stringify({ question: 'how many orders per status', connection_id: demoId });
     const runHeaders = { 'x-api-key': apiKey, 'content-type': 'application/json' };
     const meHeaders = { 'x-api-key': apiKey };
-    // Warm both up (the demo database opens on first use, the heap grows to its working size), so
-    // that memory before and after compares equal states: growth between them is what the load kept.
+    // Warm up with the very load that is measured after (the demo database opens on first use, each
+    // heap grows to its working size under that load), so memory before and after compares equal
+    // states: growth between them is what a second, identical round kept.
     for (const instance of instances) {
       const res = await fetch(`${instance.url}/api/v1/run`, {
         method: 'POST',
@@ -114,23 +114,22 @@ export async function benchInstances(): Promise<void> {
       });
       if (res.status !== 200) throw new Error(`warm-up run answered ${res.status}: ${await res.text()}`);
     }
-    await load([a.url, b.url], '/auth/me', meHeaders, undefined, WARM_UP_SECONDS);
-    await load([a.url, b.url], '/api/v1/run', runHeaders, run, WARM_UP_SECONDS);
+    const round = async () => ({
+      me: [await load([a.url], '/auth/me', meHeaders), await load([a.url, b.url], '/auth/me', meHeaders)],
+      run: [
+        await load([a.url], '/api/v1/run', runHeaders, run),
+        await load([a.url, b.url], '/api/v1/run', runHeaders, run),
+      ],
+    });
+    await round();
     const before = await settledRss(instances);
-    describe(
-      'GET /auth/me (PostgreSQL store)',
-      await load([a.url], '/auth/me', meHeaders),
-      await load([a.url, b.url], '/auth/me', meHeaders),
-    );
-    describe(
-      'POST /api/v1/run on the demo (PostgreSQL store)',
-      await load([a.url], '/api/v1/run', runHeaders, run),
-      await load([a.url, b.url], '/api/v1/run', runHeaders, run),
-    );
+    const measured = await round();
+    describe('GET /auth/me (PostgreSQL store)', measured.me[0]!, measured.me[1]!);
+    describe('POST /api/v1/run on the demo (PostgreSQL store)', measured.run[0]!, measured.run[1]!);
 
     const after = await settledRss(instances);
     console.log(
-      `memory (RSS) after the warm-up and after the measured load: ${instances
+      `memory (RSS) after a first round of that load and after the measured second round: ${instances
         .map(
           (_, i) =>
             `${before[i]!.toFixed(0)} -> ${after[i]!.toFixed(0)} MB (${ratio(after[i]!, before[i]!)})`,
