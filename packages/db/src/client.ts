@@ -184,9 +184,7 @@ async function openPostgres(url: string, max: number, name: string): Promise<Sto
  * a pooler that cannot keep statements (PgBouncer in transaction mode before 1.21).
  */
 function preparedByDefault(client: postgres.Sql): postgres.Sql {
-  const unsafe = client.unsafe.bind(client);
-  client.unsafe = ((query: string, parameters?: never[], options?: object) =>
-    unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
+  preparedUnsafe(client);
   // Transactions and savepoints run on a client of their own.
   const begin = client.begin.bind(client) as (...args: unknown[]) => Promise<unknown>;
   client.begin = ((...args: unknown[]) => {
@@ -197,15 +195,19 @@ function preparedByDefault(client: postgres.Sql): postgres.Sql {
 }
 
 function preparedTransaction(tx: postgres.TransactionSql): postgres.TransactionSql {
-  const unsafe = tx.unsafe.bind(tx);
-  tx.unsafe = ((query: string, parameters?: never[], options?: object) =>
-    unsafe(query, parameters, { ...options, prepare: true })) as typeof tx.unsafe;
+  preparedUnsafe(tx);
   const savepoint = tx.savepoint.bind(tx) as (...args: unknown[]) => Promise<unknown>;
   tx.savepoint = ((...args: unknown[]) => {
     const work = args.pop() as (inner: postgres.TransactionSql) => unknown;
     return savepoint(...args, (inner: postgres.TransactionSql) => work(preparedTransaction(inner)));
   }) as typeof tx.savepoint;
   return tx;
+}
+
+function preparedUnsafe(client: postgres.Sql | postgres.TransactionSql): void {
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query: string, parameters?: never[], options?: object) =>
+    unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
 }
 
 /**

@@ -164,6 +164,28 @@ export async function persistRun(
     createdAt: run.createdAt,
     updatedAt: finishedAt,
   };
+  // The run's row as stored, its turn apart (read in the storing statement).
+  const runFields: Omit<RunRow, 'turnIndex'> = {
+    id: run.id,
+    workspaceId: run.principal.workspaceId,
+    conversationId,
+    connectionId: run.connectionId,
+    createdBy: run.principal.userId,
+    question: run.question,
+    status: run.status,
+    planner: run.planner,
+    queryDialect: run.query?.dialect ?? null,
+    queryText: run.query?.text ?? null,
+    querySpec: run.querySpec as unknown as RunRow['querySpec'],
+    chartRequested: run.chartRequested,
+    overrides: run.overrides as RunRow['overrides'],
+    warnings: run.warnings,
+    error: run.error,
+    usage: run.usage,
+    timingsMs: run.timings,
+    createdAt: run.createdAt,
+    finishedAt,
+  };
   const store = async (executor: Executor, withConversation: boolean): Promise<number> => {
     const ctes = [
       ...(withConversation
@@ -172,28 +194,10 @@ export async function persistRun(
       sql`stored_run as (${db
         .insert(runs)
         .values({
-          id: run.id,
-          workspaceId: run.principal.workspaceId,
-          conversationId,
+          ...runFields,
           turnIndex: withConversation
             ? 0
             : sql<number>`(select coalesce(max(${runs.turnIndex}), -1) + 1 from ${runs} where ${runs.conversationId} = ${conversationId})`,
-          connectionId: run.connectionId,
-          createdBy: run.principal.userId,
-          question: run.question,
-          status: run.status,
-          planner: run.planner,
-          queryDialect: run.query?.dialect ?? null,
-          queryText: run.query?.text ?? null,
-          querySpec: run.querySpec as unknown as Record<string, unknown> | null,
-          chartRequested: run.chartRequested,
-          overrides: run.overrides,
-          warnings: run.warnings,
-          error: run.error,
-          usage: run.usage,
-          timingsMs: run.timings,
-          createdAt: run.createdAt,
-          finishedAt,
         })
         .returning({ turnIndex: runs.turnIndex })
         .getSQL()})`,
@@ -234,28 +238,7 @@ export async function persistRun(
           return { turnIndex: turn, style: stored };
         }));
       }
-      const row: RunRow = {
-        id: run.id,
-        workspaceId: run.principal.workspaceId,
-        conversationId,
-        turnIndex,
-        connectionId: run.connectionId,
-        createdBy: run.principal.userId,
-        question: run.question,
-        status: run.status,
-        planner: run.planner,
-        queryDialect: run.query?.dialect ?? null,
-        queryText: run.query?.text ?? null,
-        querySpec: run.querySpec as unknown as RunRow['querySpec'],
-        chartRequested: run.chartRequested,
-        overrides: run.overrides as RunRow['overrides'],
-        warnings: run.warnings,
-        error: run.error,
-        usage: run.usage,
-        timingsMs: run.timings,
-        createdAt: run.createdAt,
-        finishedAt,
-      };
+      const row: RunRow = { ...runFields, turnIndex };
       return toRunResult(row, artifactRows as (typeof artifacts.$inferSelect)[], style);
     } catch (error) {
       // The conversation's row lock orders runs finishing together in it, so their turns differ; a
