@@ -84,36 +84,51 @@ describe('discovery routes', () => {
   });
 
   it('cancel answers 202 and the job ends cancelled; another workspace gets 404 on every route', async () => {
-    const started = await browser.post(`/api/v1/connections/${demoId}/discover/jobs`, {});
-    const jobId = started.json.job.id as string;
-    const cancel = await browser.post(`/api/v1/connections/${demoId}/discover/jobs/${jobId}/cancel`, {});
-    expect(cancel.status).toBe(202);
-    const { events } = await readSse(
-      await stream(browser, 'GET', `/api/v1/connections/${demoId}/discover/jobs/${jobId}/stream`),
-    );
-    expect(events.at(-1)).toMatchObject({ event: 'complete', data: { state: 'cancelled' } });
-    expect((await browser.get(`/api/v1/connections/${demoId}/discover/jobs/${jobId}`)).json.state).toBe(
-      'cancelled',
-    );
-
-    const intruder = await signedInBrowser(server);
-    const base = `/api/v1/connections/${demoId}/discover`;
-    expect((await intruder.post(base, {})).status).toBe(404);
-    expect((await intruder.post(`${base}/jobs`, {})).status).toBe(404);
-    expect((await intruder.get(`${base}/jobs/${jobId}`)).status).toBe(404);
-    expect((await stream(intruder, 'GET', `${base}/jobs/${jobId}/stream`)).status).toBe(404);
-    expect((await stream(intruder, 'POST', `${base}/stream`)).status).toBe(404);
-    expect(
-      (
-        await stream(
-          new (browser.constructor as typeof Browser)(server.url),
-          'GET',
-          `${base}/jobs/${jobId}/stream`,
-        )
-      ).status,
-    ).toBe(401);
+    // A source whose every query takes a second: the worker, woken by the start, cannot finish first.
+    const slow = await startTestCluster({
+      fixtures: fixtureDir('es-test'),
+      version: '8.15.0',
+      queryDelayMs: 1000,
+    });
+    try {
+      const id = await companyConnection(browser, slow.url);
+      const started = await browser.post(`/api/v1/connections/${id}/discover/jobs`, {});
+      const jobId = started.json.job.id as string;
+      const cancel = await browser.post(`/api/v1/connections/${id}/discover/jobs/${jobId}/cancel`, {});
+      expect(cancel.status).toBe(202);
+      const { events } = await readSse(
+        await stream(browser, 'GET', `/api/v1/connections/${id}/discover/jobs/${jobId}/stream`),
+      );
+      expect(events.at(-1)).toMatchObject({ event: 'complete', data: { state: 'cancelled' } });
+      expect((await browser.get(`/api/v1/connections/${id}/discover/jobs/${jobId}`)).json.state).toBe(
+        'cancelled',
+      );
+      await intruderIsRefused(id, jobId);
+    } finally {
+      await slow.stop();
+    }
   });
 });
+
+/** Another workspace's user gets 404 on every discovery route of the connection; no one signed in, 401. */
+async function intruderIsRefused(connectionId: string, jobId: string) {
+  const intruder = await signedInBrowser(server);
+  const base = `/api/v1/connections/${connectionId}/discover`;
+  expect((await intruder.post(base, {})).status).toBe(404);
+  expect((await intruder.post(`${base}/jobs`, {})).status).toBe(404);
+  expect((await intruder.get(`${base}/jobs/${jobId}`)).status).toBe(404);
+  expect((await stream(intruder, 'GET', `${base}/jobs/${jobId}/stream`)).status).toBe(404);
+  expect((await stream(intruder, 'POST', `${base}/stream`)).status).toBe(404);
+  expect(
+    (
+      await stream(
+        new (browser.constructor as typeof Browser)(server.url),
+        'GET',
+        `${base}/jobs/${jobId}/stream`,
+      )
+    ).status,
+  ).toBe(401);
+}
 
 describe('discovery streams per principal', () => {
   it('at most 3 open at once per user: the 4th is a 429, and a closed one frees its place', async () => {
