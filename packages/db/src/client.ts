@@ -114,19 +114,16 @@ async function openPglite(dataDir: string | undefined): Promise<Store> {
 async function openPostgres(url: string, max: number, name: string): Promise<Store> {
   // PostgreSQL keeps 63 bytes of it, and only printable ASCII.
   const applicationName = name.replace(/[^\x20-\x7e]/g, '?').slice(0, 63);
-  const sql = postgres(url, {
-    max,
-    onnotice: () => undefined,
-    connect_timeout: 10,
-    connection: { application_name: applicationName },
-  });
+  const pool = (size: number, settings: Record<string, string> = {}) =>
+    postgres(url, {
+      max: size,
+      onnotice: () => undefined,
+      connect_timeout: 10,
+      connection: { application_name: applicationName, ...settings },
+    });
+  const sql = pool(max);
   const relaxedMax = Math.max(2, Math.ceil(max / 2));
-  const relaxedSql = postgres(url, {
-    max: relaxedMax,
-    onnotice: () => undefined,
-    connect_timeout: 10,
-    connection: { application_name: applicationName, synchronous_commit: 'off' },
-  });
+  const relaxedSql = pool(relaxedMax, { synchronous_commit: 'off' });
   try {
     const db = drizzlePostgres(preparedByDefault(sql), { schema }) as unknown as Database;
     const relaxed = drizzlePostgres(preparedByDefault(relaxedSql), { schema }) as unknown as Database;
@@ -181,33 +178,22 @@ async function openPostgres(url: string, max: number, name: string): Promise<Sto
  * unnamed statement with parameters postgres.js first asks PostgreSQL for their types: two round trips
  * per statement. Named, a text is parsed once per connection and each later run is one round trip
  * (and PostgreSQL may keep its plan). `prepare=false` in the connection URL still turns it off, for
- * a pooler that cannot keep statements (PgBouncer in transaction mode before 1.21).
+ * a pooler that cannot keep statements (PgBouncer in transaction mode before 1.24, unless
+ * `max_prepared_statements` is above 0). Transactions and savepoints run on clients of their own,
+ * made prepared the same way.
  */
-function preparedByDefault(client: postgres.Sql): postgres.Sql {
-  preparedUnsafe(client);
-  // Transactions and savepoints run on a client of their own.
-  const begin = client.begin.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  client.begin = ((...args: unknown[]) => {
-    const work = args.pop() as (tx: postgres.TransactionSql) => unknown;
-    return begin(...args, (tx: postgres.TransactionSql) => work(preparedTransaction(tx)));
-  }) as typeof client.begin;
-  return client;
-}
-
-function preparedTransaction(tx: postgres.TransactionSql): postgres.TransactionSql {
-  preparedUnsafe(tx);
-  const savepoint = tx.savepoint.bind(tx) as (...args: unknown[]) => Promise<unknown>;
-  tx.savepoint = ((...args: unknown[]) => {
-    const work = args.pop() as (inner: postgres.TransactionSql) => unknown;
-    return savepoint(...args, (inner: postgres.TransactionSql) => work(preparedTransaction(inner)));
-  }) as typeof tx.savepoint;
-  return tx;
-}
-
-function preparedUnsafe(client: postgres.Sql | postgres.TransactionSql): void {
+function preparedByDefault<Client extends postgres.Sql | postgres.TransactionSql>(client: Client): Client {
   const unsafe = client.unsafe.bind(client);
   client.unsafe = ((query: string, parameters?: never[], options?: object) =>
     unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
+  const scoped = client as unknown as Record<'begin' | 'savepoint', (...args: unknown[]) => Promise<unknown>>;
+  const method = 'savepoint' in client ? 'savepoint' : 'begin';
+  const open = scoped[method].bind(client);
+  scoped[method] = (...args: unknown[]) => {
+    const work = args.pop() as (tx: postgres.TransactionSql) => unknown;
+    return open(...args, (tx: postgres.TransactionSql) => work(preparedByDefault(tx)));
+  };
+  return client;
 }
 
 /**

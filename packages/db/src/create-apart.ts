@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** Whether `dir` holds an initialised PostgreSQL cluster (initdb writes PG_VERSION). */
 export function hasCluster(dir: string): boolean {
@@ -43,9 +43,13 @@ export async function createClusterApart(
   statements: readonly string[] = [],
 ): Promise<void> {
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  // Made beside it and renamed into place whole: a creation cut short leaves no half cluster.
-  const building = `${dir}.creating-${randomBytes(4).toString('hex')}`;
-  rmSync(building, { recursive: true, force: true });
+  // Made beside it and renamed into place whole: a creation cut short leaves no half cluster. One cut
+  // short by a killed process is removed here (the caller holds the data directory's lock).
+  const prefix = `${basename(dir)}.creating-`;
+  mkdirSync(dirname(dir), { recursive: true });
+  for (const name of readdirSync(dirname(dir)))
+    if (name.startsWith(prefix)) rmSync(join(dirname(dir), name), { recursive: true, force: true });
+  const building = join(dirname(dir), `${prefix}${randomBytes(4).toString('hex')}`);
   const child = spawn(
     process.execPath,
     ['-e', CREATE_SCRIPT, pgliteEntry, building, JSON.stringify(startParams)],

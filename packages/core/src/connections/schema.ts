@@ -146,14 +146,13 @@ export async function loadStructure(
   connection: string | ConnectionRow | ConnectionWithSchema,
   signal?: AbortSignal,
 ) {
-  const loaded = typeof connection === 'object' && 'hasTemplates' in connection ? connection : null;
-  const row: ConnectionRow =
-    typeof connection === 'string'
+  const loaded = typeof connection === 'object' && 'hasTemplates' in connection;
+  const row: ConnectionRow = loaded
+    ? connection.row
+    : typeof connection === 'string'
       ? await loadOwnedConnection(deps.db, principal, connection)
-      : 'hasTemplates' in connection
-        ? connection.row
-        : connection;
-  let stored = loaded ? (loaded.schema ?? undefined) : await storedSchema(deps, row.id);
+      : connection;
+  let stored = loaded ? (connection.schema ?? undefined) : await storedSchema(deps, row.id);
   if (!stored?.structure || !stored.introspectedAt) {
     await runIntrospection(deps, row, signal);
     stored = await storedSchema(deps, row.id);

@@ -145,7 +145,7 @@ export async function persistRun(
   const finishedAt = new Date();
   const created = !run.conversationId;
   const conversationId = run.conversationId ?? newId('cnv');
-  const artifactRows = run.artifacts.map((payload) => ({
+  const artifactRows: (typeof artifacts.$inferSelect)[] = run.artifacts.map((payload) => ({
     id: newId('art'),
     workspaceId: run.principal.workspaceId,
     runId: run.id,
@@ -239,7 +239,7 @@ export async function persistRun(
         }));
       }
       const row: RunRow = { ...runFields, turnIndex };
-      return toRunResult(row, artifactRows as (typeof artifacts.$inferSelect)[], style);
+      return toRunResult(row, artifactRows, style);
     } catch (error) {
       // The conversation's row lock orders runs finishing together in it, so their turns differ; a
       // turn taken anyway (a writer that skipped the lock) is retried with the next one.
